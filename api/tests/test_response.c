@@ -1,0 +1,160 @@
+/*
+ * test_response.c - CRC32, request ids and error bodies.
+ *
+ * The CRC vectors include the x-amz-crc32 values AWS sent for fixed bodies,
+ * as recorded by dynalite's connection tests against the live service, so a
+ * match proves both the CRC and our compact JSON are byte-identical to AWS's.
+ */
+#include "api/response.h"
+#include "storage/alloc.h"
+#include "storage/item.h"
+#include "storage/tests/check.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+static void test_crc32_vectors(void)
+{
+    CHECK_INT_EQ(response_crc32("", 0), 0);
+    CHECK_INT_EQ(response_crc32("123456789", 9), 0xCBF43926U);
+    CHECK_INT_EQ(response_crc32("The quick brown fox jumps over the lazy dog", 43), 0x414FA339U);
+    /* x-amz-crc32 values DynamoDB sent for these bodies */
+    CHECK_INT_EQ(response_crc32("<UnknownOperationException/>\n", 29), 3552371480U);
+    CHECK_INT_EQ(response_crc32("healthy: dynamodb.us-east-1.amazonaws.com ", 42), 3128867991U);
+}
+
+static const char *header(const struct http_response *r, const char *name)
+{
+    for (size_t i = 0; i < r->header_count; i++)
+        if (strcmp(r->headers[i].name, name) == 0) return r->headers[i].value;
+    return NULL;
+}
+
+static void test_error_bodies_match_aws(void)
+{
+    struct http_response r;
+    struct ddb_error err = {0};
+
+    memset(&r, 0, sizeof r);
+    ddb_error_set_bare(&err, DDB_SERIALIZATION);
+    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err);
+    CHECK_INT_EQ(r.status, 400);
+    CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazon.coral.service#SerializationException\"}");
+    CHECK_STR_EQ(header(&r, "x-amz-crc32"), "3948637019");
+    CHECK_STR_EQ(header(&r, "Content-Type"), "application/json");
+    http_response_clear(&r);
+    ddb_error_clear(&err);
+
+    ddb_error_set_bare(&err, DDB_UNKNOWN_OPERATION);
+    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err);
+    CHECK_STR_EQ(header(&r, "x-amz-crc32"), "1368724161");
+    http_response_clear(&r);
+    ddb_error_clear(&err);
+
+    ddb_error_set(&err, DDB_MISSING_AUTHENTICATION_TOKEN,
+                  "Request is missing Authentication Token");
+    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err);
+    CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazon.coral.service#"
+                         "MissingAuthenticationTokenException\",\"message\":\"Request is missing "
+                         "Authentication Token\"}");
+    CHECK_STR_EQ(header(&r, "x-amz-crc32"), "2088342776");
+    http_response_clear(&r);
+    ddb_error_clear(&err);
+
+    /* SerializationException spells its key "Message" */
+    ddb_error_set(&err, DDB_SERIALIZATION, "Unexpected field type");
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazon.coral.service#SerializationException\","
+                         "\"Message\":\"Unexpected field type\"}");
+    CHECK_STR_EQ(header(&r, "Content-Type"), "application/x-amz-json-1.0");
+    http_response_clear(&r);
+    ddb_error_clear(&err);
+
+    ddb_error_set(&err, DDB_INTERNAL_SERVER_ERROR, "Internal server error");
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    CHECK_INT_EQ(r.status, 500);
+    http_response_clear(&r);
+    ddb_error_clear(&err);
+}
+
+/* TransactionCanceledException, byte for byte as AWS sends it: "__type", then
+ * "CancellationReasons" with {"Code"} alone for "None" and Code, Item, Message
+ * otherwise, then "Message" (pynamodb/PynamoDB#1144 and boto/boto3#2657 quote
+ * raw AWS answers). */
+static void test_transaction_cancelled_body_matches_aws(void)
+{
+    struct http_response r;
+    struct ddb_error err = {0};
+    struct value attrs, v;
+
+    memset(&r, 0, sizeof r);
+    ddb_error_set(&err, DDB_TRANSACTION_CANCELED,
+                  "Transaction cancelled, please refer cancellation reasons for specific reasons "
+                  "[None, ConditionalCheckFailed]");
+    err.reason_count = 2;
+    err.reasons = xcalloc(2, sizeof *err.reasons);
+    err.reasons[0].code = xstrdup("None");
+    err.reasons[1].code = xstrdup("ConditionalCheckFailed");
+    err.reasons[1].message = xstrdup("The conditional request failed");
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    CHECK_INT_EQ(r.status, 400);
+    CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                         "TransactionCanceledException\",\"CancellationReasons\":[{\"Code\":"
+                         "\"None\"},{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The "
+                         "conditional request failed\"}],\"Message\":\"Transaction cancelled, "
+                         "please refer cancellation reasons for specific reasons [None, "
+                         "ConditionalCheckFailed]\"}");
+    http_response_clear(&r);
+
+    value_init_map(&attrs);
+    value_init_string(&v, "x", 1);
+    value_map_set(&attrs, "pk", 2, &v);
+    err.reasons[1].item = item_new(&attrs);
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    CHECK(strstr(r.body, "{\"Code\":\"ConditionalCheckFailed\",\"Item\":{\"pk\":{\"S\":\"x\"}},"
+                         "\"Message\":\"The conditional request failed\"}") != NULL);
+    http_response_clear(&r);
+    ddb_error_clear(&err);
+}
+
+static void test_success_body(void)
+{
+    struct http_response r;
+    json_t *reply = json_pack("{s:[s,s]}", "TableNames", "a", "b");
+    char crc[16];
+
+    memset(&r, 0, sizeof r);
+    response_success(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, reply);
+    CHECK_INT_EQ(r.status, 200);
+    CHECK_STR_EQ(r.body, "{\"TableNames\":[\"a\",\"b\"]}");
+    snprintf(crc, sizeof crc, "%u", (unsigned) response_crc32(r.body, r.body_len));
+    CHECK_STR_EQ(header(&r, "x-amz-crc32"), crc);
+    http_response_clear(&r);
+    json_decref(reply);
+
+    response_success(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, NULL);
+    CHECK_STR_EQ(r.body, "{}");
+    http_response_clear(&r);
+}
+
+static void test_request_ids(void)
+{
+    char a[53], b[53];
+
+    response_request_id(a);
+    response_request_id(b);
+    CHECK_INT_EQ(strlen(a), 52);
+    for (int i = 0; i < 52; i++)
+        CHECK(isdigit((unsigned char) a[i]) || isupper((unsigned char) a[i]));
+    CHECK(strcmp(a, b) != 0);
+}
+
+int main(void)
+{
+    RUN(test_crc32_vectors);
+    RUN(test_error_bodies_match_aws);
+    RUN(test_transaction_cancelled_body_matches_aws);
+    RUN(test_success_body);
+    RUN(test_request_ids);
+    return check_report();
+}

@@ -1,0 +1,365 @@
+/*
+ * test_shape.c - the request-shape checker against AWS's recorded texts.
+ *
+ * A table of (body, expected error) cases per concern, as jq tests its
+ * language: serialization texts per expected type and JSON token, then the
+ * collected ValidationException, then the pre-checks. The expected strings
+ * are the ones DynamoDB sends (see shape.c's header for their source).
+ */
+#include "api/shape.h"
+#include "storage/tests/check.h"
+
+#include <stdlib.h>
+
+static const char *const billing_choices[] = {"PROVISIONED", "PAY_PER_REQUEST", NULL};
+static const char *const key_type_choices[] = {"HASH", "RANGE", NULL};
+
+static const struct field key_schema_element_fields[] = {
+    {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = 255},
+    {"KeyType", F_STRING, .required = true, .choices = key_type_choices},
+    {0},
+};
+
+static const struct field throughput_fields[] = {
+    {"ReadCapacityUnits", F_LONG, .required = true, .has_min = true, .min_value = 1},
+    {"WriteCapacityUnits", F_LONG, .required = true, .has_min = true, .min_value = 1},
+    {0},
+};
+
+static const struct field key_schema_element = {
+    .type = F_STRUCT, .shape_name = "KeySchemaElement", .children = key_schema_element_fields};
+static const struct field string_member = {.type = F_STRING, .min_len = 1};
+static const struct field name_map_value = {.type = F_STRING};
+static const struct field attr_map_member = {.type = F_ATTRIBUTE_MAP};
+static const struct field list_of_strings = {.type = F_LIST, .member = &name_map_value};
+
+/* A made-up operation that has one member of every kind. */
+static const struct field test_fields[] = {
+    {"TableName", F_STRING, .required = true, .min_len = 3, .max_len = 255,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {"KeySchema", F_LIST, .min_len = 1, .max_len = 2, .member = &key_schema_element},
+    {"ProvisionedThroughput", F_STRUCT, .shape_name = "ProvisionedThroughput",
+     .children = throughput_fields},
+    {"BillingMode", F_STRING, .choices = billing_choices},
+    {"Limit", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true, .max_value = 100},
+    {"ConsistentRead", F_BOOLEAN},
+    {"Item", F_ATTRIBUTE_MAP},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &name_map_value},
+    {"Keys", F_LIST, .member = &attr_map_member},
+    {"Nested", F_MAP, .member = &list_of_strings},
+    {"Blob", F_BLOB},
+    {0},
+};
+
+/* Runs shape_check on text; returns the error message (owned) or NULL when it passes. */
+static char *check_body(const struct field *fields, const char *text, enum ddb_error_code *code)
+{
+    json_error_t jerr;
+    json_t *body = json_loads(text, 0, &jerr);
+    struct ddb_error err = {0};
+    char *msg = NULL;
+
+    if (!body) {
+        fprintf(stderr, "bad test JSON: %s: %s\n", text, jerr.text);
+        *code = DDB_INTERNAL_SERVER_ERROR;
+        return strdup("bad test JSON");
+    }
+    *code = DDB_OK;
+    if (shape_check(fields, body, &err) != 0) {
+        *code = err.code;
+        msg = strdup(err.message ? err.message : "");
+    }
+    ddb_error_clear(&err);
+    json_decref(body);
+    return msg;
+}
+
+struct expect {
+    const char *body;
+    const char *message; /* NULL: passes */
+};
+
+static void run_cases(const struct expect *cases, enum ddb_error_code want_code)
+{
+    for (const struct expect *c = cases; c->body; c++) {
+        enum ddb_error_code code;
+        char *msg = check_body(test_fields, c->body, &code);
+        if (!c->message) {
+            if (msg) fprintf(stderr, "case %s\n", c->body);
+            CHECK(msg == NULL);
+        } else {
+            if (!msg || strcmp(msg, c->message) != 0 || code != want_code)
+                fprintf(stderr, "case %s\n", c->body);
+            CHECK_STR_EQ(msg, c->message);
+            CHECK_INT_EQ(code, want_code);
+        }
+        free(msg);
+    }
+}
+
+static void test_serialization_scalars(void)
+{
+    static const struct expect cases[] = {
+        {"{\"TableName\": true}", "TRUE_VALUE cannot be converted to String"},
+        {"{\"TableName\": false}", "FALSE_VALUE cannot be converted to String"},
+        {"{\"TableName\": 23}", "NUMBER_VALUE cannot be converted to String"},
+        {"{\"TableName\": -2147483648}", "NUMBER_VALUE cannot be converted to String"},
+        {"{\"TableName\": 34.56}", "DECIMAL_VALUE cannot be converted to String"},
+        {"{\"TableName\": []}", "Unrecognized collection type class java.lang.String"},
+        {"{\"TableName\": {}}", "Start of structure or map found where not expected"},
+        {"{\"Limit\": \"23\"}", "STRING_VALUE cannot be converted to Integer"},
+        {"{\"Limit\": true}", "TRUE_VALUE cannot be converted to Integer"},
+        {"{\"Limit\": []}", "Unrecognized collection type class java.lang.Integer"},
+        {"{\"Limit\": {}}", "Start of structure or map found where not expected"},
+        {"{\"ProvisionedThroughput\": {\"ReadCapacityUnits\": \"1\"}}",
+         "STRING_VALUE cannot be converted to Long"},
+        {"{\"ProvisionedThroughput\": {\"ReadCapacityUnits\": false}}",
+         "FALSE_VALUE cannot be converted to Long"},
+        {"{\"ConsistentRead\": \"23\"}", "Unexpected token received from parser"},
+        {"{\"ConsistentRead\": 23}", "NUMBER_VALUE cannot be converted to Boolean"},
+        {"{\"ConsistentRead\": 34.56}", "DECIMAL_VALUE cannot be converted to Boolean"},
+        {"{\"ConsistentRead\": []}", "Unrecognized collection type class java.lang.Boolean"},
+        {"{\"ConsistentRead\": {}}", "Start of structure or map found where not expected"},
+        {"{\"Blob\": true}", "only base-64-encoded strings are convertible to bytes"},
+        {"{\"Blob\": 23}", "only base-64-encoded strings are convertible to bytes"},
+        {"{\"Blob\": []}", "Unrecognized collection type class java.nio.ByteBuffer"},
+        {"{\"Blob\": {}}", "Start of structure or map found where not expected"},
+        {"{\"Blob\": \"23456\"}",
+         "Base64 encoded length is expected a multiple of 4 bytes but found: 5"},
+        {"{\"Blob\": \"=+/=\"}", "Invalid last non-pad Base64 character dectected"},
+        {"{\"Blob\": \"+/+=\"}", "Invalid last non-pad Base64 character dectected"},
+        {"{\"TableName\": \"abc\", \"Blob\": \"AAAA\"}", NULL},
+        {"{\"TableName\": \"abc\", \"Blob\": \"AA==\"}", NULL},
+        {"{\"Blob\": \"AB==\"}", "Invalid last non-pad Base64 character dectected"},
+        {"{\"TableName\": \"abc\", \"Blob\": \"\"}", NULL},
+        {NULL, NULL},
+    };
+    run_cases(cases, DDB_SERIALIZATION);
+}
+
+static void test_serialization_collections(void)
+{
+    static const struct expect cases[] = {
+        /* a list or map as a structure field */
+        {"{\"KeySchema\": \"23\"}", "Unexpected field type"},
+        {"{\"KeySchema\": 23}", "Unexpected field type"},
+        {"{\"KeySchema\": {}}", "Start of structure or map found where not expected"},
+        {"{\"ExpressionAttributeNames\": true}", "Unexpected field type"},
+        {"{\"ExpressionAttributeNames\": []}",
+         "Unrecognized collection type java.util.Map<java.lang.String, java.lang.String>"},
+        {"{\"Item\": 34.56}", "Unexpected field type"},
+        {"{\"Item\": []}", "Unrecognized collection type java.util.Map<java.lang.String, "
+                           "com.amazonaws.dynamodb.v20120810.AttributeValue>"},
+        /* a structure as a field, and as a list element */
+        {"{\"ProvisionedThroughput\": \"23\"}", "Unexpected field type"},
+        {"{\"ProvisionedThroughput\": []}",
+         "Unrecognized collection type class "
+         "com.amazonaws.dynamodb.v20120810.ProvisionedThroughput"},
+        {"{\"KeySchema\": [23]}", "Unexpected value type in payload"},
+        {"{\"KeySchema\": [[]]}",
+         "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.KeySchemaElement"},
+        {"{\"KeySchema\": [{\"KeyType\": 5}]}", "NUMBER_VALUE cannot be converted to String"},
+        /* collections inside collections */
+        {"{\"Keys\": [\"a\"]}",
+         "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to "
+         "class java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and "
+         "java.lang.Class are in module java.base of loader 'bootstrap')"},
+        {"{\"Keys\": [[]]}", "Unrecognized collection type java.util.Map<java.lang.String, "
+                             "com.amazonaws.dynamodb.v20120810.AttributeValue>"},
+        {"{\"Nested\": {\"a\": true}}",
+         "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to "
+         "class java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and "
+         "java.lang.Class are in module java.base of loader 'bootstrap')"},
+        {"{\"Nested\": {\"a\": {}}}", "Start of structure or map found where not expected"},
+        {"{\"Nested\": {\"a\": [1]}}", "NUMBER_VALUE cannot be converted to String"},
+        {"{\"AttributesToGet\": [true]}", "TRUE_VALUE cannot be converted to String"},
+        {NULL, NULL},
+    };
+    run_cases(cases, DDB_SERIALIZATION);
+}
+
+static void test_serialization_attribute_values(void)
+{
+    static const struct expect cases[] = {
+        {"{\"Item\": {\"a\": \"x\"}}", "Unexpected value type in payload"},
+        {"{\"Item\": {\"a\": []}}",
+         "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"},
+        {"{\"Item\": {\"a\": {\"S\": 1}}}", "NUMBER_VALUE cannot be converted to String"},
+        {"{\"Item\": {\"a\": {\"N\": 1}}}", "NUMBER_VALUE cannot be converted to String"},
+        {"{\"Item\": {\"a\": {\"B\": 1}}}",
+         "only base-64-encoded strings are convertible to bytes"},
+        {"{\"Item\": {\"a\": {\"BOOL\": \"x\"}}}", "Unexpected token received from parser"},
+        {"{\"Item\": {\"a\": {\"NULL\": 1}}}", "NUMBER_VALUE cannot be converted to Boolean"},
+        {"{\"Item\": {\"a\": {\"SS\": \"x\"}}}", "Unexpected field type"},
+        {"{\"Item\": {\"a\": {\"SS\": [1]}}}", "NUMBER_VALUE cannot be converted to String"},
+        {"{\"Item\": {\"a\": {\"BS\": [\"abc\"]}}}",
+         "Base64 encoded length is expected a multiple of 4 bytes but found: 3"},
+        {"{\"Item\": {\"a\": {\"L\": [5]}}}", "Unexpected value type in payload"},
+        {"{\"Item\": {\"a\": {\"L\": [{\"BS\": 5}]}}}", "Unexpected field type"},
+        {"{\"Item\": {\"a\": {\"M\": 5}}}", "Unexpected field type"},
+        {"{\"Item\": {\"a\": {\"M\": []}}}",
+         "Unrecognized collection type java.util.Map<java.lang.String, "
+         "com.amazonaws.dynamodb.v20120810.AttributeValue>"},
+        {"{\"Item\": {\"a\": {\"M\": {\"b\": {\"BS\": [true]}}}}}",
+         "only base-64-encoded strings are convertible to bytes"},
+        /* unknown members are not looked at; null is absent */
+        {"{\"TableName\": \"abc\", \"Item\": {\"a\": {\"X\": 1, \"S\": null}}}", NULL},
+        {"{\"TableName\": \"abc\", \"Item\": {\"a\": {\"S\": \"x\"}}, \"Whatever\": [1, 2]}", NULL},
+        {NULL, NULL},
+    };
+    run_cases(cases, DDB_SERIALIZATION);
+}
+
+static void test_first_type_error_in_document_order(void)
+{
+    static const struct expect cases[] = {
+        {"{\"Limit\": \"x\", \"TableName\": 1}", "STRING_VALUE cannot be converted to Integer"},
+        {"{\"TableName\": 1, \"Limit\": \"x\"}", "NUMBER_VALUE cannot be converted to String"},
+        /* type errors come before any constraint */
+        {"{\"BillingMode\": \"A\", \"Limit\": \"x\"}",
+         "STRING_VALUE cannot be converted to Integer"},
+        {NULL, NULL},
+    };
+    run_cases(cases, DDB_SERIALIZATION);
+}
+
+static void test_validation_messages(void)
+{
+    static const struct expect cases[] = {
+        {"{}", "1 validation error detected: Value null at 'tableName' failed to satisfy "
+               "constraint: Member must not be null"},
+        {"{\"TableName\": null}", "1 validation error detected: Value null at 'tableName' failed "
+                                  "to satisfy constraint: Member must not be null"},
+        {"{\"TableName\": \"abc\"}", NULL},
+        {"{\"TableName\": \"ab\"}",
+         "1 validation error detected: Value 'ab' at 'tableName' failed to satisfy constraint: "
+         "Member must have length greater than or equal to 3"},
+        {"{\"TableName\": \"\"}",
+         "2 validation errors detected: Value '' at 'tableName' failed to satisfy constraint: "
+         "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+; Value '' at "
+         "'tableName' failed to satisfy constraint: Member must have length greater than or "
+         "equal to 3"},
+        {"{\"TableName\": \"abc;\"}",
+         "1 validation error detected: Value 'abc;' at 'tableName' failed to satisfy constraint: "
+         "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+"},
+        {"{\"TableName\": \"abc\", \"BillingMode\": \"A\"}",
+         "1 validation error detected: Value 'A' at 'billingMode' failed to satisfy constraint: "
+         "Member must satisfy enum value set: [PROVISIONED, PAY_PER_REQUEST]"},
+        {"{\"TableName\": \"abc\", \"Limit\": 0}",
+         "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+         "Member must have value greater than or equal to 1"},
+        {"{\"TableName\": \"abc\", \"Limit\": 200}",
+         "1 validation error detected: Value '200' at 'limit' failed to satisfy constraint: "
+         "Member must have value less than or equal to 100"},
+        {"{\"TableName\": \"abc\", \"ProvisionedThroughput\": {}}",
+         "2 validation errors detected: Value null at 'provisionedThroughput.readCapacityUnits' "
+         "failed to satisfy constraint: Member must not be null; Value null at "
+         "'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must "
+         "not be null"},
+        {"{\"TableName\": \"abc\", \"ProvisionedThroughput\": {\"ReadCapacityUnits\": -1, "
+         "\"WriteCapacityUnits\": 1}}",
+         "1 validation error detected: Value '-1' at 'provisionedThroughput.readCapacityUnits' "
+         "failed to satisfy constraint: Member must have value greater than or equal to 1"},
+        {"{\"TableName\": \"abc\", \"KeySchema\": []}",
+         "1 validation error detected: Value '[]' at 'keySchema' failed to satisfy constraint: "
+         "Member must have length greater than or equal to 1"},
+        {"{\"TableName\": \"abc\", \"KeySchema\": [{\"KeyType\": \"HASH\"}, {\"AttributeName\": "
+         "\"a\"}, {\"KeyType\": \"Woop\", \"AttributeName\": \"a\"}]}",
+         "4 validation errors detected: Value '[KeySchemaElement(attributeName=null, "
+         "keyType=HASH), KeySchemaElement(attributeName=a, keyType=null), "
+         "KeySchemaElement(attributeName=a, keyType=Woop)]' at 'keySchema' failed to satisfy "
+         "constraint: Member must have length less than or equal to 2; Value null at "
+         "'keySchema.1.member.attributeName' failed to satisfy constraint: Member must not be "
+         "null; Value null at 'keySchema.2.member.keyType' failed to satisfy constraint: Member "
+         "must not be null; Value 'Woop' at 'keySchema.3.member.keyType' failed to satisfy "
+         "constraint: Member must satisfy enum value set: [HASH, RANGE]"},
+        {"{\"TableName\": \"abc\", \"AttributesToGet\": []}",
+         "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy "
+         "constraint: Member must have length greater than or equal to 1"},
+        {"{\"TableName\": \"abc\", \"AttributesToGet\": [\"a\", \"\"]}",
+         "1 validation error detected: Value '' at 'attributesToGet.2.member' failed to satisfy "
+         "constraint: Member must have length greater than or equal to 1"},
+        {"{\"TableName\": \"abc\", \"Nested\": {\"t1\": [\"x\"]}}", NULL},
+        {NULL, NULL},
+    };
+    run_cases(cases, DDB_VALIDATION);
+}
+
+static void test_validation_lists_at_most_ten(void)
+{
+    enum ddb_error_code code;
+    char *msg = check_body(test_fields,
+                           "{\"TableName\": \"a;\", \"AttributesToGet\": [\"\", \"\", \"\", \"\", "
+                           "\"\", \"\", \"\", \"\", \"\", \"\", \"\", \"\"]}",
+                           &code);
+    CHECK_INT_EQ(code, DDB_VALIDATION);
+    CHECK(msg && strncmp(msg, "10 validation errors detected: ", 31) == 0);
+    free(msg);
+}
+
+static const struct field create_like_fields[] = {
+    {"AttributeDefinitions", F_LIST, .required = true, .member = &string_member},
+    {"TableName", F_STRING, .required = true, .required_parameter = true, .table_name = true,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {"KeySchema", F_LIST, .required = true, .member = &key_schema_element},
+    {0},
+};
+
+static void test_prechecks(void)
+{
+    enum ddb_error_code code;
+    char *msg;
+
+    msg = check_body(create_like_fields, "{}", &code);
+    CHECK_STR_EQ(msg, "The parameter 'TableName' is required but was not present in the request");
+    CHECK_INT_EQ(code, DDB_VALIDATION);
+    free(msg);
+    msg = check_body(create_like_fields, "{\"TableName\": \"a;\"}", &code);
+    CHECK_STR_EQ(msg,
+                 "TableName must be at least 3 characters long and at most 255 characters long");
+    free(msg);
+    msg = check_body(create_like_fields, "{\"TableName\": \"abc;\"}", &code);
+    CHECK_STR_EQ(msg,
+                 "3 validation errors detected: Value null at 'attributeDefinitions' failed to "
+                 "satisfy constraint: Member must not be null; Value 'abc;' at 'tableName' "
+                 "failed to satisfy constraint: Member must satisfy regular expression "
+                 "pattern: [a-zA-Z0-9_.-]+; Value null at 'keySchema' failed to satisfy "
+                 "constraint: Member must not be null");
+    free(msg);
+}
+
+static void test_pattern(void)
+{
+    CHECK(shape_pattern_match("[a-zA-Z0-9_.-]+", "abc_.-Z9", 8));
+    CHECK(!shape_pattern_match("[a-zA-Z0-9_.-]+", "", 0));
+    CHECK(shape_pattern_match("[a-z]*", "", 0));
+    CHECK(!shape_pattern_match("[a-zA-Z0-9_.-]+", "a b", 3));
+    CHECK(!shape_pattern_match("[a-zA-Z0-9_.-]+", "caf\xc3\xa9", 5));
+}
+
+static void test_render(void)
+{
+    json_t *v = json_loads("{\"a\": [\"x\", 1, true], \"b\": null}", 0, NULL);
+    char *s = shape_render_value(NULL, v);
+    CHECK_STR_EQ(s, "{a=[x, 1, true], b=null}");
+    free(s);
+    json_decref(v);
+    s = shape_render_value(NULL, NULL);
+    CHECK_STR_EQ(s, "null");
+    free(s);
+}
+
+int main(void)
+{
+    RUN(test_serialization_scalars);
+    RUN(test_serialization_collections);
+    RUN(test_serialization_attribute_values);
+    RUN(test_first_type_error_in_document_order);
+    RUN(test_validation_messages);
+    RUN(test_validation_lists_at_most_ten);
+    RUN(test_prechecks);
+    RUN(test_pattern);
+    RUN(test_render);
+    return check_report();
+}

@@ -1,0 +1,317 @@
+/*
+ * test_wire_value.c - AttributeValue JSON <-> struct value.
+ *
+ * Tables of (JSON, expected error) cases, as jq tests its language: every
+ * validation text here is one AWS sends (sources in api/wire_value.c), so a
+ * changed message fails here before it fails a conformance test. Round trips
+ * check the canonical encoding (numbers normalized, binaries re-encoded, set
+ * order kept).
+ */
+#include "api/wire_value.h"
+#include "storage/error.h"
+#include "storage/tests/check.h"
+#include "storage/value.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *parse(const char *text)
+{
+    json_error_t jerr;
+    json_t *j = json_loads(text, JSON_ALLOW_NUL | JSON_DECODE_ANY, &jerr);
+    if (!j) fprintf(stderr, "bad test JSON %s: %s\n", text, jerr.text);
+    return j;
+}
+
+/* Decodes one AttributeValue; returns the error message or NULL on success
+ * (the decoded value is re-encoded into *back when back is not NULL). */
+static char *decode_one(const char *text, enum ddb_error_code *code, char **back)
+{
+    json_t *j = parse(text);
+    struct value v;
+    struct ddb_error err = {0};
+    char *msg = NULL;
+
+    *code = DDB_OK;
+    if (back) *back = NULL;
+    if (wire_value_from_json(j, &v, &err) != 0) {
+        CHECK(v.type == VALUE_NULL);
+        *code = err.code;
+        msg = strdup(err.message ? err.message : "");
+    } else if (back) {
+        json_t *enc = wire_value_to_json(&v);
+        *back = json_dumps(enc, JSON_COMPACT | JSON_SORT_KEYS);
+        json_decref(enc);
+    }
+    value_clear(&v);
+    ddb_error_clear(&err);
+    json_decref(j);
+    return msg;
+}
+
+struct error_case {
+    const char *json;
+    enum ddb_error_code code;
+    const char *message;
+};
+
+#define V       DDB_VALIDATION
+#define S       DDB_SERIALIZATION
+#define INVALID "One or more parameter values were invalid: "
+#define EMPTY_AV                                                                                   \
+    "Supplied AttributeValue is empty, must contain exactly one of the supported datatypes"
+#define MULTI_AV                                                                                   \
+    "Supplied AttributeValue has more than one datatypes set, must contain exactly one of the "    \
+    "supported datatypes"
+#define NOT_NUMERIC "The parameter cannot be converted to a numeric value"
+
+static const struct error_case error_cases[] = {
+    /* exactly one type (dynalite test/getItem.js, recorded from AWS) */
+    {"{}", V, EMPTY_AV},
+    {"{\"a\": \"\"}", V, EMPTY_AV},
+    {"{\"S\": null}", V, EMPTY_AV},
+    {"{\"M\": {\"a\": {}}}", V, EMPTY_AV},
+    {"{\"L\": [{}]}", V, EMPTY_AV},
+    {"{\"L\": [{\"a\": {}}]}", V, EMPTY_AV},
+    {"{\"S\": \"a\", \"N\": \"1\"}", V, MULTI_AV},
+    {"{\"BOOL\": true, \"NULL\": true}", V, MULTI_AV},
+    /* each member is validated before the count */
+    {"{\"S\": \"\", \"N\": \"\"}", V, NOT_NUMERIC},
+    {"{\"S\": \"a\", \"N\": \"b\"}", V, NOT_NUMERIC ": b"},
+    /* values */
+    {"{\"NULL\": false}", V, INVALID "Null attribute value types must have the value of true"},
+    {"{\"SS\": []}", V, INVALID "An string set  may not be empty"},
+    {"{\"NS\": []}", V, INVALID "An number set  may not be empty"},
+    {"{\"BS\": []}", V, INVALID "Binary sets should not be empty"},
+    {"{\"SS\": [\"a\", \"a\"]}", V, INVALID "Input collection [a, a] contains duplicates."},
+    {"{\"SS\": [\"a\", \"b\", \"a\"]}", V,
+     INVALID "Input collection [a, b, a] contains duplicates."},
+    {"{\"BS\": [\"Yg==\", \"Yg==\"]}", V,
+     INVALID "Input collection [Yg==, Yg==]of type BS contains duplicates."},
+    {"{\"NS\": [\"1\", \"1\"]}", V, "Input collection contains duplicates"},
+    {"{\"NS\": [\"1\", \"1.0\"]}", V, "Input collection contains duplicates"},
+    {"{\"NS\": [\"1\", \"\"]}", V, NOT_NUMERIC},
+    {"{\"NS\": [\"1\", \"b\", \"a\"]}", V, NOT_NUMERIC ": b"},
+    {"{\"N\": \"\"}", V, NOT_NUMERIC},
+    {"{\"N\": \"123456789012345678901234567890123456789\"}", V,
+     "Attempting to store more than 38 significant digits in a Number"},
+    {"{\"N\": \"1e126\"}", V,
+     "Number overflow. Attempting to store a number with magnitude larger than supported range"},
+    {"{\"N\": \"-1e-131\"}", V,
+     "Number underflow. Attempting to store a number with magnitude smaller than supported "
+     "range"},
+    {"{\"M\": {\"x\": {\"NS\": []}}}", V, INVALID "An number set  may not be empty"},
+    /* JSON types (dynalite test/helpers.js assertType, recorded from AWS) */
+    {"{\"S\": 5}", S, "NUMBER_VALUE cannot be converted to String"},
+    {"{\"S\": 5.5}", S, "DECIMAL_VALUE cannot be converted to String"},
+    {"{\"N\": true}", S, "TRUE_VALUE cannot be converted to String"},
+    {"{\"S\": false}", S, "FALSE_VALUE cannot be converted to String"},
+    {"{\"S\": []}", S, "Unrecognized collection type class java.lang.String"},
+    {"{\"S\": {}}", S, "Start of structure or map found where not expected"},
+    {"{\"BOOL\": \"true\"}", S, "Unexpected token received from parser"},
+    {"{\"NULL\": 1}", S, "NUMBER_VALUE cannot be converted to Boolean"},
+    {"{\"BOOL\": []}", S, "Unrecognized collection type class java.lang.Boolean"},
+    {"{\"B\": 1}", S, "only base-64-encoded strings are convertible to bytes"},
+    {"{\"B\": []}", S, "Unrecognized collection type class java.nio.ByteBuffer"},
+    {"{\"B\": \"23456\"}", S,
+     "Base64 encoded length is expected a multiple of 4 bytes but found: 5"},
+    {"{\"B\": \"=+/=\"}", S, "Invalid last non-pad Base64 character dectected"},
+    {"{\"B\": \"+/+=\"}", S, "Invalid last non-pad Base64 character dectected"},
+    {"{\"SS\": \"a\"}", S, "Unexpected field type"},
+    {"{\"L\": {}}", S, "Start of structure or map found where not expected"},
+    {"{\"L\": [5]}", S, "Unexpected value type in payload"},
+    {"{\"L\": [[]]}", S,
+     "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"},
+    {"{\"M\": []}", S,
+     "Unrecognized collection type java.util.Map<java.lang.String, "
+     "com.amazonaws.dynamodb.v20120810.AttributeValue>"},
+    {"{\"M\": 5}", S, "Unexpected field type"},
+    {"5", S, "Unexpected value type in payload"},
+    {"[]", S, "Unrecognized collection type class com.amazonaws.dynamodb.v20120810.AttributeValue"},
+};
+
+static void test_wire_value_invalid_values_get_aws_errors(void)
+{
+    for (size_t i = 0; i < sizeof error_cases / sizeof error_cases[0]; i++) {
+        enum ddb_error_code code;
+        char *msg = decode_one(error_cases[i].json, &code, NULL);
+        if (!msg) {
+            fprintf(stderr, "case %s: decoded, expected an error\n", error_cases[i].json);
+            CHECK(msg != NULL);
+            continue;
+        }
+        if (code != error_cases[i].code) fprintf(stderr, "case %s\n", error_cases[i].json);
+        CHECK_INT_EQ(code, error_cases[i].code);
+        CHECK_STR_EQ(msg, error_cases[i].message);
+        free(msg);
+    }
+}
+
+struct round_trip_case {
+    const char *json;
+    const char *expected;
+};
+
+static const struct round_trip_case round_trips[] = {
+    {"{\"S\": \"hello\"}", "{\"S\":\"hello\"}"},
+    {"{\"S\": \"\"}", "{\"S\":\"\"}"},
+    {"{\"N\": \"1.50\"}", "{\"N\":\"1.5\"}"},
+    {"{\"N\": \"1e2\"}", "{\"N\":\"100\"}"},
+    {"{\"N\": \"-0\"}", "{\"N\":\"0\"}"},
+    {"{\"N\": \"12345678901234567890123456789012345678\"}",
+     "{\"N\":\"12345678901234567890123456789012345678\"}"},
+    {"{\"B\": \"\"}", "{\"B\":\"\"}"},
+    {"{\"B\": \"YWJj\"}", "{\"B\":\"YWJj\"}"},
+    {"{\"B\": \"YQ==\"}", "{\"B\":\"YQ==\"}"},
+    {"{\"B\": \"YWI=\"}", "{\"B\":\"YWI=\"}"},
+    {"{\"BOOL\": false}", "{\"BOOL\":false}"},
+    {"{\"NULL\": true}", "{\"NULL\":true}"},
+    {"{\"SS\": [\"b\", \"a\", \"\"]}", "{\"SS\":[\"b\",\"a\",\"\"]}"},
+    {"{\"NS\": [\"10\", \"1.0E1\" ]}", NULL}, /* 10 twice: duplicates */
+    {"{\"NS\": [\"3\", \"1.10\"]}", "{\"NS\":[\"3\",\"1.1\"]}"},
+    {"{\"BS\": [\"YQ==\", \"\"]}", "{\"BS\":[\"YQ==\",\"\"]}"},
+    {"{\"L\": [{\"S\": \"x\"}, {\"N\": \"01\"}, {\"L\": []}]}",
+     "{\"L\":[{\"S\":\"x\"},{\"N\":\"1\"},{\"L\":[]}]}"},
+    {"{\"M\": {\"b\": {\"N\": \"2\"}, \"a\": {\"M\": {}}}}",
+     "{\"M\":{\"a\":{\"M\":{}},\"b\":{\"N\":\"2\"}}}"},
+    /* unknown members and null members are ignored */
+    {"{\"S\": \"x\", \"X\": 1, \"N\": null}", "{\"S\":\"x\"}"},
+};
+
+static void test_wire_value_round_trips_are_canonical(void)
+{
+    for (size_t i = 0; i < sizeof round_trips / sizeof round_trips[0]; i++) {
+        enum ddb_error_code code;
+        char *back = NULL;
+        char *msg = decode_one(round_trips[i].json, &code, &back);
+        if (!round_trips[i].expected) {
+            CHECK(msg != NULL);
+        } else {
+            if (msg) fprintf(stderr, "case %s: %s\n", round_trips[i].json, msg);
+            CHECK(msg == NULL);
+            CHECK_STR_EQ(back, round_trips[i].expected);
+        }
+        free(msg);
+        free(back);
+    }
+}
+
+static void test_wire_value_binary_is_stored_decoded(void)
+{
+    json_t *j = parse("{\"B\": \"AGFi/w==\"}");
+    struct value v;
+    struct ddb_error err = {0};
+
+    CHECK_INT_EQ(wire_value_from_json(j, &v, &err), 0);
+    CHECK_INT_EQ(v.type, VALUE_B);
+    CHECK_INT_EQ(v.u.str.len, 4);
+    CHECK(memcmp(v.u.str.data, "\0ab\xff", 4) == 0);
+    value_clear(&v);
+    json_decref(j);
+}
+
+static void test_wire_value_strings_keep_nul_bytes(void)
+{
+    json_t *j = parse("{\"S\": \"a\\u0000b\"}");
+    struct value v;
+    struct ddb_error err = {0};
+    json_t *enc;
+
+    CHECK_INT_EQ(wire_value_from_json(j, &v, &err), 0);
+    CHECK_INT_EQ(v.u.str.len, 3);
+    enc = wire_value_to_json(&v);
+    CHECK_INT_EQ(json_string_length(json_object_get(enc, "S")), 3);
+    json_decref(enc);
+    value_clear(&v);
+    json_decref(j);
+}
+
+/* A scalar wrapped in `wraps` maps: {"M": {"n": ... {"S": "leaf"} ...}}. */
+static json_t *deep_map(int wraps)
+{
+    json_t *v = json_pack("{s:s}", "S", "leaf");
+    for (int i = 0; i < wraps; i++)
+        v = json_pack("{s:{s:o}}", "M", "n", v);
+    return v;
+}
+
+/* Real DynamoDB accepts a leaf at level 32 (31 wraps) and refuses level 33
+ * (captured against eu-west-2, see wire_value.c). */
+static void test_wire_value_nesting_limit_is_32_levels(void)
+{
+    json_t *ok = deep_map(31), *deep = deep_map(32);
+    json_t *list = json_pack("{s:[{s:s}]}", "L", "S", "x");
+    struct value v;
+    struct ddb_error err = {0};
+
+    CHECK_INT_EQ(wire_value_from_json(ok, &v, &err), 0);
+    value_clear(&v);
+    CHECK_INT_EQ(wire_value_from_json(deep, &v, &err), -1);
+    CHECK_INT_EQ(err.code, DDB_VALIDATION);
+    CHECK_STR_EQ(err.message, "Nesting Levels have exceeded supported limits: Attributes in the "
+                              "item have nested levels beyond supported limit");
+    ddb_error_clear(&err);
+    /* lists count the same way */
+    for (int i = 0; i < 31; i++)
+        list = json_pack("{s:[o]}", "L", list);
+    CHECK_INT_EQ(wire_value_from_json(list, &v, &err), -1);
+    CHECK(err.message && strstr(err.message, "Nesting Levels") != NULL);
+    ddb_error_clear(&err);
+    json_decref(ok);
+    json_decref(deep);
+    json_decref(list);
+}
+
+static void test_wire_value_map_decodes_items_in_order(void)
+{
+    json_t *j = parse("{\"pk\": {\"S\": \"k\"}, \"n\": {\"N\": \"007\"}, \"z\": {\"NULL\": true}}");
+    struct value m;
+    struct ddb_error err = {0};
+    json_t *back;
+    char *text;
+
+    CHECK_INT_EQ(wire_value_map_from_json(j, &m, &err), 0);
+    CHECK_INT_EQ(m.type, VALUE_M);
+    CHECK_INT_EQ(m.u.map.count, 3);
+    CHECK_STR_EQ(m.u.map.attrs[0].name, "pk");
+    CHECK_STR_EQ(m.u.map.attrs[1].value.u.str.data, "7");
+    back = wire_value_map_to_json(&m);
+    text = json_dumps(back, JSON_COMPACT);
+    CHECK_STR_EQ(text, "{\"pk\":{\"S\":\"k\"},\"n\":{\"N\":\"7\"},\"z\":{\"NULL\":true}}");
+    free(text);
+    json_decref(back);
+    value_clear(&m);
+    json_decref(j);
+}
+
+static void test_wire_value_map_errors(void)
+{
+    struct value m;
+    struct ddb_error err = {0};
+    json_t *j = parse("{\"a\": {\"S\": \"x\"}, \"b\": null}");
+
+    CHECK_INT_EQ(wire_value_map_from_json(j, &m, &err), -1);
+    CHECK_STR_EQ(err.message, EMPTY_AV);
+    CHECK(m.type == VALUE_NULL);
+    ddb_error_clear(&err);
+    json_decref(j);
+
+    j = parse("[]");
+    CHECK_INT_EQ(wire_value_map_from_json(j, &m, &err), -1);
+    CHECK_INT_EQ(err.code, DDB_SERIALIZATION);
+    ddb_error_clear(&err);
+    json_decref(j);
+}
+
+int main(void)
+{
+    RUN(test_wire_value_invalid_values_get_aws_errors);
+    RUN(test_wire_value_round_trips_are_canonical);
+    RUN(test_wire_value_binary_is_stored_decoded);
+    RUN(test_wire_value_strings_keep_nul_bytes);
+    RUN(test_wire_value_nesting_limit_is_32_levels);
+    RUN(test_wire_value_map_decodes_items_in_order);
+    RUN(test_wire_value_map_errors);
+    return check_report();
+}

@@ -1,0 +1,62 @@
+/*
+ * wire_table.h - table definitions and descriptions <-> DynamoDB JSON.
+ *
+ * Decoding turns the members of a CreateTable/UpdateTable body (KeySchema,
+ * AttributeDefinitions, ProvisionedThroughput, indexes, StreamSpecification,
+ * SSESpecification, Tags, ...) into the C structs of storage/schema.h. The
+ * decoders trust their input: the request shape (shape.c) has checked the JSON
+ * types and model constraints and op_table.c has made the cross-field checks
+ * before anything is decoded, so they cannot fail; on unexpected JSON they
+ * skip what does not fit rather than crash.
+ *
+ * Encoding produces a TableDescription exactly as AWS shapes it today (field
+ * set, names, the PAY_PER_REQUEST zeros, sorted AttributeDefinitions and
+ * NonKeyAttributes, epoch-seconds timestamps with a fraction).
+ *
+ * Ownership: decoders fill caller-owned structs (cleared with the schema.h
+ * *_clear functions) and copy every string, so no json_t is referenced after
+ * they return. Encoders return new references owned by the caller.
+ */
+#ifndef DDB_API_WIRE_TABLE_H
+#define DDB_API_WIRE_TABLE_H
+
+#include "storage/db.h"
+#include "storage/schema.h"
+
+#include <jansson.h>
+
+/* ---- decoding (input already validated) ---- */
+
+/* KeySchema list -> key_schema (HASH elements in order, then RANGE elements). */
+void wire_table_key_schema_from_json(const json_t *list, struct key_schema *out);
+/* AttributeDefinitions list -> a new array (xmalloc) of *count definitions. */
+void wire_table_attr_defs_from_json(const json_t *list, struct attr_def **out, size_t *count);
+/* ProvisionedThroughput structure -> throughput (zeros when absent). */
+void wire_table_throughput_from_json(const json_t *pt, struct throughput *out);
+/* Projection structure -> projection. */
+void wire_table_projection_from_json(const json_t *p, struct projection *out);
+/* One GlobalSecondaryIndex / LocalSecondaryIndex / Create action -> index_def. */
+void wire_table_index_from_json(const json_t *idx, bool is_global, struct index_def *out);
+/* StreamSpecification -> stream_spec (disabled when absent). */
+void wire_table_stream_from_json(const json_t *spec, struct stream_spec *out);
+/* SSESpecification -> sse_spec: Enabled true, or an SSEType of KMS, means KMS
+ * encryption; absent, {} or Enabled false mean the AWS-owned default key. */
+void wire_table_sse_from_json(const json_t *spec, struct sse_spec *out);
+/* A whole CreateTable body -> table_def. */
+void wire_table_def_from_json(const json_t *body, struct table_def *out);
+
+/* ---- encoding ---- */
+
+/* [{"AttributeName": ..., "KeyType": "HASH"}, ...], HASH elements first. */
+json_t *wire_table_key_schema_to_json(const struct key_schema *k);
+/* The TableDescription object of CreateTable/DescribeTable/UpdateTable/DeleteTable. */
+json_t *wire_table_desc_to_json(const struct table_desc *d);
+
+/* ConsumedCapacity of one table: {"TableName", "CapacityUnits"} for TOTAL, plus
+ * "Table" and the per-index maps for INDEXES; NULL when nothing is to be
+ * returned (mode NONE or nothing recorded). */
+json_t *wire_table_capacity_to_json(const struct consumed_capacity *c, enum return_capacity mode);
+/* ItemCollectionMetrics: {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}. */
+json_t *wire_table_collection_metrics_to_json(const struct item_collection_metrics *m);
+
+#endif

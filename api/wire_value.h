@@ -1,0 +1,46 @@
+/*
+ * wire_value.h - AttributeValue JSON <-> struct value.
+ *
+ * The only code that knows the {"S": ...} wire form. AWS deserializes a whole
+ * request before it validates anything, so a SerializationException anywhere
+ * in the body wins over any ValidationException: the JSON types inside
+ * attribute values (F_ATTRIBUTE_VALUE / F_ATTRIBUTE_MAP fields, strict
+ * base64 included) are checked by shape_check() before a handler runs. The
+ * decoders here are the second pass: validation (ValidationException) and
+ * decoding into owned struct values - exactly one type per AttributeValue,
+ * canonical numbers, decoded binaries, non-empty sets without duplicates,
+ * NULL true, nesting depth. They still refuse wrong JSON types, with the same
+ * texts, so they are safe on input nobody checked.
+ *
+ * Encoding never fails: sets come out in stored order, binaries as base64,
+ * numbers in canonical text.
+ *
+ * Ownership: decoders fill a caller-owned struct value (value_clear it); on
+ * -1 *out is left NULL-typed with nothing to free. Encoders return a new
+ * json_t reference owned by the caller. JSON arguments are borrowed.
+ */
+#ifndef DDB_API_WIRE_VALUE_H
+#define DDB_API_WIRE_VALUE_H
+
+#include "storage/error.h"
+#include "storage/value.h"
+
+#include <jansson.h>
+
+/* ---- pass 2: validate and decode (ValidationException) ---- */
+
+/* Decodes one AttributeValue standing at the top level of an item (level 1 of
+ * DynamoDB's 32 nesting levels). */
+int wire_value_from_json(const json_t *av, struct value *out, struct ddb_error *err);
+/* Decodes {"name": AttributeValue, ...} into a VALUE_M, names in JSON order.
+ * JSON null means an empty map (the caller decides whether absence matters). */
+int wire_value_map_from_json(const json_t *map, struct value *out, struct ddb_error *err);
+
+/* ---- encoding ---- */
+
+/* {"S": "..."} etc. for any value. */
+json_t *wire_value_to_json(const struct value *v);
+/* {"name": AttributeValue, ...} for a VALUE_M (an item, a key). */
+json_t *wire_value_map_to_json(const struct value *m);
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * config.c - command-line options: one table, parsed and documented from it.
+ *
+ * Each row of options[] is one flag: its long name, whether it takes a
+ * value (and the value's name in --help), its help text and the function
+ * that applies it. getopt_long's table and the --help text are both built
+ * from these rows. A row's alias (e.g. DynamoDB Local's "sharedDb") is
+ * accepted as a second long name for the same flag and listed in --help.
+ */
+#include "emulator/config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int option_apply_fn(struct config *cfg, const char *value);
+
+struct option_row {
+    const char *name;
+    const char *alias;   /* another long name for the same flag, or NULL */
+    const char *metavar; /* NULL: the flag takes no value */
+    const char *help;
+    option_apply_fn *apply;
+};
+
+static int parse_uint(const char *value, unsigned long max, unsigned long *out)
+{
+    char *end;
+
+    errno = 0;
+    if (!value[0] || value[0] == '-') return -1;
+    *out = strtoul(value, &end, 10);
+    if (errno || *end || *out > max) return -1;
+    return 0;
+}
+
+static int apply_host(struct config *cfg, const char *value)
+{
+    if (!value[0] || strlen(value) >= sizeof cfg->host) {
+        fprintf(stderr, "ddbemu: --host: not a host name or address: '%s'\n", value);
+        return -1;
+    }
+    snprintf(cfg->host, sizeof cfg->host, "%s", value);
+    return 0;
+}
+
+static int apply_port(struct config *cfg, const char *value)
+{
+    unsigned long n;
+
+    if (parse_uint(value, 65535, &n) != 0) {
+        fprintf(stderr, "ddbemu: --port: not a port number (0-65535): '%s'\n", value);
+        return -1;
+    }
+    cfg->port = (uint16_t) n;
+    return 0;
+}
+
+static int apply_threads(struct config *cfg, const char *value)
+{
+    unsigned long n;
+
+    if (parse_uint(value, 1024, &n) != 0) {
+        fprintf(stderr, "ddbemu: --threads: not a thread count (0-1024): '%s'\n", value);
+        return -1;
+    }
+    cfg->threads = (unsigned) n;
+    return 0;
+}
+
+static int apply_shared_db(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->shared_db = true;
+    return 0;
+}
+
+static int apply_in_memory(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->in_memory = true;
+    return 0;
+}
+
+static int apply_log_level(struct config *cfg, const char *value)
+{
+    static const char *const names[] = {"error", "warn", "info", "debug"};
+
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (strcmp(value, names[i]) == 0) {
+            cfg->log_level = (enum log_level) i;
+            return 0;
+        }
+    }
+    fprintf(stderr, "ddbemu: --log-level: expected error, warn, info or debug, not '%s'\n", value);
+    return -1;
+}
+
+/* --ttl-interval SECONDS: a positive number of seconds, fractions allowed, at most a day. */
+static int apply_ttl_interval(struct config *cfg, const char *value)
+{
+    char *end;
+    double secs;
+
+    errno = 0;
+    secs = strtod(value, &end);
+    if (errno || end == value || *end || !(secs >= 0.001 && secs <= 86400)) {
+        fprintf(stderr, "ddbemu: --ttl-interval: not a number of seconds (0.001-86400): '%s'\n",
+                value);
+        return -1;
+    }
+    cfg->ttl_interval_ms = (unsigned) (secs * 1000 + 0.5);
+    return 0;
+}
+
+static int apply_control(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->control = CONTROL_ON;
+    return 0;
+}
+
+static int apply_no_control(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->control = CONTROL_OFF;
+    return 0;
+}
+
+bool config_control_enabled(const struct config *cfg)
+{
+    const char *h = cfg->host;
+
+    if (cfg->control != CONTROL_AUTO) return cfg->control == CONTROL_ON;
+    return strncmp(h, "127.", 4) == 0 || strcmp(h, "::1") == 0 || strcmp(h, "localhost") == 0;
+}
+
+/* Handled in config_parse itself; present so that --help lists them. */
+static int apply_nothing(struct config *cfg, const char *value)
+{
+    (void) cfg;
+    (void) value;
+    return 0;
+}
+
+static const struct option_row options[] = {
+    {"host", NULL, "ADDR",
+     "address or name to listen on (default 127.0.0.1;\n"
+     "0.0.0.0 accepts connections from other machines)",
+     apply_host},
+    {"port", NULL, "PORT", "TCP port to listen on (default 8000; 0 picks a free one)", apply_port},
+    {"threads", NULL, "N", "HTTP worker threads (default: one per CPU)", apply_threads},
+    {"shared-db", "sharedDb", NULL,
+     "one set of tables for every access key and region\n"
+     "(default: one set per access key + region, as DynamoDB Local)",
+     apply_shared_db},
+    {"in-memory", "inMemory", NULL,
+     "keep everything in memory (the default, and for now the only mode)", apply_in_memory},
+    {"log-level", NULL, "LEVEL", "error, warn, info (default) or debug", apply_log_level},
+    {"ttl-interval", NULL, "SECONDS",
+     "how often expired TTL items are deleted (default 1;\n"
+     "fractions allowed)",
+     apply_ttl_interval},
+    {"control", NULL, NULL,
+     "serve the emulator control interface (/ddbemu/: clock,\n"
+     "TTL sweep, reset) even when not listening on loopback",
+     apply_control},
+    {"no-control", NULL, NULL,
+     "do not serve the control interface (by default it is\n"
+     "served when listening on a loopback address)",
+     apply_no_control},
+    {"help", NULL, NULL, "print this help and exit", apply_nothing},
+    {"version", NULL, NULL, "print the version and exit", apply_nothing},
+};
+
+#define OPTION_COUNT (sizeof options / sizeof *options)
+
+static void print_help(FILE *out)
+{
+    fprintf(out, "Usage: ddbemu [OPTION]...\n"
+                 "A local, in-memory emulator of Amazon DynamoDB. Point an SDK or the AWS CLI at\n"
+                 "http://HOST:PORT with any credentials and any region.\n\nOptions:\n");
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", options[i].name, options[i].metavar ? " " : "",
+                 options[i].metavar ? options[i].metavar : "");
+        const char *h = options[i].help;
+        /* Help texts break their own lines with '\n'; continuation lines are indented. */
+        while (h) {
+            const char *nl = strchr(h, '\n');
+            int len = nl ? (int) (nl - h) : (int) strlen(h);
+            fprintf(out, "  %-22s %.*s\n", h == options[i].help ? left : "", len, h);
+            h = nl ? nl + 1 : NULL;
+        }
+        if (options[i].alias)
+            fprintf(out, "  %-22s (also accepted as --%s)\n", "", options[i].alias);
+    }
+}
+
+enum config_result config_parse(struct config *cfg, int argc, char **argv)
+{
+    struct option longopts[2 * OPTION_COUNT + 1];
+    size_t n = 0;
+    int index, c;
+
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->host, sizeof cfg->host, "127.0.0.1");
+    cfg->port = 8000;
+    cfg->in_memory = true;
+    cfg->log_level = LOG_LEVEL_INFO;
+    cfg->ttl_interval_ms = 1000;
+    cfg->control = CONTROL_AUTO;
+
+    /* Long options only; val is the row index, so an alias maps to its row. */
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        int has_arg = options[i].metavar ? required_argument : no_argument;
+        longopts[n++] = (struct option){options[i].name, has_arg, NULL, (int) i};
+        if (options[i].alias)
+            longopts[n++] = (struct option){options[i].alias, has_arg, NULL, (int) i};
+    }
+    longopts[n] = (struct option){NULL, 0, NULL, 0};
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", longopts, &index)) != -1) {
+        if (c == '?' || c < 0 || (size_t) c >= OPTION_COUNT) {
+            if (optopt > 0 && (size_t) optopt < OPTION_COUNT && options[optopt].metavar)
+                fprintf(stderr, "ddbemu: option '--%s' needs a value (%s)\n", options[optopt].name,
+                        options[optopt].metavar);
+            else if (optopt > ' ' && optopt < 127)
+                fprintf(stderr, "ddbemu: unknown option '-%c'\n", optopt);
+            else
+                fprintf(stderr, "ddbemu: unknown option '%s'\n", argv[optind - 1]);
+            fprintf(stderr, "Try 'ddbemu --help'.\n");
+            return CONFIG_ERROR;
+        }
+        if (strcmp(options[c].name, "help") == 0) {
+            print_help(stdout);
+            return CONFIG_EXIT;
+        }
+        if (strcmp(options[c].name, "version") == 0) {
+            printf("ddbemu %s\n", DDBEMU_VERSION);
+            return CONFIG_EXIT;
+        }
+        if (options[c].apply(cfg, optarg) != 0) return CONFIG_ERROR;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", argv[optind]);
+        return CONFIG_ERROR;
+    }
+    return CONFIG_RUN;
+}

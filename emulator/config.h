@@ -1,0 +1,49 @@
+/*
+ * config.h - the process's settings, from the command line.
+ *
+ * One option table in config.c drives both getopt_long and --help, so a flag
+ * cannot exist without being documented. Defaults are safe: loopback only,
+ * port 8000, in memory. DynamoDB Local's spellings (-port, -sharedDb,
+ * -inMemory, -dbPath, ...) and later flags (--db-path, --ttl-interval) are
+ * added as rows of that table; a row may carry an alias for that purpose.
+ */
+#ifndef DDB_EMULATOR_CONFIG_H
+#define DDB_EMULATOR_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DDBEMU_VERSION "0.1.0"
+
+enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
+
+/* Whether the emulator-only control interface (/ddbemu/...) is served: by
+ * default only when listening on a loopback address. */
+enum control_mode { CONTROL_AUTO, CONTROL_ON, CONTROL_OFF };
+
+struct config {
+    char host[256];   /* address or name to listen on */
+    uint16_t port;    /* 0: any free port */
+    unsigned threads; /* HTTP worker threads; 0: one per CPU */
+    bool shared_db;   /* one namespace for every credential and region */
+    bool in_memory;   /* always true until persistence lands */
+    enum log_level log_level;
+    unsigned ttl_interval_ms;  /* how often the TTL sweeper runs (--ttl-interval) */
+    enum control_mode control; /* the /ddbemu/ control interface (--control, --no-control) */
+};
+
+/* What config_parse decided. */
+enum config_result {
+    CONFIG_RUN,   /* start the server */
+    CONFIG_EXIT,  /* --help or --version was printed: exit 0 */
+    CONFIG_ERROR, /* a message was printed to stderr: exit 2 */
+};
+
+/* Fills cfg with the defaults, then applies argv. Prints --help/--version to
+ * stdout and errors (with a hint to --help) to stderr. */
+enum config_result config_parse(struct config *cfg, int argc, char **argv);
+/* Whether the control interface is on: --control, or by default when cfg->host
+ * is a loopback address (127.0.0.0/8, ::1, localhost); never with --no-control. */
+bool config_control_enabled(const struct config *cfg);
+
+#endif

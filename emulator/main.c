@@ -1,0 +1,82 @@
+/*
+ * main.c - the whole life of the ddbemu process, on one screen.
+ *
+ * config -> block signals -> engine -> HTTP server -> one line on stderr ->
+ * TTL sweeper -> wait for SIGINT/SIGTERM -> stop in reverse order. Later
+ * pieces (persistence) start after the server and stop before it.
+ */
+#include "api/dispatch.h"
+#include "api/server.h"
+#include "emulator/config.h"
+#include "emulator/signals.h"
+#include "emulator/sweeper.h"
+#include "storage/db.h"
+#include "storage/limits.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    struct config cfg;
+    struct api_config api_cfg;
+    struct api_context ctx;
+    struct server_config server_cfg;
+    struct server *server;
+    struct sweeper *sweeper;
+    struct db *db;
+    const char *error = NULL;
+    bool ipv6;
+
+    switch (config_parse(&cfg, argc, argv)) {
+    case CONFIG_RUN: break;
+    case CONFIG_EXIT: return 0;
+    case CONFIG_ERROR: return 2;
+    }
+
+    /* Before any thread exists, so that every thread inherits the mask. */
+    signals_block();
+
+    db = db_new();
+    memset(&api_cfg, 0, sizeof api_cfg);
+    api_cfg.shared_db = cfg.shared_db;
+    api_cfg.control_enabled = config_control_enabled(&cfg);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.db = db;
+    ctx.config = &api_cfg;
+    ctx.operations = api_operations;
+
+    memset(&server_cfg, 0, sizeof server_cfg);
+    server_cfg.host = cfg.host;
+    server_cfg.port = cfg.port;
+    server_cfg.threads = cfg.threads;
+    server_cfg.max_body_bytes = DDB_MAX_REQUEST_BYTES;
+    server_cfg.handler = api_http_handler;
+    server_cfg.handler_arg = &ctx;
+    server = server_start(&server_cfg, &error);
+    if (!server) {
+        fprintf(stderr, "ddbemu: cannot listen on %s port %u: %s\n", cfg.host, (unsigned) cfg.port,
+                error);
+        db_free(db);
+        return 1;
+    }
+    ipv6 = strchr(cfg.host, ':') != NULL;
+    fprintf(stderr, "ddbemu listening on http://%s%s%s:%u\n", ipv6 ? "[" : "", cfg.host,
+            ipv6 ? "]" : "", (unsigned) server_port(server));
+
+    sweeper = sweeper_start(db, cfg.ttl_interval_ms);
+    if (!sweeper) {
+        fprintf(stderr, "ddbemu: cannot start the TTL sweeper thread\n");
+        server_stop(server);
+        db_free(db);
+        return 1;
+    }
+
+    signals_wait();
+
+    /* Reverse order of start. */
+    sweeper_stop(sweeper);
+    server_stop(server);
+    db_free(db);
+    return 0;
+}

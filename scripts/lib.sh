@@ -1,0 +1,65 @@
+# shellcheck shell=bash
+# scripts/lib.sh - shared by scripts/start, scripts/test and .ci/run.
+#
+# Sourced, not run. Gives the repository root, the Debian packages the project
+# needs, and ddb_ensure_packages: on a machine that has them all it only reads
+# the dpkg database (no network); otherwise, as root, it installs the missing
+# ones with apt-get, and as anyone else it prints the exact command and fails.
+
+DDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# Build and run: compiler, CMake (+ make as its generator), pkg-config and the
+# four libraries. Tests: Debian's boto3 and pytest.
+DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
+    libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev)
+DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest)
+
+ddb_log() {
+    printf '==> %s\n' "$*" >&2
+}
+
+# ddb_missing_packages PKG... - prints the packages that are not installed.
+ddb_missing_packages() {
+    local pkg status
+    for pkg in "$@"; do
+        status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+        if [ "$status" != "install ok installed" ]; then
+            printf '%s\n' "$pkg"
+        fi
+    done
+}
+
+# ddb_ensure_packages PKG... - installs what is missing (as root) or explains.
+ddb_ensure_packages() {
+    local missing
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        ddb_log "not a Debian system: make sure these are installed: $*"
+        return 0
+    fi
+    mapfile -t missing < <(ddb_missing_packages "$@")
+    if [ "${#missing[@]}" -eq 0 ]; then
+        return 0
+    fi
+    if [ "$(id -u)" -eq 0 ]; then
+        ddb_log "installing missing packages: ${missing[*]}"
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+    else
+        printf 'Missing Debian packages: %s\nInstall them with:\n  sudo apt-get update && sudo apt-get install -y %s\n' \
+            "${missing[*]}" "${missing[*]}" >&2
+        return 1
+    fi
+}
+
+# ddb_build BUILD_DIR [CMAKE_ARGS...] - configures (once) and builds everything.
+ddb_build() {
+    local build_dir="$1"
+    shift
+    local jobs
+    jobs="$(nproc 2>/dev/null || echo 2)"
+    [ "$jobs" -gt 2 ] && jobs=2   # 2-core machines: keep the build polite
+    ddb_log "configuring in ${build_dir}"
+    cmake -S "$DDB_ROOT" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    ddb_log "building"
+    cmake --build "$build_dir" -j"$jobs"
+}

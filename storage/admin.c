@@ -1,0 +1,47 @@
+/*
+ * admin.c - emulator-only engine operations that DynamoDB has no API for.
+ *
+ * Today: resetting a namespace, for test isolation (the control interface's
+ * reset, api/control.c). It removes a namespace's tables, the streams they
+ * ever had (including disabled ones still readable) and its transaction
+ * client tokens, so the namespace looks never used. The clock and the other
+ * namespaces are untouched.
+ */
+#include "storage/alloc.h"
+#include "storage/db_internal.h"
+#include "storage/stream.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t db_reset_namespace(struct db *db, const char *namespace_id)
+{
+    struct db_scope scope = {.namespace_id = namespace_id, .region = ""};
+    struct namespace *ns;
+    size_t removed = 0, kept = 0;
+
+    db_write_lock(db);
+    ns = db_find_namespace(db, &scope);
+    if (ns) {
+        /* Tables first: freeing one closes its stream, which the drop below
+         * then forgets together with the older ones. */
+        for (size_t i = 0; i < ns->table_count; i++)
+            table_free(ns->tables[i]);
+        removed = ns->table_count;
+        ns->table_count = 0;
+    }
+    stream_registry_drop_namespace(db->streams, namespace_id);
+    for (size_t i = 0; i < db->token_count; i++) {
+        struct client_token *ct = &db->tokens[i];
+        if (strcmp(ct->namespace_id, namespace_id) == 0) {
+            free(ct->namespace_id);
+            free(ct->token);
+            free(ct->digest);
+        } else {
+            db->tokens[kept++] = *ct;
+        }
+    }
+    db->token_count = kept;
+    db_unlock(db);
+    return removed;
+}

@@ -1,0 +1,49 @@
+/*
+ * batch.h - BatchWriteItem's storage entry point.
+ *
+ * Kept beside db.h rather than in it so that the batch work does not touch the
+ * shared public header; it follows db.h's rules (the lock is taken and
+ * released inside, results are owned by the caller, JSON never gets here).
+ *
+ * BatchGetItem needs no entry point of its own: DynamoDB reads each key
+ * independently (no snapshot across keys), so api/op_batch.c makes one
+ * db_get_item per key.
+ */
+#ifndef DDB_BATCH_H
+#define DDB_BATCH_H
+
+#include "storage/db.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* ItemCollectionMetrics of one item collection a batch wrote to. */
+struct batch_collection {
+    char *table_name; /* owned */
+    struct item_collection_metrics metrics;
+};
+
+struct batch_write_result {
+    struct consumed_capacity *capacities; /* owned; one per table written, in request order */
+    size_t capacity_count;
+    struct batch_collection *collections; /* owned; tables with an LSI, when asked */
+    size_t collection_count;
+};
+
+void batch_write_result_clear(struct batch_write_result *r);
+
+/*
+ * BatchWriteItem: ops are PUTs and DELETEs (no conditions), grouped by table
+ * in request order. Everything is checked before anything is written, under
+ * one exclusive lock: item sizes, then per op the table (ResourceNotFound
+ * "Requested resource not found"), its key against the schema ("The provided
+ * key element does not match the schema" also for a Put whose item lacks or
+ * mistypes a key attribute), and no two ops on one item ("Provided list of
+ * item keys contains duplicates"). Then every write goes through the single
+ * write path. On -1 nothing was written. *out is filled on success only.
+ */
+int db_batch_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
+                   size_t op_count, enum return_capacity return_capacity, bool want_metrics,
+                   struct batch_write_result *out, struct ddb_error *err);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * db.c - struct db: namespaces, the lock and the clock; see db.h and db_internal.h.
+ */
+#include "storage/alloc.h"
+#include "storage/db_internal.h"
+#include "storage/stream.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct db *db_new(void)
+{
+    struct db *db = xcalloc(1, sizeof *db);
+    pthread_rwlockattr_t attr;
+
+    pthread_rwlockattr_init(&attr);
+#ifdef PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
+    /* glibc's default prefers readers, which can starve writers under a read-heavy load. */
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+    pthread_rwlock_init(&db->lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+    atomic_init(&db->clock_offset_ms, 0);
+    db->streams = stream_registry_new(db);
+    return db;
+}
+
+void db_free(struct db *db)
+{
+    if (!db) return;
+    for (size_t i = 0; i < db->namespace_count; i++) {
+        struct namespace *ns = &db->namespaces[i];
+        for (size_t t = 0; t < ns->table_count; t++)
+            table_free(ns->tables[t]);
+        free(ns->tables);
+        free(ns->id);
+    }
+    free(db->namespaces);
+    for (size_t i = 0; i < db->token_count; i++) {
+        free(db->tokens[i].namespace_id);
+        free(db->tokens[i].token);
+        free(db->tokens[i].digest);
+    }
+    free(db->tokens);
+    stream_registry_free(db->streams); /* after the tables, which detach from their streams */
+    pthread_rwlock_destroy(&db->lock);
+    free(db);
+}
+
+void db_read_lock(struct db *db)
+{
+    pthread_rwlock_rdlock(&db->lock);
+}
+
+void db_write_lock(struct db *db)
+{
+    pthread_rwlock_wrlock(&db->lock);
+}
+
+void db_unlock(struct db *db)
+{
+    pthread_rwlock_unlock(&db->lock);
+}
+
+/* The only call to the system clock in the engine (STYLE B8). */
+static int64_t wall_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t db_now_ms(struct db *db)
+{
+    return wall_clock_ms() + atomic_load(&db->clock_offset_ms);
+}
+
+void db_clock_advance(struct db *db, int64_t delta_ms)
+{
+    atomic_fetch_add(&db->clock_offset_ms, delta_ms);
+}
+
+void db_clock_set(struct db *db, int64_t now_ms)
+{
+    atomic_store(&db->clock_offset_ms, now_ms - wall_clock_ms());
+}
+
+static struct namespace *find_namespace(struct db *db, const char *id)
+{
+    for (size_t i = 0; i < db->namespace_count; i++) {
+        if (strcmp(db->namespaces[i].id, id) == 0) return &db->namespaces[i];
+    }
+    return NULL;
+}
+
+struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope)
+{
+    return find_namespace(db, scope->namespace_id);
+}
+
+struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name)
+{
+    struct namespace *ns = find_namespace(db, scope->namespace_id);
+    size_t lo = 0, hi;
+    if (!ns) return NULL;
+    hi = ns->table_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ns->tables[mid]->def.name, name);
+        if (c == 0) return ns->tables[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
+                     struct table **out, struct ddb_error *err)
+{
+    *out = db_find_table(db, scope, name);
+    if (!*out) return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, "Requested resource not found");
+    return 0;
+}
+
+/* The scope's namespace, created on first use; caller holds the lock exclusively. */
+struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *scope)
+{
+    struct namespace *ns = find_namespace(db, scope->namespace_id);
+    if (ns) return ns;
+    db->namespaces = xrealloc(db->namespaces, sizeof *db->namespaces * (db->namespace_count + 1));
+    ns = &db->namespaces[db->namespace_count++];
+    memset(ns, 0, sizeof *ns);
+    ns->id = xstrdup(scope->namespace_id);
+    return ns;
+}
+
+void consumed_capacity_clear(struct consumed_capacity *c)
+{
+    free(c->table_name);
+    for (size_t i = 0; i < c->index_count; i++)
+        free(c->indexes[i].index_name);
+    free(c->indexes);
+    memset(c, 0, sizeof *c);
+}
+
+void write_result_clear(struct write_result *r)
+{
+    item_unref(r->old_item);
+    item_unref(r->new_item);
+    consumed_capacity_clear(&r->capacity);
+    value_clear(&r->collection_metrics.key);
+    memset(r, 0, sizeof *r);
+}

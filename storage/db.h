@@ -1,0 +1,422 @@
+/*
+ * db.h - the storage engine's public entry points.
+ *
+ * struct db holds every namespace's tables, the one lock and the one clock.
+ * Every db_* function takes the lock on entry and releases it before
+ * returning (reads share it, writes hold it exclusively), so each call is
+ * atomic and isolated. JSON never reaches this layer: callers pass decoded C
+ * values and receive C results.
+ *
+ * Ownership: db_* functions return results the caller owns (descriptions are
+ * deep copies; items are references to immutable items, see item.h), so no
+ * pointer into a table survives the call. Arguments are borrowed unless a
+ * comment says a function takes them.
+ *
+ * Every committed write - put, update, delete, from single-item calls,
+ * batches, transactions and later the TTL sweeper - passes one function
+ * (table_commit_write in table.c) that keeps the table, its indexes and its
+ * statistics in step, and is where stream records and the persistence journal
+ * hook in.
+ */
+#ifndef DDB_DB_H
+#define DDB_DB_H
+
+#include "storage/error.h"
+#include "storage/expr.h"
+#include "storage/item.h"
+#include "storage/schema.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The fixed account id in every ARN (DynamoDB Local uses the same). */
+#define DDB_ACCOUNT_ID "000000000000"
+
+struct db;
+
+/* Which namespace of tables a request works in, and the region for its ARNs.
+ * api/ derives it from the SigV4 credential (access key id + region), or from
+ * the region alone with --shared-db. Both strings are borrowed. */
+struct db_scope {
+    const char *namespace_id;
+    const char *region;
+};
+
+struct db *db_new(void);
+void db_free(struct db *db);
+
+/* ---- the clock: the only source of time in the engine ---- */
+int64_t db_now_ms(struct db *db);
+/* Shifts the engine's clock by delta_ms (tests advance time instead of waiting). */
+void db_clock_advance(struct db *db, int64_t delta_ms);
+/* Sets the engine's clock so that db_now_ms() returns now_ms from here on (it keeps running). */
+void db_clock_set(struct db *db, int64_t now_ms);
+
+/* ---- capacity ---- */
+enum return_capacity { RETURN_CAPACITY_NONE, RETURN_CAPACITY_TOTAL, RETURN_CAPACITY_INDEXES };
+
+struct index_capacity {
+    char *index_name; /* owned */
+    bool is_global;
+    double read_units;
+    double write_units;
+};
+
+/* ConsumedCapacity of one table in one request. Units are summed by AWS's rules. */
+struct consumed_capacity {
+    char *table_name; /* owned; NULL when nothing was recorded */
+    double read_units;
+    double write_units;
+    double table_read_units; /* the base table's share, for RETURN_CAPACITY_INDEXES */
+    double table_write_units;
+    struct index_capacity *indexes; /* owned */
+    size_t index_count;
+};
+
+void consumed_capacity_clear(struct consumed_capacity *c);
+
+/* ---- tables ---- */
+
+/* Creates a table from def (taken, whether this succeeds or fails) and
+ * describes it in *out (status CREATING, as AWS's response says; the table is
+ * ACTIVE for every later call). ResourceInUseException if the name exists,
+ * LimitExceededException past the table quota. */
+int db_create_table(struct db *db, const struct db_scope *scope, struct table_def *def,
+                    struct table_desc *out, struct ddb_error *err);
+int db_describe_table(struct db *db, const struct db_scope *scope, const char *name,
+                      struct table_desc *out, struct ddb_error *err);
+/* Deletes a table and describes it as AWS does (status DELETING).
+ * Refused with ValidationException while deletion protection is on. */
+int db_delete_table(struct db *db, const struct db_scope *scope, const char *name,
+                    struct table_desc *out, struct ddb_error *err);
+
+/* ListTables page: names in ascending order after exclusive_start (NULL: from
+ * the start), at most limit. *names is an owned array of owned strings;
+ * *last_evaluated is set (owned) when more names follow. */
+int db_list_tables(struct db *db, const struct db_scope *scope, const char *exclusive_start,
+                   size_t limit, char ***names, size_t *count, char **last_evaluated,
+                   struct ddb_error *err);
+
+enum gsi_update_kind { GSI_UPDATE_CREATE, GSI_UPDATE_UPDATE, GSI_UPDATE_DELETE };
+
+struct gsi_update {
+    enum gsi_update_kind kind;
+    struct index_def
+        def; /* CREATE: the whole definition; UPDATE: name + throughput; DELETE: name */
+};
+
+/* UpdateTable's request, decoded. has_* say which parts were given. */
+struct table_update {
+    char *name;
+    bool has_billing;
+    enum billing_mode billing;
+    bool has_throughput;
+    struct throughput throughput;
+    bool has_stream;
+    struct stream_spec stream;
+    bool has_deletion_protection;
+    bool deletion_protection;
+    bool has_table_class;
+    char *table_class;
+    bool has_sse;
+    struct sse_spec sse;
+    struct attr_def *attr_defs; /* new definitions for GSI creation */
+    size_t attr_def_count;
+    struct gsi_update *gsi_updates;
+    size_t gsi_update_count;
+};
+
+void table_update_clear(struct table_update *u);
+int db_update_table(struct db *db, const struct db_scope *scope, const struct table_update *u,
+                    struct table_desc *out, struct ddb_error *err);
+
+/* ---- items ---- */
+
+enum return_values {
+    RETURN_VALUES_NONE,
+    RETURN_VALUES_ALL_OLD,
+    RETURN_VALUES_UPDATED_OLD,
+    RETURN_VALUES_ALL_NEW,
+    RETURN_VALUES_UPDATED_NEW,
+};
+
+enum write_kind { WRITE_PUT, WRITE_UPDATE, WRITE_DELETE, WRITE_CONDITION_CHECK };
+
+/* One write, as PutItem/UpdateItem/DeleteItem, a batch entry or a transaction
+ * action asks for it. Borrowed by db_write_item: the caller frees it. */
+struct write_op {
+    enum write_kind kind;
+    const char *table_name;
+    struct item *put_item;        /* PUT: the whole new item (borrowed reference) */
+    struct value key;             /* UPDATE, DELETE, CONDITION_CHECK: key attributes (VALUE_M) */
+    const struct expr *condition; /* NULL when unconditional */
+    const struct expr *update;    /* UPDATE only; NULL means "no changes" (upsert of the key) */
+    enum return_values return_values;
+    bool return_old_on_condition_failure; /* ReturnValuesOnConditionCheckFailure = ALL_OLD */
+};
+
+struct item_collection_metrics {
+    bool present;     /* only for tables with an LSI when asked */
+    struct value key; /* the partition key attribute (VALUE_M) */
+    double size_estimate_gb[2];
+};
+
+struct write_result {
+    struct item *old_item; /* reference, or NULL when the item did not exist */
+    struct item *new_item; /* reference, or NULL after a delete */
+    struct consumed_capacity capacity;
+    struct item_collection_metrics collection_metrics;
+};
+
+void write_result_clear(struct write_result *r);
+
+/* Validates the key/item against the table, evaluates the condition against
+ * the current item and applies the write, all under the lock; on -1 nothing
+ * changed. ConditionalCheckFailedException carries the old item in err->item
+ * when the op asked for it. */
+int db_write_item(struct db *db, const struct db_scope *scope, const struct write_op *op,
+                  enum return_capacity return_capacity, struct write_result *res,
+                  struct ddb_error *err);
+
+/* The ItemCollectionMetrics of the item collection that the item or key map attrs
+ * belongs to, as after a write (out->present is false when the table has no LSI).
+ * For BatchWriteItem and TransactWriteItems, whose entries are written by other
+ * calls; out->key is owned by the caller (value_clear). ResourceNotFoundException
+ * when the table does not exist. */
+int db_item_collection_metrics(struct db *db, const struct db_scope *scope, const char *table_name,
+                               const struct value *attrs, struct item_collection_metrics *out,
+                               struct ddb_error *err);
+
+struct get_op {
+    const char *table_name;
+    struct value key; /* VALUE_M with exactly the table's key attributes */
+    bool consistent_read;
+    /* The request's projection, or NULL. db_get_item refuses one whose paths go
+     * inside a key attribute; the caller applies it (expr_project). */
+    const struct expr *projection;
+};
+
+/* *item is set to a reference to the item, or NULL when there is none. */
+int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op *op,
+                enum return_capacity return_capacity, struct item **item,
+                struct consumed_capacity *capacity, struct ddb_error *err);
+
+/* ---- transactions ---- */
+
+/*
+ * TransactWriteItems: first the request-level checks over all actions (a
+ * missing table: ResourceNotFoundException; an empty key value, two actions
+ * on one item: ValidationException); then each action's key and item against
+ * its table's schema (the first mismatch cancels the transaction with a
+ * ValidationError reason for that action and "None" for the others); then
+ * every condition and update against one consistent state. If any fails,
+ * nothing is written and the error is TransactionCanceledException with one
+ * cancel_reason per action, in order (transact.c says which is which and why).
+ * Otherwise all writes commit in one critical section.
+ *
+ * client_token (NULL when absent) with request_digest (a digest of the
+ * request's parameters, computed by api/) makes retries idempotent for 10
+ * minutes of the engine's clock: a repeat with the same digest succeeds
+ * without writing; a different digest is IdempotentParameterMismatchException.
+ * *capacities receives one entry per table written (owned array).
+ */
+int db_transact_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
+                      size_t op_count, const char *client_token, const char *request_digest,
+                      enum return_capacity return_capacity, struct consumed_capacity **capacities,
+                      size_t *capacity_count, struct ddb_error *err);
+
+/* TransactGetItems: items[i] is a reference to the item for gets[i], or NULL;
+ * all read from one consistent state. Missing tables, empty key values and two
+ * Gets of one item are plain exceptions; a Key that does not fit its table
+ * cancels the transaction (TransactionCanceledException, ValidationError). */
+int db_transact_get(struct db *db, const struct db_scope *scope, const struct get_op *gets,
+                    size_t get_count, enum return_capacity return_capacity, struct item **items,
+                    struct consumed_capacity **capacities, size_t *capacity_count,
+                    struct ddb_error *err);
+
+/* ---- Query and Scan ---- */
+
+enum select_mode {
+    SELECT_DEFAULT, /* not given: ALL_ATTRIBUTES on a table, ALL_PROJECTED_ATTRIBUTES on an index */
+    SELECT_ALL_ATTRIBUTES,
+    SELECT_ALL_PROJECTED_ATTRIBUTES,
+    SELECT_SPECIFIC_ATTRIBUTES,
+    SELECT_COUNT,
+};
+
+/* One page of a Query (key_condition set) or a Scan (key_condition NULL). Borrowed. */
+struct read_page_op {
+    const char *table_name;
+    const char *index_name; /* NULL: the table itself */
+    const struct expr
+        *key_condition;        /* Query: KeyConditionExpression (or translated KeyConditions) */
+    const char *filter_param;  /* "Filter Expression" or "QueryFilter"/"ScanFilter", for messages */
+    const struct expr *filter; /* NULL when none */
+    const struct expr *projection; /* NULL when none */
+    enum select_mode select;
+    bool scan_forward;                       /* Query: ScanIndexForward */
+    uint32_t segment;                        /* Scan: Segment */
+    uint32_t total_segments;                 /* Scan: TotalSegments; 0 when not a parallel scan */
+    int64_t limit;                           /* 0 when not given */
+    const struct value *exclusive_start_key; /* NULL when not given */
+    bool consistent_read;
+};
+
+struct read_page {
+    struct item **items;  /* owned references, filtered and projected; none for SELECT_COUNT */
+    size_t count;         /* Count: items that passed the filter */
+    size_t scanned_count; /* ScannedCount: items read */
+    struct value last_evaluated_key; /* VALUE_M, or VALUE_NULL when the read was complete */
+    struct consumed_capacity capacity;
+};
+
+void read_page_clear(struct read_page *p);
+int db_query(struct db *db, const struct db_scope *scope, const struct read_page_op *op,
+             enum return_capacity return_capacity, struct read_page *out, struct ddb_error *err);
+int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_op *op,
+            enum return_capacity return_capacity, struct read_page *out, struct ddb_error *err);
+
+/* ---- Time to live (storage/ttl.c) ---- */
+
+/* TimeToLiveStatus. ENABLING and DISABLING are AWS's transient states; the
+ * emulator settles at once (AWS was never observed in them at 1 s polling). */
+enum ttl_status { TTL_ENABLING, TTL_DISABLING, TTL_ENABLED, TTL_DISABLED };
+
+struct ttl_desc {
+    enum ttl_status status;
+    char *attribute; /* owned; NULL while DISABLED */
+};
+
+void ttl_desc_clear(struct ttl_desc *d);
+const char *ttl_status_name(enum ttl_status s);
+
+/* UpdateTimeToLive: turns TTL on (with attribute) or off for a table.
+ * ResourceNotFoundException; ValidationException when it is already in that
+ * state, names another attribute, or changes it again within an hour of the
+ * engine's clock (AWS's texts). */
+int db_update_ttl(struct db *db, const struct db_scope *scope, const char *table_name, bool enabled,
+                  const char *attribute, struct ddb_error *err);
+/* DescribeTimeToLive into *out (owned by the caller). ResourceNotFoundException. */
+int db_describe_ttl(struct db *db, const struct db_scope *scope, const char *table_name,
+                    struct ttl_desc *out, struct ddb_error *err);
+/* One pass of the TTL sweeper over every table with TTL enabled, in every
+ * namespace: deletes (through the single write path, with a REMOVE stream
+ * record carrying the TTL service identity) at most max_items items whose TTL
+ * attribute is a Number of epoch seconds in the past, and no more than five
+ * years in the past. Works in small batches, releasing the lock between them,
+ * so requests are never held up for long. Also trims stream records older than
+ * 24 hours. Returns the number of items deleted. Takes the lock itself. */
+size_t db_expire_items(struct db *db, size_t max_items);
+
+/* ---- DynamoDB Streams (storage/stream.c) ---- */
+
+enum stream_status { STREAM_ENABLING, STREAM_ENABLED, STREAM_DISABLING, STREAM_DISABLED };
+enum stream_event { STREAM_EVENT_INSERT, STREAM_EVENT_MODIFY, STREAM_EVENT_REMOVE };
+enum shard_iterator_type {
+    SHARD_ITERATOR_TRIM_HORIZON,
+    SHARD_ITERATOR_LATEST,
+    SHARD_ITERATOR_AT_SEQUENCE_NUMBER,
+    SHARD_ITERATOR_AFTER_SEQUENCE_NUMBER,
+};
+
+const char *stream_status_name(enum stream_status s);
+const char *stream_event_name(enum stream_event e);
+
+/* One entry of ListStreams. Strings owned. */
+struct stream_summary {
+    char *arn;
+    char *table_name;
+    char *label;
+};
+
+/* ListStreams: the scope's streams (of table_name only, when not NULL), in
+ * ARN order after exclusive_start_arn (NULL: from the start), at most limit.
+ * *out is an owned array (free each with stream_summary_clear, then the
+ * array); *last_evaluated_arn (owned) is set when more streams follow.
+ * ValidationException "Invalid StreamArn" for a start ARN that is not one. */
+int db_list_streams(struct db *db, const struct db_scope *scope, const char *table_name,
+                    const char *exclusive_start_arn, size_t limit, struct stream_summary **out,
+                    size_t *count, char **last_evaluated_arn, struct ddb_error *err);
+void stream_summary_clear(struct stream_summary *s);
+
+/* Sequence numbers are decimal strings of 21 to 40 digits (SequenceNumber's length). */
+#define STREAM_SEQUENCE_TEXT_MAX 41
+
+struct shard_desc {
+    char *shard_id;        /* owned */
+    char *parent_shard_id; /* owned; NULL for a stream's first shard */
+    char starting_sequence[STREAM_SEQUENCE_TEXT_MAX];
+    char ending_sequence[STREAM_SEQUENCE_TEXT_MAX]; /* "" while the shard is open */
+};
+
+struct stream_desc {
+    char *arn;
+    char *label;
+    char *table_name;
+    enum stream_status status;
+    enum stream_view view;
+    int64_t creation_ms;
+    struct key_schema key;
+    struct shard_desc *shards; /* owned, in shard id order (oldest first) */
+    size_t shard_count;
+    char *last_evaluated_shard_id; /* owned; set when more shards follow */
+};
+
+/* DescribeStream: the stream and at most limit of its shards with ids after
+ * exclusive_start_shard_id (NULL: from the first); with child_of_shard_id
+ * (ShardFilter CHILD_SHARDS) only that shard's children. ValidationException
+ * "Invalid StreamArn"; ResourceNotFoundException for an unknown stream.
+ * *out is owned by the caller (stream_desc_clear). */
+int db_describe_stream(struct db *db, const struct db_scope *scope, const char *arn, size_t limit,
+                       const char *exclusive_start_shard_id, const char *child_of_shard_id,
+                       struct stream_desc *out, struct ddb_error *err);
+void stream_desc_clear(struct stream_desc *d);
+
+/* GetShardIterator: a new iterator (owned string) valid for 15 minutes of the
+ * engine's clock. sequence_number is given exactly for the AT/AFTER types.
+ * ValidationException, ResourceNotFoundException (stream or shard),
+ * TrimmedDataAccessException for a position older than the trim horizon. */
+int db_get_shard_iterator(struct db *db, const struct db_scope *scope, const char *arn,
+                          const char *shard_id, enum shard_iterator_type type,
+                          const char *sequence_number, char **iterator, struct ddb_error *err);
+
+/* One stream record as GetRecords returns it. */
+struct stream_record_out {
+    char event_id[33];
+    enum stream_event event;
+    bool by_ttl; /* deleted by TTL: userIdentity is the DynamoDB service */
+    int64_t created_ms;
+    char sequence_number[STREAM_SEQUENCE_TEXT_MAX];
+    size_t size_bytes;
+    enum stream_view view;
+    struct value keys;      /* owned VALUE_M: the item's key attributes */
+    struct item *new_image; /* owned reference, or NULL (not in the view, or a REMOVE) */
+    struct item *old_image; /* owned reference, or NULL (not in the view, or an INSERT) */
+};
+
+struct stream_records {
+    struct stream_record_out *records; /* owned */
+    size_t count;
+    char *region;        /* owned: awsRegion of every record */
+    char *next_iterator; /* owned; NULL once a closed shard has been read to its end */
+};
+
+void stream_records_clear(struct stream_records *r);
+
+/* GetRecords: at most limit records (and about 1 MB) from the iterator's
+ * position. ValidationException for a malformed iterator,
+ * ExpiredIteratorException after 15 minutes, TrimmedDataAccessException when
+ * records at the position were trimmed, ResourceNotFoundException when the
+ * stream or shard is gone. *out is owned by the caller. */
+int db_get_records(struct db *db, const struct db_scope *scope, const char *iterator, size_t limit,
+                   struct stream_records *out, struct ddb_error *err);
+
+/* ---- emulator-only administration (storage/admin.c) ---- */
+
+/* Deletes every table of the namespace, with their streams and
+ * transaction tokens, as if the namespace had never been used. Returns the
+ * number of tables removed. Takes the lock itself. */
+size_t db_reset_namespace(struct db *db, const char *namespace_id);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * db_internal.h - struct db and the lookups shared by catalog.c, write.c and read.c.
+ *
+ * Not for api/: the public surface is db.h.
+ *
+ * Locking: one writer-preferring rwlock. Reads (GetItem, Query, Scan,
+ * Describe*) take it shared and never block each other; every change takes it
+ * exclusively, so each db_* call is atomic and isolated and commit order is a
+ * single total order (what streams and the journal will record).
+ */
+#ifndef DDB_DB_INTERNAL_H
+#define DDB_DB_INTERNAL_H
+
+#include "storage/db.h"
+#include "storage/table.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* The tables of one namespace, sorted by name (ListTables order, O(log n) lookup). */
+struct namespace
+{
+    char *id;
+    struct table **tables;
+    size_t table_count;
+    size_t table_cap;
+};
+
+/* A TransactWriteItems ClientRequestToken remembered for idempotent retries. */
+struct client_token {
+    char *namespace_id;
+    char *token;
+    char *digest;       /* of the request's parameters */
+    int64_t expires_ms; /* engine clock */
+};
+
+struct db {
+    pthread_rwlock_t lock;
+    atomic_llong clock_offset_ms; /* added to the wall clock; tests move it */
+    struct namespace *namespaces;
+    size_t namespace_count;
+    struct client_token *tokens; /* guarded by lock */
+    size_t token_count;
+    struct stream_registry *streams; /* every stream, open or readable for 24 h (stream.c) */
+};
+
+void db_read_lock(struct db *db);
+void db_write_lock(struct db *db);
+void db_unlock(struct db *db);
+
+/* The namespace's table by name, or NULL; caller holds the lock. */
+struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name);
+/* Same, raising ResourceNotFoundException with the item operations' text. */
+int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
+                     struct table **out, struct ddb_error *err);
+
+/* The scope's namespace, or NULL when it has never had a table; caller holds the lock. */
+struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope);
+/* The scope's namespace, created on first use; caller holds the lock exclusively. */
+struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *scope);
+
+/*
+ * One write in three steps, shared by single-item writes, batches and
+ * transactions (write.c). prepare: find the table, check the key/item against
+ * the schema, find the current item. evaluate: the condition, then the new
+ * item (UpdateItem's expression); sets matched = false when the condition
+ * fails. apply: charge capacity and commit. Only apply changes anything.
+ * Caller holds the lock exclusively.
+ */
+struct prepared_write {
+    const struct write_op *op;
+    struct table *t;
+    struct row_key key;    /* parts point into the request's values */
+    struct item *old;      /* borrowed: the current item, or NULL */
+    struct item *new_item; /* owned reference: what apply stores (NULL deletes) */
+    bool matched;          /* the condition held */
+};
+
+int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
+                  struct prepared_write *pw, struct ddb_error *err);
+int write_evaluate(struct prepared_write *pw, struct ddb_error *err);
+/* Commits; charges units * multiplier (2 for transactions) into c. Leaves pw cleared. */
+void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
+                 struct consumed_capacity *c);
+void prepared_write_clear(struct prepared_write *pw);
+/* ValidationException when a path of e goes inside a key attribute of t or of
+ * one of its indexes (write.c); caller holds db->lock. */
+int write_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err);
+
+#endif

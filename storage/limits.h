@@ -1,0 +1,65 @@
+/*
+ * limits.h - every DynamoDB quota the emulator enforces, once, with its source.
+ *
+ * Source unless noted: "Service, account, and table quotas in Amazon
+ * DynamoDB" (developerguide/ServiceQuotas.html) and the API reference page of
+ * the operation named.
+ */
+#ifndef DDB_LIMITS_H
+#define DDB_LIMITS_H
+
+/* Items and attributes (ServiceQuotas.html#limits-items). */
+#define DDB_MAX_ITEM_BYTES           (400 * 1024)
+#define DDB_MAX_PARTITION_KEY_BYTES  2048
+#define DDB_MAX_SORT_KEY_BYTES       1024
+#define DDB_MAX_NESTING_DEPTH        32
+#define DDB_MAX_ATTRIBUTE_NAME_BYTES 65535
+#define DDB_MAX_KEY_NAME_BYTES       255 /* key and index key attribute names */
+
+/* Numbers (ServiceQuotas.html#limits-data-types-numbers). */
+#define DDB_NUMBER_MAX_DIGITS 38
+
+/* Tables and indexes (ServiceQuotas.html#limits-tables, #limits-secondary-indexes). */
+#define DDB_MIN_TABLE_NAME_LEN        3
+#define DDB_MAX_TABLE_NAME_LEN        255
+#define DDB_MAX_GSIS                  20
+#define DDB_MAX_LSIS                  5
+#define DDB_MAX_PROJECTED_ATTRS       100 /* NonKeyAttributes over all indexes of a table */
+#define DDB_MAX_ITEM_COLLECTION_BYTES (10LL * 1024 * 1024 * 1024)
+#define DDB_MAX_TAGS                  50
+
+/* Requests (API reference of each operation). */
+#define DDB_MAX_REQUEST_BYTES            (16 * 1024 * 1024) /* the largest any operation accepts */
+#define DDB_MAX_LIST_TABLES_LIMIT        100
+#define DDB_MAX_BATCH_GET_KEYS           100
+#define DDB_MAX_BATCH_GET_RESPONSE_BYTES (16 * 1024 * 1024)
+#define DDB_MAX_BATCH_WRITE_ITEMS        25
+#define DDB_MAX_TRANSACT_ITEMS           100
+#define DDB_MAX_TRANSACT_BYTES           (4 * 1024 * 1024)
+#define DDB_MAX_PAGE_READ_BYTES          (1024 * 1024) /* Query and Scan read per page */
+#define DDB_MAX_EXPRESSION_BYTES         4096
+#define DDB_MAX_IN_OPERANDS              100
+#define DDB_MAX_SCAN_SEGMENTS            1000000
+
+/* Capacity units (developerguide/provisioned-capacity-mode.html). */
+#define DDB_READ_UNIT_BYTES  4096
+#define DDB_WRITE_UNIT_BYTES 1024
+
+/* Time to live (developerguide/howitworks-ttl.html; API_UpdateTimeToLive.html): one TTL change
+ * per table per hour; TTL values more than five years in the past never expire. */
+#define DDB_TTL_CHANGE_INTERVAL_MS (60LL * 60 * 1000)
+#define DDB_TTL_MAX_PAST_S         (5LL * 365 * 24 * 60 * 60)
+#define DDB_MAX_TTL_ATTRIBUTE_LEN  255
+
+/* DynamoDB Streams (developerguide/Streams.html; API_streams_*.html): records (and disabled
+ * streams) are kept 24 hours, iterators expire after 15 minutes, shards roll over about every
+ * four hours, GetRecords returns at most 1000 records or 1 MB. */
+#define DDB_STREAM_RETENTION_MS       (24LL * 60 * 60 * 1000)
+#define DDB_STREAM_ITERATOR_TTL_MS    (15LL * 60 * 1000)
+#define DDB_STREAM_SHARD_LIFETIME_MS  (4LL * 60 * 60 * 1000)
+#define DDB_MAX_GET_RECORDS_LIMIT     1000
+#define DDB_MAX_GET_RECORDS_BYTES     (1024 * 1024)
+#define DDB_MAX_LIST_STREAMS_LIMIT    100
+#define DDB_MAX_DESCRIBE_STREAM_LIMIT 100
+
+#endif

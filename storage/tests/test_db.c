@@ -1,0 +1,322 @@
+/*
+ * test_db.c - the engine through its public API: tables, the write path,
+ * secondary-index maintenance, Query ranges, Scan segments, transactions.
+ *
+ * A model-based check compares every Query shape against a brute-force
+ * filter of all items, and every index against one recomputed from the table.
+ */
+#include "storage/db.h"
+#include "storage/expr.h"
+#include "storage/tests/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct db_scope scope = {"test", "us-east-1"};
+
+static char *dup(const char *s)
+{
+    char *p = malloc(strlen(s) + 1);
+    strcpy(p, s);
+    return p;
+}
+
+static void set_s(struct value *m, const char *name, const char *text)
+{
+    struct value v;
+    value_init_string(&v, text, strlen(text));
+    value_map_set(m, name, strlen(name), &v);
+}
+
+static void set_n(struct value *m, const char *name, long n)
+{
+    struct value v;
+    char text[32];
+    snprintf(text, sizeof text, "%ld", n);
+    value_init_number_text(&v, text, strlen(text));
+    value_map_set(m, name, strlen(name), &v);
+}
+
+/* Table "t": pk S, sk N; GSI "g" on gpk S / pk S (KEYS_ONLY); LSI "l" on pk / lsk N (ALL). */
+static void create_table(struct db *db)
+{
+    struct table_def def;
+    struct table_desc desc;
+    struct ddb_error err = {0};
+
+    memset(&def, 0, sizeof def);
+    def.name = dup("t");
+    def.attr_def_count = 4;
+    def.attr_defs = calloc(4, sizeof *def.attr_defs);
+    def.attr_defs[0] = (struct attr_def){dup("pk"), VALUE_S};
+    def.attr_defs[1] = (struct attr_def){dup("sk"), VALUE_N};
+    def.attr_defs[2] = (struct attr_def){dup("gpk"), VALUE_S};
+    def.attr_defs[3] = (struct attr_def){dup("lsk"), VALUE_N};
+    def.key.hash_count = 1;
+    def.key.hash_names[0] = dup("pk");
+    def.key.range_count = 1;
+    def.key.range_names[0] = dup("sk");
+    def.billing = BILLING_PAY_PER_REQUEST;
+    def.gsi_count = 1;
+    def.gsis = calloc(1, sizeof *def.gsis);
+    def.gsis[0].name = dup("g");
+    def.gsis[0].is_global = true;
+    def.gsis[0].key.hash_count = 1;
+    def.gsis[0].key.hash_names[0] = dup("gpk");
+    def.gsis[0].key.range_count = 1;
+    def.gsis[0].key.range_names[0] = dup("pk");
+    def.gsis[0].projection.type = PROJECTION_KEYS_ONLY;
+    def.lsi_count = 1;
+    def.lsis = calloc(1, sizeof *def.lsis);
+    def.lsis[0].name = dup("l");
+    def.lsis[0].key.hash_count = 1;
+    def.lsis[0].key.hash_names[0] = dup("pk");
+    def.lsis[0].key.range_count = 1;
+    def.lsis[0].key.range_names[0] = dup("lsk");
+    def.lsis[0].projection.type = PROJECTION_ALL;
+    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
+    CHECK_INT_EQ(desc.status, TABLE_CREATING);
+    table_desc_clear(&desc);
+}
+
+static int put(struct db *db, int p, long sk, const char *gpk, long lsk, struct ddb_error *err)
+{
+    struct value m;
+    struct write_op op = {.kind = WRITE_PUT, .table_name = "t"};
+    struct write_result res;
+    char pk[16];
+    int rc;
+
+    snprintf(pk, sizeof pk, "p%d", p);
+    value_init_map(&m);
+    set_s(&m, "pk", pk);
+    set_n(&m, "sk", sk);
+    if (gpk) set_s(&m, "gpk", gpk);
+    if (lsk >= 0) set_n(&m, "lsk", lsk);
+    op.put_item = item_new(&m);
+    rc = db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, err);
+    item_unref(op.put_item);
+    write_result_clear(&res);
+    return rc;
+}
+
+static struct expr *parse(enum expr_kind kind, const char *text, struct value *values,
+                          struct expr_ctx *ctx)
+{
+    struct expr *e = NULL;
+    struct ddb_error err = {0};
+    expr_ctx_init(ctx, NULL, values);
+    if (expr_parse(kind, "KeyConditionExpression", text, strlen(text), ctx, &e, &err) != 0) {
+        fprintf(stderr, "parse %s: %s\n", text, err.message);
+        ddb_error_clear(&err);
+    }
+    return e;
+}
+
+/* Runs a whole Query (all pages, Limit per page) and returns the sk values in order. */
+static size_t query_all(struct db *db, const char *index, const char *kc_text, struct value *vals,
+                        bool forward, int64_t limit, long *out)
+{
+    struct expr_ctx ctx;
+    struct expr *kc = parse(EXPR_KEY_CONDITION, kc_text, vals, &ctx);
+    struct value esk;
+    size_t n = 0;
+    bool have_esk = false;
+
+    value_init_null(&esk);
+    for (int pages = 0; pages < 1000; pages++) {
+        struct read_page_op op = {.table_name = "t",
+                                  .index_name = index,
+                                  .key_condition = kc,
+                                  .scan_forward = forward,
+                                  .limit = limit};
+        struct read_page page;
+        struct ddb_error err = {0};
+        if (have_esk) op.exclusive_start_key = &esk;
+        if (db_query(db, &scope, &op, RETURN_CAPACITY_NONE, &page, &err) != 0) {
+            fprintf(stderr, "query: %s\n", err.message);
+            ddb_error_clear(&err);
+            CHECK(0);
+            break;
+        }
+        for (size_t i = 0; i < page.count; i++)
+            out[n++] = strtol(item_get_cstr(page.items[i], "sk")->u.str.data, NULL, 10);
+        value_clear(&esk);
+        have_esk = page.last_evaluated_key.type == VALUE_M;
+        if (have_esk) value_copy(&esk, &page.last_evaluated_key);
+        read_page_clear(&page);
+        if (!have_esk) break;
+    }
+    value_clear(&esk);
+    expr_free(kc);
+    expr_ctx_clear(&ctx);
+    return n;
+}
+
+static void test_query_ranges_match_a_brute_force_model(void)
+{
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+    long got[200], want[200];
+
+    create_table(db);
+    for (int p = 0; p < 20; p++) {
+        for (long sk = 0; sk < 30; sk += 3)
+            CHECK_INT_EQ(put(db, p, sk, NULL, -1, &err), 0);
+    }
+    static const struct {
+        const char *kc;
+        long lo, hi; /* inclusive range the condition selects */
+    } cases[] = {
+        {"pk = :p", 0, 27},
+        {"pk = :p AND sk = :a", 9, 9},
+        {"pk = :p AND sk < :a", 0, 8},
+        {"pk = :p AND sk <= :a", 0, 9},
+        {"pk = :p AND sk > :a", 10, 27},
+        {"pk = :p AND sk >= :a", 9, 27},
+        {"pk = :p AND sk BETWEEN :a AND :b", 9, 20},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        for (int fwd = 0; fwd < 2; fwd++) {
+            for (int64_t limit = 0; limit < 5; limit += 2) {
+                struct value vals;
+                size_t n, w = 0;
+                value_init_map(&vals);
+                set_s(&vals, ":p", "p7");
+                set_n(&vals, ":a", 9);
+                set_n(&vals, ":b", 20);
+                n = query_all(db, NULL, cases[c].kc, &vals, fwd, limit, got);
+                for (long sk = 0; sk < 30; sk += 3) {
+                    if (sk >= cases[c].lo && sk <= cases[c].hi) want[w++] = sk;
+                }
+                CHECK_INT_EQ(n, w);
+                for (size_t i = 0; i < n && i < w; i++)
+                    CHECK_INT_EQ(got[i], fwd ? want[i] : want[w - 1 - i]);
+                value_clear(&vals);
+            }
+        }
+    }
+    db_free(db);
+}
+
+static void test_indexes_follow_every_write(void)
+{
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+    struct value vals;
+    long got[10];
+    struct table_desc desc;
+
+    create_table(db);
+    CHECK_INT_EQ(put(db, 1, 1, "G", 5, &err), 0);
+    CHECK_INT_EQ(put(db, 2, 1, "G", -1, &err), 0);
+    CHECK_INT_EQ(put(db, 3, 1, NULL, 7, &err), 0); /* sparse in g */
+    value_init_map(&vals);
+    set_s(&vals, ":g", "G");
+    CHECK_INT_EQ(query_all(db, "g", "gpk = :g", &vals, true, 0, got), 2);
+    CHECK_INT_EQ(put(db, 1, 1, "H", 5, &err), 0); /* moves p1 to partition H */
+    CHECK_INT_EQ(query_all(db, "g", "gpk = :g", &vals, true, 0, got), 1);
+    value_clear(&vals);
+    CHECK_INT_EQ(db_describe_table(db, &scope, "t", &desc, &err), 0);
+    CHECK_INT_EQ(desc.item_count, 3);
+    CHECK_INT_EQ(desc.gsi_descs[0].item_count, 2);
+    CHECK_INT_EQ(desc.lsi_descs[0].item_count, 2);
+    table_desc_clear(&desc);
+    db_free(db);
+}
+
+static void test_parallel_scan_segments_cover_every_item_once(void)
+{
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+    int seen[100][4] = {{0}};
+
+    create_table(db);
+    for (int p = 0; p < 100; p++)
+        CHECK_INT_EQ(put(db, p, p % 4, NULL, -1, &err), 0);
+    for (uint32_t total = 1; total <= 7; total += 3) {
+        memset(seen, 0, sizeof seen);
+        for (uint32_t seg = 0; seg < total; seg++) {
+            struct value esk;
+            bool have = false;
+            value_init_null(&esk);
+            for (;;) {
+                struct read_page_op op = {
+                    .table_name = "t", .segment = seg, .total_segments = total, .limit = 7};
+                struct read_page page;
+                if (have) op.exclusive_start_key = &esk;
+                CHECK_INT_EQ(db_scan(db, &scope, &op, RETURN_CAPACITY_NONE, &page, &err), 0);
+                for (size_t i = 0; i < page.count; i++) {
+                    int p = atoi(item_get_cstr(page.items[i], "pk")->u.str.data + 1);
+                    seen[p][0]++;
+                }
+                value_clear(&esk);
+                have = page.last_evaluated_key.type == VALUE_M;
+                if (have) value_copy(&esk, &page.last_evaluated_key);
+                read_page_clear(&page);
+                if (!have) break;
+            }
+        }
+        for (int p = 0; p < 100; p++)
+            CHECK_INT_EQ(seen[p][0], 1);
+    }
+    db_free(db);
+}
+
+static void test_failed_transaction_changes_nothing(void)
+{
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+    struct value m, vals;
+    struct expr_ctx ctx;
+    struct write_op ops[2];
+    struct consumed_capacity *caps;
+    size_t cap_count;
+    struct expr *cond;
+    struct table_desc desc;
+
+    create_table(db);
+    CHECK_INT_EQ(put(db, 1, 1, NULL, -1, &err), 0);
+    memset(ops, 0, sizeof ops);
+    value_init_map(&m);
+    set_s(&m, "pk", "p9");
+    set_n(&m, "sk", 1);
+    ops[0] = (struct write_op){.kind = WRITE_PUT, .table_name = "t", .put_item = item_new(&m)};
+    value_init_map(&vals);
+    expr_ctx_init(&ctx, NULL, &vals);
+    CHECK_INT_EQ(expr_parse(EXPR_CONDITION, "ConditionExpression", "attribute_not_exists(pk)", 24,
+                            &ctx, &cond, &err),
+                 0);
+    value_init_map(&ops[1].key);
+    set_s(&ops[1].key, "pk", "p1");
+    set_n(&ops[1].key, "sk", 1);
+    ops[1].kind = WRITE_CONDITION_CHECK;
+    ops[1].table_name = "t";
+    ops[1].condition = cond;
+    CHECK_INT_EQ(db_transact_write(db, &scope, ops, 2, NULL, NULL, RETURN_CAPACITY_NONE, &caps,
+                                   &cap_count, &err),
+                 -1);
+    CHECK_INT_EQ(err.code, DDB_TRANSACTION_CANCELED);
+    CHECK_STR_EQ(err.message, "Transaction cancelled, please refer cancellation reasons for "
+                              "specific reasons [None, ConditionalCheckFailed]");
+    ddb_error_clear(&err);
+    CHECK_INT_EQ(db_describe_table(db, &scope, "t", &desc, &err), 0);
+    CHECK_INT_EQ(desc.item_count, 1);
+    table_desc_clear(&desc);
+    item_unref(ops[0].put_item);
+    value_clear(&ops[1].key);
+    expr_free(cond);
+    expr_ctx_clear(&ctx);
+    value_clear(&vals);
+    db_free(db);
+}
+
+int main(void)
+{
+    RUN(test_query_ranges_match_a_brute_force_model);
+    RUN(test_indexes_follow_every_write);
+    RUN(test_parallel_scan_segments_cover_every_item_once);
+    RUN(test_failed_transaction_changes_nothing);
+    return check_report();
+}

@@ -1,0 +1,132 @@
+/*
+ * test_skiplist.c - the ordered map against a sorted-array model, and key hashing.
+ */
+#include "storage/key.h"
+#include "storage/skiplist.h"
+#include "storage/tests/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct item *item_with_number(long k)
+{
+    struct value m, v;
+    char text[32];
+    snprintf(text, sizeof text, "%ld", k);
+    value_init_map(&m);
+    value_init_number_text(&v, text, strlen(text));
+    value_map_set(&m, "k", 1, &v);
+    return item_new(&m);
+}
+
+/* All rows share one hash so that order is the numeric order of k. */
+static void key_of(struct item *item, struct row_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->hash = 42;
+    key->part_count = 1;
+    key->parts[0] = item_get(item, "k", 1);
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *) a, y = *(const long *) b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_random_inserts_and_removes_match_a_sorted_model(void)
+{
+    struct skiplist sl;
+    long model[600];
+    size_t model_count = 0;
+    unsigned seed = 7;
+
+    skiplist_init(&sl);
+    for (int step = 0; step < 3000; step++) {
+        long k = (long) (rand_r(&seed) % 400) - 200;
+        struct item *probe_item = item_with_number(k);
+        struct row_key key;
+        bool present = false;
+        size_t at = 0;
+        key_of(probe_item, &key);
+        for (at = 0; at < model_count; at++) {
+            if (model[at] == k) {
+                present = true;
+                break;
+            }
+        }
+        if (present) {
+            CHECK(skiplist_remove(&sl, &key));
+            model[at] = model[--model_count];
+            item_unref(probe_item);
+        } else {
+            skiplist_insert(&sl, &key, probe_item);
+            model[model_count++] = k;
+        }
+    }
+    qsort(model, model_count, sizeof model[0], cmp_long);
+    CHECK_INT_EQ(sl.count, model_count);
+    {
+        size_t i = 0;
+        for (struct skiplist_node *nd = skiplist_first(&sl); nd; nd = skiplist_next(nd), i++)
+            CHECK_INT_EQ(strtol(nd->key.parts[0]->u.str.data, NULL, 10), model[i]);
+        CHECK_INT_EQ(i, model_count);
+        for (struct skiplist_node *nd = skiplist_last(&sl); nd; nd = skiplist_prev(nd))
+            CHECK_INT_EQ(strtol(nd->key.parts[0]->u.str.data, NULL, 10), model[--i]);
+    }
+    skiplist_clear(&sl);
+}
+
+static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
+{
+    struct skiplist sl;
+    struct row_key key;
+    struct item *probe;
+    struct skiplist_node *nd;
+
+    skiplist_init(&sl);
+    for (long k = 0; k < 100; k += 10) {
+        struct item *it = item_with_number(k);
+        key_of(it, &key);
+        skiplist_insert(&sl, &key, it);
+    }
+    probe = item_with_number(35);
+    key_of(probe, &key);
+    nd = skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW);
+    CHECK_STR_EQ(nd->key.parts[0]->u.str.data, "40");
+    item_unref(probe);
+    probe = item_with_number(40);
+    key_of(probe, &key);
+    CHECK_STR_EQ(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW)->key.parts[0]->u.str.data, "40");
+    CHECK_STR_EQ(skiplist_upper_bound(&sl, &key, KEY_BIAS_LOW)->key.parts[0]->u.str.data, "50");
+    CHECK(skiplist_find(&sl, &key) != NULL);
+    item_unref(probe);
+    /* A probe with only the hash selects the whole partition. */
+    key.part_count = 0;
+    CHECK_STR_EQ(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW)->key.parts[0]->u.str.data, "0");
+    CHECK(skiplist_upper_bound(&sl, &key, KEY_BIAS_HIGH) == NULL);
+    skiplist_clear(&sl);
+}
+
+static void test_equal_numbers_hash_equally_and_types_hash_apart(void)
+{
+    struct value a, b, c;
+    const struct value *pa = &a, *pb = &b, *pc = &c;
+    value_init_number_text(&a, "1", 1);
+    value_init_number_text(&b, "1", 1);
+    value_init_string(&c, "1", 1);
+    CHECK(key_hash(&pa, 1) == key_hash(&pb, 1));
+    CHECK(key_hash(&pa, 1) != key_hash(&pc, 1));
+    value_clear(&a);
+    value_clear(&b);
+    value_clear(&c);
+}
+
+int main(void)
+{
+    RUN(test_random_inserts_and_removes_match_a_sorted_model);
+    RUN(test_bounds_find_the_first_key_at_or_after_a_probe);
+    RUN(test_equal_numbers_hash_equally_and_types_hash_apart);
+    return check_report();
+}

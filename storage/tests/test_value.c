@@ -1,0 +1,144 @@
+/*
+ * test_value.c - values: equality, key ordering, maps, and item sizes by AWS's rules.
+ */
+#include "storage/item.h"
+#include "storage/tests/check.h"
+#include "storage/value.h"
+
+#include <string.h>
+
+static void s(struct value *v, const char *text)
+{
+    value_init_string(v, text, strlen(text));
+}
+
+static void n(struct value *v, const char *text)
+{
+    value_init_number_text(v, text, strlen(text));
+}
+
+static void test_strings_order_by_utf8_bytes_as_unsigned(void)
+{
+    struct value a, b;
+    s(&a, "Z");
+    s(&b, "\xc3\xa9"); /* e-acute sorts after every ASCII character */
+    CHECK(value_compare_scalar(&a, &b) < 0);
+    value_clear(&a);
+    value_clear(&b);
+    s(&a, "ab");
+    s(&b, "abc");
+    CHECK(value_compare_scalar(&a, &b) < 0);
+    value_clear(&a);
+    value_clear(&b);
+}
+
+static void test_numbers_order_numerically_not_as_text(void)
+{
+    struct value a, b;
+    n(&a, "9");
+    n(&b, "10");
+    CHECK(value_compare_scalar(&a, &b) < 0);
+    value_clear(&a);
+    value_clear(&b);
+    n(&a, "-10");
+    n(&b, "-9.5");
+    CHECK(value_compare_scalar(&a, &b) < 0);
+    value_clear(&a);
+    value_clear(&b);
+}
+
+static void test_binaries_order_as_unsigned_bytes(void)
+{
+    struct value a, b;
+    value_init_binary(&a, "\x01", 1);
+    value_init_binary(&b, "\xff", 1);
+    CHECK(value_compare_scalar(&a, &b) < 0);
+    value_clear(&a);
+    value_clear(&b);
+}
+
+static void test_sets_are_equal_in_any_order(void)
+{
+    struct value a, b, e;
+    value_init_list(&a, VALUE_SS);
+    value_init_list(&b, VALUE_SS);
+    s(&e, "x");
+    value_list_append(&a, &e);
+    s(&e, "y");
+    value_list_append(&a, &e);
+    s(&e, "y");
+    value_list_append(&b, &e);
+    s(&e, "x");
+    value_list_append(&b, &e);
+    CHECK(value_equal(&a, &b));
+    value_clear(&a);
+    value_clear(&b);
+}
+
+static void test_map_set_replaces_and_remove_keeps_order(void)
+{
+    struct value m, v;
+    value_init_map(&m);
+    for (int i = 0; i < 9; i++) {
+        char name[2] = {(char) ('a' + i), 0};
+        n(&v, "1");
+        value_map_set(&m, name, 1, &v);
+    }
+    s(&v, "new");
+    value_map_set(&m, "c", 1, &v);
+    CHECK_INT_EQ(m.u.map.count, 9);
+    CHECK(value_map_get(&m, "c", 1)->type == VALUE_S);
+    CHECK(value_map_remove(&m, "a", 1));
+    CHECK(!value_map_remove(&m, "a", 1));
+    CHECK_INT_EQ(m.u.map.attrs[0].name[0], 'b');
+    CHECK_INT_EQ(m.u.map.count, 8);
+    value_clear(&m);
+}
+
+/* Sizes from developerguide/CapacityUnitCalculations.html: name bytes plus
+ * value bytes; numbers 1 byte per two significant digits plus 1; BOOL and NULL
+ * 1; lists and maps 3 plus 1 per element. */
+static void test_item_size_follows_aws_rules(void)
+{
+    struct value m, v, l;
+    struct item *item;
+    value_init_map(&m);
+    s(&v, "hello"); /* 2 + 5 */
+    value_map_set(&m, "pk", 2, &v);
+    n(&v, "12345"); /* 1 + (3 + 1) */
+    value_map_set(&m, "n", 1, &v);
+    value_init_bool(&v, true); /* 1 + 1 */
+    value_map_set(&m, "b", 1, &v);
+    value_init_list(&l, VALUE_L); /* 1 + 3 + 2 + (1 + 1) */
+    value_init_null(&v);
+    value_list_append(&l, &v);
+    s(&v, "x");
+    value_list_append(&l, &v);
+    value_map_set(&m, "l", 1, &l);
+    item = item_new(&m);
+    CHECK_INT_EQ(item->size_bytes, 7 + 5 + 2 + 8);
+    item_unref(item);
+}
+
+static void test_number_size_ignores_leading_and_trailing_zeros(void)
+{
+    struct value v;
+    n(&v, "1000000"); /* one significant digit */
+    CHECK_INT_EQ(value_size_bytes(&v), 2);
+    value_clear(&v);
+    n(&v, "0.000123"); /* three */
+    CHECK_INT_EQ(value_size_bytes(&v), 3);
+    value_clear(&v);
+}
+
+int main(void)
+{
+    RUN(test_strings_order_by_utf8_bytes_as_unsigned);
+    RUN(test_numbers_order_numerically_not_as_text);
+    RUN(test_binaries_order_as_unsigned_bytes);
+    RUN(test_sets_are_equal_in_any_order);
+    RUN(test_map_set_replaces_and_remove_keeps_order);
+    RUN(test_item_size_follows_aws_rules);
+    RUN(test_number_size_ignores_leading_and_trailing_zeros);
+    return check_report();
+}
