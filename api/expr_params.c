@@ -8,18 +8,13 @@
  */
 #include "api/expr_params.h"
 
+#include "api/body.h"
 #include "api/wire_value.h"
 #include "storage/alloc.h"
 #include "storage/expr_legacy.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
 
 /* Empty params: no names, no values, no context yet. */
 void expr_params_init(struct expr_params *p)
@@ -45,7 +40,7 @@ static size_t list_present(const json_t *obj, const char *const *names, const ch
     size_t n = 0, len = 0;
     buf[0] = '\0';
     for (const char *const *p = names; *p; p++) {
-        if (!member(obj, *p) || (skip && strcmp(*p, skip) == 0)) continue;
+        if (!body_member(obj, *p) || (skip && strcmp(*p, skip) == 0)) continue;
         len += (size_t) snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", n ? ", " : "", *p);
         n++;
     }
@@ -63,9 +58,10 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
         /* KeyConditions goes with FilterExpression/ProjectionExpression; only
          * KeyConditionExpression excludes it (dynalite test/query.js "all
          * expressions and non-expression without KeyConditionExpression"). */
-        const char *skip = member(obj, "KeyConditions") && !member(obj, "KeyConditionExpression")
-                               ? "KeyConditions"
-                               : NULL;
+        const char *skip =
+            body_member(obj, "KeyConditions") && !body_member(obj, "KeyConditionExpression")
+                ? "KeyConditions"
+                : NULL;
         if (list_present(obj, legacy_names, skip, legacy, sizeof legacy))
             return ddb_error_set(err, DDB_VALIDATION,
                                  "Can not use both expression and non-expression parameters in "
@@ -73,18 +69,18 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
                                  "parameters: {%s}",
                                  legacy, exprs);
     }
-    if (member(obj, "ExpressionAttributeNames") && !n_expr)
+    if (body_member(obj, "ExpressionAttributeNames") && !n_expr)
         return ddb_error_set(err, DDB_VALIDATION,
                              "ExpressionAttributeNames can only be specified when using "
                              "expressions");
-    if (member(obj, "ExpressionAttributeValues")) {
+    if (body_member(obj, "ExpressionAttributeValues")) {
         char nulls[256];
         size_t len = 0, n = 0;
         bool any = false;
         nulls[0] = '\0';
         for (const char *const *p = expr_names; *p; p++) {
             if (strcmp(*p, "ProjectionExpression") == 0) continue;
-            any = any || member(obj, *p);
+            any = any || body_member(obj, *p);
             len += (size_t) snprintf(nulls + len, len < sizeof nulls ? sizeof nulls - len : 0,
                                      "%s%s", n ? " and " : "", *p);
             n++;
@@ -115,8 +111,8 @@ static bool key_ok(const char *key, char prefix)
 /* See expr_params.h; on -1 p holds what was decoded so far (expr_params_clear). */
 int expr_params_decode(const json_t *obj, struct expr_params *p, struct ddb_error *err)
 {
-    json_t *names = member(obj, "ExpressionAttributeNames");
-    json_t *values = member(obj, "ExpressionAttributeValues");
+    json_t *names = body_member(obj, "ExpressionAttributeNames");
+    json_t *values = body_member(obj, "ExpressionAttributeValues");
     const char *key;
     json_t *v;
 
@@ -175,7 +171,7 @@ int expr_params_decode(const json_t *obj, struct expr_params *p, struct ddb_erro
 int expr_params_parse(struct expr_params *p, const json_t *obj, const char *param,
                       enum expr_kind kind, struct expr **out, struct ddb_error *err)
 {
-    json_t *text = member(obj, param);
+    json_t *text = body_member(obj, param);
 
     *out = NULL;
     if (!text) return 0;
@@ -225,8 +221,9 @@ static void expected_entries_free(struct expected_entry *entries, size_t count)
 static int decode_expected_entry(const char *name, const json_t *entry, struct legacy_expected *x,
                                  struct expected_entry *own, struct ddb_error *err)
 {
-    json_t *value = member(entry, "Value"), *exists = member(entry, "Exists");
-    json_t *op = member(entry, "ComparisonOperator"), *list = member(entry, "AttributeValueList");
+    json_t *value = body_member(entry, "Value"), *exists = body_member(entry, "Exists");
+    json_t *op = body_member(entry, "ComparisonOperator"),
+           *list = body_member(entry, "AttributeValueList");
 
     x->name = name;
     x->name_len = strlen(name);
@@ -257,7 +254,7 @@ static int decode_expected_entry(const char *name, const json_t *entry, struct l
 
 int expr_params_expected(const json_t *obj, struct expr **out, struct ddb_error *err)
 {
-    json_t *expected = member(obj, "Expected"), *entry;
+    json_t *expected = body_member(obj, "Expected"), *entry;
     bool use_or = false;
     size_t n = json_object_size(expected), i = 0;
     struct legacy_expected *conds;
@@ -266,7 +263,7 @@ int expr_params_expected(const json_t *obj, struct expr **out, struct ddb_error 
     int rc = -1;
 
     *out = NULL;
-    if (member(obj, "ConditionalOperator")) {
+    if (body_member(obj, "ConditionalOperator")) {
         if (n == 0)
             return ddb_error_set(err, DDB_VALIDATION,
                                  "ConditionalOperator cannot be used without Filter or Expected");
@@ -274,7 +271,7 @@ int expr_params_expected(const json_t *obj, struct expr **out, struct ddb_error 
             return ddb_error_set(err, DDB_VALIDATION,
                                  "ConditionalOperator can only be used when Filter or Expected "
                                  "has two or more elements");
-        use_or = strcmp(json_string_value(member(obj, "ConditionalOperator")), "OR") == 0;
+        use_or = strcmp(json_string_value(body_member(obj, "ConditionalOperator")), "OR") == 0;
     }
     if (n == 0) return 0;
     conds = xcalloc(n, sizeof *conds);

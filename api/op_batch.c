@@ -24,6 +24,7 @@
  * here first, with the same sentence form (see docs/differences.md on how
  * they combine with other violations).
  */
+#include "api/body.h"
 #include "api/expr_params.h"
 #include "api/ops.h"
 #include "api/shape.h"
@@ -98,25 +99,6 @@ const struct field batch_write_item_fields[] = {
 /* ------------------------------------------------------------------------ */
 /* shared                                                                    */
 /* ------------------------------------------------------------------------ */
-
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
-static bool member_is(const json_t *obj, const char *key, const char *want)
-{
-    const char *s = json_string_value(member(obj, key));
-    return s && strcmp(s, want) == 0;
-}
-
-static enum return_capacity decode_return_capacity(const json_t *body)
-{
-    if (member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
-    if (member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
-    return RETURN_CAPACITY_NONE;
-}
 
 /*
  * The RequestItems rules shape.c cannot express, as one ValidationException
@@ -211,7 +193,7 @@ static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error
 {
     static const char *const exprs[] = {"ProjectionExpression", NULL};
     static const char *const legacy[] = {"AttributesToGet", NULL};
-    json_t *keys = member(t->json, "Keys"), *atg = member(t->json, "AttributesToGet");
+    json_t *keys = body_member(t->json, "Keys"), *atg = body_member(t->json, "AttributesToGet");
     size_t n = json_array_size(keys);
 
     if (expr_params_check_mix(t->json, exprs, legacy, err) != 0) return -1;
@@ -247,7 +229,7 @@ static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error
                                             EXPR_PROJECTION, &t->projection, err) != 0)
         return -1;
     if (expr_params_check_unused(&t->params, err) != 0) return -1;
-    t->consistent_read = json_is_true(member(t->json, "ConsistentRead"));
+    t->consistent_read = json_is_true(body_member(t->json, "ConsistentRead"));
     return 0;
 }
 
@@ -297,7 +279,7 @@ static json_t *unprocessed_entry(const struct get_table *t, size_t from)
         json_array_append_new(keys, wire_value_map_to_json(&t->keys[i]));
     json_object_set_new(entry, "Keys", keys);
     for (const char *const *p = copied; *p; p++) {
-        json_t *v = member(t->json, *p);
+        json_t *v = body_member(t->json, *p);
         if (v) json_object_set_new(entry, *p, json_deep_copy(v));
     }
     return entry;
@@ -351,7 +333,7 @@ static json_t *encode_batch_get(struct get_table *tables, size_t count,
 /* BatchGetItem: the checks of the file comment, the reads, the answer. */
 int op_batch_get_item(struct api_request *rq)
 {
-    json_t *items = member(rq->body, "RequestItems");
+    json_t *items = body_member(rq->body, "RequestItems");
     size_t count = json_object_size(items), n = 0, total_keys = 0;
     struct get_table *tables = xcalloc(count ? count : 1, sizeof *tables);
     const char *name;
@@ -370,7 +352,7 @@ int op_batch_get_item(struct api_request *rq)
     for (size_t i = 0; i < n; i++) {
         if (read_get_table(rq, &tables[i], &rq->err) != 0) goto out;
     }
-    rq->reply = encode_batch_get(tables, n, decode_return_capacity(rq->body));
+    rq->reply = encode_batch_get(tables, n, body_return_capacity(rq->body));
     rc = 0;
 out:
     for (size_t i = 0; i < n; i++)
@@ -387,7 +369,7 @@ out:
 static int decode_write_request(const char *table, const json_t *req, struct write_op *op,
                                 struct ddb_error *err)
 {
-    json_t *put = member(req, "PutRequest"), *del = member(req, "DeleteRequest");
+    json_t *put = body_member(req, "PutRequest"), *del = body_member(req, "DeleteRequest");
     struct value attrs;
 
     op->table_name = table;
@@ -400,7 +382,7 @@ static int decode_write_request(const char *table, const json_t *req, struct wri
                              "contain exactly one of the supported datatypes");
     if (put) {
         op->kind = WRITE_PUT;
-        if (wire_value_map_from_json(member(put, "Item"), &attrs, err) != 0) return -1;
+        if (wire_value_map_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
         op->put_item = item_new(&attrs);
         if (op->put_item->size_bytes > DDB_MAX_ITEM_BYTES)
             return ddb_error_set(err, DDB_VALIDATION,
@@ -408,7 +390,7 @@ static int decode_write_request(const char *table, const json_t *req, struct wri
         return 0;
     }
     op->kind = WRITE_DELETE;
-    return wire_value_map_from_json(member(del, "Key"), &op->key, err);
+    return wire_value_map_from_json(body_member(del, "Key"), &op->key, err);
 }
 
 /* {"UnprocessedItems": {}, "ConsumedCapacity": [...], "ItemCollectionMetrics": {...}}. */
@@ -445,8 +427,8 @@ static json_t *encode_batch_write(const struct batch_write_result *res,
 /* BatchWriteItem: request-level checks, one db_batch_write, the answer. */
 int op_batch_write_item(struct api_request *rq)
 {
-    json_t *items = member(rq->body, "RequestItems"), *list;
-    enum return_capacity capacity = decode_return_capacity(rq->body);
+    json_t *items = body_member(rq->body, "RequestItems"), *list;
+    enum return_capacity capacity = body_return_capacity(rq->body);
     struct batch_write_result res;
     struct write_op *ops = NULL;
     size_t total = 0, n = 0;
@@ -473,7 +455,7 @@ int op_batch_write_item(struct api_request *rq)
         }
     }
     if (db_batch_write(rq->db, &rq->scope, ops, n, capacity,
-                       member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE"), &res,
+                       body_member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE"), &res,
                        &rq->err) != 0)
         goto out;
     rq->reply = encode_batch_write(&res, capacity);

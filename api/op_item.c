@@ -23,6 +23,7 @@
  * item in err->item when ReturnValuesOnConditionCheckFailure is ALL_OLD;
  * response.c writes it as the exception's "Item" member.
  */
+#include "api/body.h"
 #include "api/expr_params.h"
 #include "api/ops.h"
 #include "api/shape.h"
@@ -154,33 +155,15 @@ static void item_args_clear(struct item_args *a)
     expr_params_clear(&a->params);
 }
 
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
-static bool member_is(const json_t *obj, const char *key, const char *want)
-{
-    const char *s = json_string_value(member(obj, key));
-    return s && strcmp(s, want) == 0;
-}
-
-static enum return_capacity decode_return_capacity(const json_t *body)
-{
-    if (member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
-    if (member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
-    return RETURN_CAPACITY_NONE;
-}
-
 /* PutItem and DeleteItem accept only NONE and ALL_OLD (dynalite
  * test/putItem.js, recorded from AWS). */
 static int decode_write_return_values(const json_t *body, enum return_values *out,
                                       struct ddb_error *err)
 {
     *out = RETURN_VALUES_NONE;
-    if (!member(body, "ReturnValues") || member_is(body, "ReturnValues", "NONE")) return 0;
-    if (member_is(body, "ReturnValues", "ALL_OLD")) {
+    if (!body_member(body, "ReturnValues") || body_member_is(body, "ReturnValues", "NONE"))
+        return 0;
+    if (body_member_is(body, "ReturnValues", "ALL_OLD")) {
         *out = RETURN_VALUES_ALL_OLD;
         return 0;
     }
@@ -207,7 +190,7 @@ static int decode_condition(const json_t *body, struct item_args *a, struct ddb_
     if (expr_params_check_unused(&a->params, err) != 0) return -1;
     a->op.condition = a->condition;
     a->op.return_old_on_condition_failure =
-        member_is(body, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+        body_member_is(body, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
     return 0;
 }
 
@@ -222,7 +205,8 @@ static json_t *encode_write_result(const json_t *body, const struct item_args *a
         json_object_set_new(reply, "Attributes", wire_value_map_to_json(&res->old_item->attrs));
     sub = wire_table_capacity_to_json(&res->capacity, a->capacity);
     if (sub) json_object_set_new(reply, "ConsumedCapacity", sub);
-    if (member_is(body, "ReturnItemCollectionMetrics", "SIZE") && res->collection_metrics.present)
+    if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
+        res->collection_metrics.present)
         json_object_set_new(reply, "ItemCollectionMetrics",
                             wire_table_collection_metrics_to_json(&res->collection_metrics));
     return reply;
@@ -244,11 +228,11 @@ int op_put_item(struct api_request *rq)
     item_args_init(&a);
     memset(&res, 0, sizeof res);
     a.op.kind = WRITE_PUT;
-    a.op.table_name = json_string_value(member(body, "TableName"));
-    a.capacity = decode_return_capacity(body);
+    a.op.table_name = json_string_value(body_member(body, "TableName"));
+    a.capacity = body_return_capacity(body);
     if (expr_params_check_mix(body, condition_expressions, condition_legacy, &rq->err) != 0)
         goto out;
-    if (wire_value_map_from_json(member(body, "Item"), &attrs, &rq->err) != 0) goto out;
+    if (wire_value_map_from_json(body_member(body, "Item"), &attrs, &rq->err) != 0) goto out;
     /* The item is built here, outside the lock; storage keeps a reference. */
     a.op.put_item = item_new(&attrs);
     if (decode_write_return_values(body, &a.op.return_values, &rq->err) != 0) goto out;
@@ -278,11 +262,11 @@ int op_delete_item(struct api_request *rq)
     item_args_init(&a);
     memset(&res, 0, sizeof res);
     a.op.kind = WRITE_DELETE;
-    a.op.table_name = json_string_value(member(body, "TableName"));
-    a.capacity = decode_return_capacity(body);
+    a.op.table_name = json_string_value(body_member(body, "TableName"));
+    a.capacity = body_return_capacity(body);
     if (expr_params_check_mix(body, condition_expressions, condition_legacy, &rq->err) != 0)
         goto out;
-    if (wire_value_map_from_json(member(body, "Key"), &a.op.key, &rq->err) != 0) goto out;
+    if (wire_value_map_from_json(body_member(body, "Key"), &a.op.key, &rq->err) != 0) goto out;
     if (decode_write_return_values(body, &a.op.return_values, &rq->err) != 0) goto out;
     if (decode_condition(body, &a, &rq->err) != 0) goto out;
     if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
@@ -297,7 +281,7 @@ out:
 /* AttributesToGet into a->projection ("Duplicate value in attribute name"). */
 static int decode_attributes_to_get(const json_t *body, struct item_args *a, struct ddb_error *err)
 {
-    json_t *list = member(body, "AttributesToGet");
+    json_t *list = body_member(body, "AttributesToGet");
     size_t n = json_array_size(list);
     const char **names;
     size_t *lens;
@@ -346,12 +330,12 @@ int op_get_item(struct api_request *rq)
 
     item_args_init(&a);
     memset(&capacity, 0, sizeof capacity);
-    a.get.table_name = json_string_value(member(body, "TableName"));
-    a.get.consistent_read = json_is_true(member(body, "ConsistentRead"));
-    a.capacity = decode_return_capacity(body);
+    a.get.table_name = json_string_value(body_member(body, "TableName"));
+    a.get.consistent_read = json_is_true(body_member(body, "ConsistentRead"));
+    a.capacity = body_return_capacity(body);
     if (expr_params_check_mix(body, projection_expressions, projection_legacy, &rq->err) != 0)
         goto out;
-    if (wire_value_map_from_json(member(body, "Key"), &a.get.key, &rq->err) != 0) goto out;
+    if (wire_value_map_from_json(body_member(body, "Key"), &a.get.key, &rq->err) != 0) goto out;
     if (decode_attributes_to_get(body, &a, &rq->err) != 0) goto out;
     if (decode_projection(body, &a, &rq->err) != 0) goto out;
     a.get.projection = a.projection;

@@ -23,6 +23,7 @@
  * Answer: Items (absent for Select COUNT), Count, ScannedCount,
  * LastEvaluatedKey when the page stopped early, ConsumedCapacity when asked.
  */
+#include "api/body.h"
 #include "api/expr_params.h"
 #include "api/ops.h"
 #include "api/shape.h"
@@ -158,46 +159,27 @@ static void read_args_clear(struct read_args *a)
     expr_params_clear(&a->params);
 }
 
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
-static bool member_is(const json_t *obj, const char *key, const char *want)
-{
-    const char *s = json_string_value(member(obj, key));
-    return s && strcmp(s, want) == 0;
-}
-
-static enum return_capacity decode_return_capacity(const json_t *body)
-{
-    if (member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
-    if (member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
-    return RETURN_CAPACITY_NONE;
-}
-
 static enum select_mode decode_select(const json_t *body)
 {
-    if (member_is(body, "Select", "ALL_ATTRIBUTES")) return SELECT_ALL_ATTRIBUTES;
-    if (member_is(body, "Select", "ALL_PROJECTED_ATTRIBUTES"))
+    if (body_member_is(body, "Select", "ALL_ATTRIBUTES")) return SELECT_ALL_ATTRIBUTES;
+    if (body_member_is(body, "Select", "ALL_PROJECTED_ATTRIBUTES"))
         return SELECT_ALL_PROJECTED_ATTRIBUTES;
-    if (member_is(body, "Select", "SPECIFIC_ATTRIBUTES")) return SELECT_SPECIFIC_ATTRIBUTES;
-    if (member_is(body, "Select", "COUNT")) return SELECT_COUNT;
+    if (body_member_is(body, "Select", "SPECIFIC_ATTRIBUTES")) return SELECT_SPECIFIC_ATTRIBUTES;
+    if (body_member_is(body, "Select", "COUNT")) return SELECT_COUNT;
     return SELECT_DEFAULT;
 }
 
 /* The members every Query and Scan has. */
 static void decode_common(const json_t *body, struct read_args *a)
 {
-    json_t *limit = member(body, "Limit");
+    json_t *limit = body_member(body, "Limit");
 
-    a->op.table_name = json_string_value(member(body, "TableName"));
-    a->op.index_name = json_string_value(member(body, "IndexName"));
+    a->op.table_name = json_string_value(body_member(body, "TableName"));
+    a->op.index_name = json_string_value(body_member(body, "IndexName"));
     a->op.select = decode_select(body);
-    a->op.consistent_read = json_is_true(member(body, "ConsistentRead"));
+    a->op.consistent_read = json_is_true(body_member(body, "ConsistentRead"));
     if (limit) a->op.limit = (int64_t) json_number_value(limit);
-    a->capacity = decode_return_capacity(body);
+    a->capacity = body_return_capacity(body);
 }
 
 /*
@@ -211,8 +193,8 @@ static void decode_common(const json_t *body, struct read_args *a)
 static int check_select(const json_t *body, const struct read_args *a, bool is_query,
                         struct ddb_error *err)
 {
-    bool has_atg = member(body, "AttributesToGet") != NULL;
-    bool has_pe = member(body, "ProjectionExpression") != NULL;
+    bool has_atg = body_member(body, "AttributesToGet") != NULL;
+    bool has_pe = body_member(body, "ProjectionExpression") != NULL;
     const char *what = has_atg ? "AttributesToGet" : "ProjectionExpression";
 
     switch (a->op.select) {
@@ -284,8 +266,8 @@ static int legacy_map_decode(const json_t *map, struct legacy_map *m, struct ddb
     json_object_foreach((json_t *) map, key, cond)
     {
         struct legacy_condition *c = &m->conds[m->count];
-        json_t *list = member(cond, "AttributeValueList");
-        const char *op = json_string_value(member(cond, "ComparisonOperator"));
+        json_t *list = body_member(cond, "AttributeValueList");
+        const char *op = json_string_value(body_member(cond, "ComparisonOperator"));
         size_t count = json_array_size(list);
 
         m->lists[m->count] = xcalloc(count ? count : 1, sizeof **m->lists);
@@ -308,7 +290,7 @@ static int decode_legacy_filter(const json_t *body, const char *param, struct re
                                 struct ddb_error *err)
 {
     struct legacy_map m;
-    json_t *map = member(body, param);
+    json_t *map = body_member(body, param);
     int rc;
 
     if (!map) return 0;
@@ -316,7 +298,7 @@ static int decode_legacy_filter(const json_t *body, const char *param, struct re
         legacy_map_clear(&m);
         return -1;
     }
-    rc = expr_legacy_filter(m.conds, m.count, member_is(body, "ConditionalOperator", "OR"),
+    rc = expr_legacy_filter(m.conds, m.count, body_member_is(body, "ConditionalOperator", "OR"),
                             &a->filter, err);
     legacy_map_clear(&m);
     if (rc == 0 && a->filter) a->op.filter_param = param;
@@ -326,7 +308,7 @@ static int decode_legacy_filter(const json_t *body, const char *param, struct re
 /* AttributesToGet into a->projection. */
 static int decode_attributes_to_get(const json_t *body, struct read_args *a, struct ddb_error *err)
 {
-    json_t *list = member(body, "AttributesToGet");
+    json_t *list = body_member(body, "AttributesToGet");
     size_t n = json_array_size(list);
     const char **names;
     size_t *lens;
@@ -363,7 +345,7 @@ static int decode_start_key(const json_t *body, struct read_args *a, struct ddb_
         "One or more parameter values were invalid: Binary sets should not be empty",
         NULL,
     };
-    json_t *esk = member(body, "ExclusiveStartKey");
+    json_t *esk = body_member(body, "ExclusiveStartKey");
     struct ddb_error inner = {0};
 
     if (!esk) return 0;
@@ -400,7 +382,7 @@ static int decode_expressions(const json_t *body, struct read_args *a, bool is_q
         a->filter = filter;
         a->op.filter_param = "Filter Expression";
     }
-    if (member(body, "ProjectionExpression") &&
+    if (body_member(body, "ProjectionExpression") &&
         expr_params_parse(&a->params, body, "ProjectionExpression", EXPR_PROJECTION, &a->projection,
                           err) != 0)
         return -1;
@@ -411,7 +393,7 @@ static int decode_expressions(const json_t *body, struct read_args *a, bool is_q
 static int decode_key_conditions(const json_t *body, struct read_args *a, struct ddb_error *err)
 {
     struct legacy_map m;
-    json_t *map = member(body, "KeyConditions");
+    json_t *map = body_member(body, "KeyConditions");
     int rc;
 
     if (!map || a->key_condition) return 0;
@@ -464,14 +446,14 @@ int op_query(struct api_request *rq)
     memset(&page, 0, sizeof page);
     value_init_null(&page.last_evaluated_key);
     decode_common(body, &a);
-    if (member(body, "ScanIndexForward"))
-        a.op.scan_forward = json_is_true(member(body, "ScanIndexForward"));
+    if (body_member(body, "ScanIndexForward"))
+        a.op.scan_forward = json_is_true(body_member(body, "ScanIndexForward"));
     if (expr_params_check_mix(body, query_expressions, query_legacy, &rq->err) != 0) goto out;
     if (check_select(body, &a, true, &rq->err) != 0) goto out;
     if (decode_legacy_filter(body, "QueryFilter", &a, &rq->err) != 0) goto out;
     if (decode_attributes_to_get(body, &a, &rq->err) != 0) goto out;
     if (decode_start_key(body, &a, &rq->err) != 0) goto out;
-    if (!member(body, "KeyConditions") && !member(body, "KeyConditionExpression")) {
+    if (!body_member(body, "KeyConditions") && !body_member(body, "KeyConditionExpression")) {
         ddb_error_set(&rq->err, DDB_VALIDATION,
                       "Either the KeyConditions or KeyConditionExpression parameter must be "
                       "specified in the request.");
@@ -495,7 +477,7 @@ out:
  * (dynalite validations/scan.js; DynamoDB Local MISSING_SEGMENT et al.). */
 static int decode_segments(const json_t *body, struct read_args *a, struct ddb_error *err)
 {
-    json_t *segment = member(body, "Segment"), *total = member(body, "TotalSegments");
+    json_t *segment = body_member(body, "Segment"), *total = body_member(body, "TotalSegments");
 
     if (segment && !total)
         return ddb_error_set(err, DDB_VALIDATION,

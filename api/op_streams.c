@@ -24,6 +24,7 @@
  * (the live service answers that for 'fake-stream'), so StreamArn carries no
  * length constraint here.
  */
+#include "api/body.h"
 #include "api/ops.h"
 #include "api/shape.h"
 #include "api/wire_table.h"
@@ -85,20 +86,14 @@ const struct field get_records_fields[] = {
 /* ------------------------------------------------------------------------ */
 
 /* A member, with JSON null treated as absent (as shape.c does). */
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
 static const char *member_str(const json_t *obj, const char *key)
 {
-    return json_string_value(member(obj, key));
+    return json_string_value(body_member(obj, key));
 }
 
 static size_t member_limit(const json_t *obj, size_t dflt)
 {
-    json_t *v = member(obj, "Limit");
+    json_t *v = body_member(obj, "Limit");
     return json_is_integer(v) ? (size_t) json_integer_value(v) : dflt;
 }
 
@@ -160,7 +155,7 @@ static json_t *shard_to_json(const struct shard_desc *sh)
 
 int op_describe_stream(struct api_request *rq)
 {
-    json_t *filter = member(rq->body, "ShardFilter");
+    json_t *filter = body_member(rq->body, "ShardFilter");
     const char *child_of = NULL;
     struct stream_desc d;
     json_t *desc, *shards;

@@ -19,6 +19,7 @@
  * rules that depend on the table's current billing mode are checked here
  * against a DescribeTable snapshot taken just before the update.
  */
+#include "api/body.h"
 #include "api/ops.h"
 #include "api/shape.h"
 #include "api/wire_table.h"
@@ -273,15 +274,9 @@ const struct field update_table_fields[] = {
 /* ------------------------------------------------------------------------ */
 
 /* A member, with JSON null treated as absent (as shape.c does). */
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
 static const char *member_str(const json_t *obj, const char *key)
 {
-    return json_string_value(member(obj, key));
+    return json_string_value(body_member(obj, key));
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -291,7 +286,7 @@ static bool str_eq(const char *a, const char *b)
 
 static json_int_t member_int(const json_t *obj, const char *key)
 {
-    json_t *v = member(obj, key);
+    json_t *v = body_member(obj, key);
     return json_is_integer(v) ? json_integer_value(v) : (json_int_t) json_number_value(v);
 }
 
@@ -397,7 +392,7 @@ static int check_keys_defined(const json_t *ks, const json_t *defs, const json_t
 static int check_projection(const json_t *projection, struct ddb_error *err)
 {
     const char *type = member_str(projection, "ProjectionType");
-    const json_t *attrs = member(projection, "NonKeyAttributes");
+    const json_t *attrs = body_member(projection, "NonKeyAttributes");
     size_t n = json_array_size(attrs);
 
     if (!type) return ddb_error_set(err, DDB_VALIDATION, INVALID "Unknown ProjectionType: null");
@@ -485,8 +480,8 @@ static int check_two_part_key_schema(const json_t *ks, struct ddb_error *err)
 /* Stream rules; `creating` selects CreateTable's wording [q DDB-TABLE-050, 442]. */
 static int check_stream(const json_t *spec, bool creating, struct ddb_error *err)
 {
-    bool enabled = json_is_true(member(spec, "StreamEnabled"));
-    bool has_view = member(spec, "StreamViewType") != NULL;
+    bool enabled = json_is_true(body_member(spec, "StreamEnabled"));
+    bool has_view = body_member(spec, "StreamViewType") != NULL;
 
     if (!spec) return 0;
     if (enabled && !has_view)
@@ -507,9 +502,9 @@ static int check_stream(const json_t *spec, bool creating, struct ddb_error *err
 /* SSESpecification rules [q DDB-TABLE-442]; their relative order is not recorded. */
 static int check_sse(const json_t *spec, struct ddb_error *err)
 {
-    json_t *enabled = member(spec, "Enabled");
+    json_t *enabled = body_member(spec, "Enabled");
     const char *type = member_str(spec, "SSEType");
-    bool has_key = member(spec, "KMSMasterKeyId") != NULL;
+    bool has_key = body_member(spec, "KMSMasterKeyId") != NULL;
 
     if (!spec) return 0;
     if (json_is_false(enabled)) {
@@ -573,7 +568,7 @@ static int check_tags(const json_t *tags, struct ddb_error *err)
 static int check_create_billing(const json_t *body, struct ddb_error *err)
 {
     bool on_demand = str_eq(member_str(body, "BillingMode"), "PAY_PER_REQUEST");
-    const json_t *pt = member(body, "ProvisionedThroughput");
+    const json_t *pt = body_member(body, "ProvisionedThroughput");
 
     if (on_demand && pt)
         return ddb_error_set(err, DDB_VALIDATION,
@@ -589,11 +584,11 @@ static int check_create_billing(const json_t *body, struct ddb_error *err)
 /* AttributeDefinitions against the table's KeySchema [d, q DDB-TABLE-127]. */
 static int check_create_key_schema(const json_t *body, struct ddb_error *err)
 {
-    const json_t *defs = member(body, "AttributeDefinitions");
-    const json_t *ks = member(body, "KeySchema");
+    const json_t *defs = body_member(body, "AttributeDefinitions");
+    const json_t *ks = body_member(body, "KeySchema");
     size_t ndefs = json_array_size(defs);
     bool has_indexes =
-        member(body, "LocalSecondaryIndexes") || member(body, "GlobalSecondaryIndexes");
+        body_member(body, "LocalSecondaryIndexes") || body_member(body, "GlobalSecondaryIndexes");
 
     /* A name defined twice is reported first, even with different types [q]. */
     for (size_t i = 1; i < ndefs; i++) {
@@ -618,10 +613,10 @@ static int check_create_key_schema(const json_t *body, struct ddb_error *err)
 /* With indexes, every definition must be used by some key schema [q DDB-TABLE-127]. */
 static int check_definitions_used(const json_t *body, struct ddb_error *err)
 {
-    const json_t *defs = member(body, "AttributeDefinitions");
-    const json_t *lists[] = {member(body, "KeySchema"), NULL};
-    const json_t *index_lists[] = {member(body, "LocalSecondaryIndexes"),
-                                   member(body, "GlobalSecondaryIndexes")};
+    const json_t *defs = body_member(body, "AttributeDefinitions");
+    const json_t *lists[] = {body_member(body, "KeySchema"), NULL};
+    const json_t *index_lists[] = {body_member(body, "LocalSecondaryIndexes"),
+                                   body_member(body, "GlobalSecondaryIndexes")};
     json_t *used = json_array();
     size_t i, k;
     json_t *e;
@@ -638,7 +633,7 @@ static int check_definitions_used(const json_t *body, struct ddb_error *err)
         size_t j;
         json_array_foreach(index_lists[k], j, idx)
         {
-            json_array_foreach(member(idx, "KeySchema"), i, e)
+            json_array_foreach(body_member(idx, "KeySchema"), i, e)
             {
                 if (!list_has_member(used, "AttributeName", member_str(e, "AttributeName")))
                     json_array_append(used, e);
@@ -667,8 +662,8 @@ static int check_definitions_used(const json_t *body, struct ddb_error *err)
 static int check_index_name_unique(const json_t *body, const json_t *idx, struct ddb_error *err)
 {
     const char *name = member_str(idx, "IndexName");
-    const json_t *lists[] = {member(body, "LocalSecondaryIndexes"),
-                             member(body, "GlobalSecondaryIndexes")};
+    const json_t *lists[] = {body_member(body, "LocalSecondaryIndexes"),
+                             body_member(body, "GlobalSecondaryIndexes")};
 
     for (size_t k = 0; k < 2; k++) {
         size_t i;
@@ -685,9 +680,9 @@ static int check_index_name_unique(const json_t *body, const json_t *idx, struct
 
 static int check_lsi(const json_t *body, const json_t *lsi, struct ddb_error *err)
 {
-    const json_t *ks = member(lsi, "KeySchema");
+    const json_t *ks = body_member(lsi, "KeySchema");
     const char *name = member_str(lsi, "IndexName");
-    const char *table_hash = key_name(member(body, "KeySchema"), 0);
+    const char *table_hash = key_name(body_member(body, "KeySchema"), 0);
 
     if (check_two_part_key_schema(ks, err) != 0) return -1;
     if (json_array_size(ks) != 2)
@@ -700,7 +695,7 @@ static int check_lsi(const json_t *body, const json_t *lsi, struct ddb_error *er
                                      "table KeySchema for index: %s. index hash key: %s, table "
                                      "hash key: %s",
                              name, key_name(ks, 0), table_hash);
-    if (check_projection(member(lsi, "Projection"), err) != 0) return -1;
+    if (check_projection(body_member(lsi, "Projection"), err) != 0) return -1;
     return check_index_name_unique(body, lsi, err);
 }
 
@@ -708,10 +703,10 @@ static int check_gsi(const json_t *body, const json_t *gsi, struct ddb_error *er
 {
     const char *name = member_str(gsi, "IndexName");
     bool on_demand = str_eq(member_str(body, "BillingMode"), "PAY_PER_REQUEST");
-    const json_t *pt = member(gsi, "ProvisionedThroughput");
+    const json_t *pt = body_member(gsi, "ProvisionedThroughput");
 
-    if (check_gsi_key_schema(member(gsi, "KeySchema"), err) != 0) return -1;
-    if (check_projection(member(gsi, "Projection"), err) != 0) return -1;
+    if (check_gsi_key_schema(body_member(gsi, "KeySchema"), err) != 0) return -1;
+    if (check_projection(body_member(gsi, "Projection"), err) != 0) return -1;
     if (on_demand && pt)
         return ddb_error_set(err, DDB_VALIDATION,
                              INVALID "ProvisionedThroughput should not be specified for index: %s "
@@ -729,9 +724,9 @@ static int check_gsi(const json_t *body, const json_t *gsi, struct ddb_error *er
  * definition, then each index's own rules, then the per-table counts. */
 static int check_create_indexes(const json_t *body, struct ddb_error *err)
 {
-    const json_t *lsis = member(body, "LocalSecondaryIndexes");
-    const json_t *gsis = member(body, "GlobalSecondaryIndexes");
-    const json_t *defs = member(body, "AttributeDefinitions");
+    const json_t *lsis = body_member(body, "LocalSecondaryIndexes");
+    const json_t *gsis = body_member(body, "GlobalSecondaryIndexes");
+    const json_t *defs = body_member(body, "AttributeDefinitions");
     size_t i;
     json_t *idx;
 
@@ -740,7 +735,7 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
         if (!json_array_size(lsis))
             return ddb_error_set(err, DDB_VALIDATION,
                                  INVALID "List of LocalSecondaryIndexes is empty");
-        if (json_array_size(member(body, "KeySchema")) != 2)
+        if (json_array_size(body_member(body, "KeySchema")) != 2)
             return ddb_error_set(err, DDB_VALIDATION,
                                  INVALID "Table KeySchema does not have a range key, which is "
                                          "required when specifying a LocalSecondaryIndex");
@@ -750,11 +745,11 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
                              INVALID "List of GlobalSecondaryIndexes is empty");
     json_array_foreach(lsis, i, idx)
     {
-        if (check_keys_defined(member(idx, "KeySchema"), defs, NULL, err) != 0) return -1;
+        if (check_keys_defined(body_member(idx, "KeySchema"), defs, NULL, err) != 0) return -1;
     }
     json_array_foreach(gsis, i, idx)
     {
-        if (check_keys_defined(member(idx, "KeySchema"), defs, NULL, err) != 0) return -1;
+        if (check_keys_defined(body_member(idx, "KeySchema"), defs, NULL, err) != 0) return -1;
     }
     if (check_definitions_used(body, err) != 0) return -1;
     json_array_foreach(lsis, i, idx)
@@ -779,7 +774,7 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
 /* CreateTable's cross-field checks, in AWS's order. */
 static int check_create_table(const json_t *body, struct ddb_error *err)
 {
-    const json_t *name = member(body, "TableName");
+    const json_t *name = body_member(body, "TableName");
 
     /* The model allows 1..255; a table being created needs 3 [d]. */
     if (json_string_length(name) < DDB_MIN_TABLE_NAME_LEN)
@@ -789,10 +784,10 @@ static int check_create_table(const json_t *body, struct ddb_error *err)
     if (check_create_billing(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
     if (check_create_indexes(body, err) != 0) return -1;
-    if (check_stream(member(body, "StreamSpecification"), true, err) != 0) return -1;
-    if (check_sse(member(body, "SSESpecification"), err) != 0) return -1;
+    if (check_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;
+    if (check_sse(body_member(body, "SSESpecification"), err) != 0) return -1;
     if (check_table_class(body, err) != 0) return -1;
-    return check_tags(member(body, "Tags"), err);
+    return check_tags(body_member(body, "Tags"), err);
 }
 
 /* CreateTable: checks, decode, db_create_table, {"TableDescription": ...}. */
@@ -860,7 +855,7 @@ out:
 /* ListTables: {"TableNames": [...], "LastEvaluatedTableName"?}; Limit defaults to 100. */
 int op_list_tables(struct api_request *rq)
 {
-    json_t *limit = member(rq->body, "Limit");
+    json_t *limit = body_member(rq->body, "Limit");
     size_t max = limit ? (size_t) member_int(rq->body, "Limit") : DDB_MAX_LIST_TABLES_LIMIT;
     char **names = NULL, *last = NULL;
     size_t count = 0;
@@ -899,26 +894,27 @@ struct update_parts {
 
 static void find_update_parts(const json_t *body, struct update_parts *p)
 {
-    const json_t *gsi = member(body, "GlobalSecondaryIndexUpdates");
+    const json_t *gsi = body_member(body, "GlobalSecondaryIndexUpdates");
     size_t i;
     json_t *u;
 
     memset(p, 0, sizeof *p);
-    p->throughput = member(body, "ProvisionedThroughput") != NULL;
-    p->billing = member(body, "BillingMode") != NULL;
-    p->stream = member(body, "StreamSpecification") != NULL;
+    p->throughput = body_member(body, "ProvisionedThroughput") != NULL;
+    p->billing = body_member(body, "BillingMode") != NULL;
+    p->stream = body_member(body, "StreamSpecification") != NULL;
     p->gsi_updates = json_array_size(gsi) > 0;
-    p->sse = member(body, "SSESpecification") != NULL;
-    p->deletion_protection = member(body, "DeletionProtectionEnabled") != NULL;
-    p->table_class = member(body, "TableClass") != NULL;
-    p->on_demand = member(body, "OnDemandThroughput") != NULL;
-    p->warm = member(body, "WarmThroughput") != NULL;
-    p->replicas = member(body, "ReplicaUpdates") != NULL;
-    p->other = member(body, "MultiRegionConsistency") || member(body, "GlobalTableWitnessUpdates");
+    p->sse = body_member(body, "SSESpecification") != NULL;
+    p->deletion_protection = body_member(body, "DeletionProtectionEnabled") != NULL;
+    p->table_class = body_member(body, "TableClass") != NULL;
+    p->on_demand = body_member(body, "OnDemandThroughput") != NULL;
+    p->warm = body_member(body, "WarmThroughput") != NULL;
+    p->replicas = body_member(body, "ReplicaUpdates") != NULL;
+    p->other = body_member(body, "MultiRegionConsistency") ||
+               body_member(body, "GlobalTableWitnessUpdates");
     json_array_foreach(gsi, i, u)
     {
-        if (member(u, "Create")) p->gsi_create = true;
-        if (member(u, "Create") || member(u, "Delete")) p->gsi_create_or_delete = true;
+        if (body_member(u, "Create")) p->gsi_create = true;
+        if (body_member(u, "Create") || body_member(u, "Delete")) p->gsi_create_or_delete = true;
     }
 }
 
@@ -943,7 +939,7 @@ static int check_update_combination(const json_t *body, const struct update_part
                              "MultiRegionConsistency, DeletionProtectionEnabled, "
                              "OnDemandThroughput, WarmThroughput or TableClass is required");
     /* An empty list counts as absent above, but is refused next to a real change. */
-    if (member(body, "GlobalSecondaryIndexUpdates") && !p->gsi_updates)
+    if (body_member(body, "GlobalSecondaryIndexUpdates") && !p->gsi_updates)
         return ddb_error_set(err, DDB_VALIDATION,
                              INVALID "List of GlobalSecondaryIndexUpdates is empty");
     if (p->replicas && n > 1)
@@ -991,7 +987,7 @@ static const char *gsi_update_index_name(const json_t *u)
 {
     const char *actions[] = {"Update", "Create", "Delete"};
     for (size_t k = 0; k < 3; k++) {
-        json_t *a = member(u, actions[k]);
+        json_t *a = body_member(u, actions[k]);
         if (a) return member_str(a, "IndexName");
     }
     return NULL;
@@ -1000,14 +996,15 @@ static const char *gsi_update_index_name(const json_t *u)
 /* GlobalSecondaryIndexUpdates entries on their own [d, q DDB-TABLE-159/160/162]. */
 static int check_gsi_updates(const json_t *body, struct ddb_error *err)
 {
-    const json_t *list = member(body, "GlobalSecondaryIndexUpdates");
-    const json_t *defs = member(body, "AttributeDefinitions");
+    const json_t *list = body_member(body, "GlobalSecondaryIndexUpdates");
+    const json_t *defs = body_member(body, "AttributeDefinitions");
     size_t i, online = 0;
     json_t *u;
 
     json_array_foreach(list, i, u)
     {
-        int actions = !!member(u, "Update") + !!member(u, "Create") + !!member(u, "Delete");
+        int actions =
+            !!body_member(u, "Update") + !!body_member(u, "Create") + !!body_member(u, "Delete");
         const char *name = gsi_update_index_name(u);
         if (actions == 0)
             return ddb_error_set(err, DDB_VALIDATION,
@@ -1025,19 +1022,19 @@ static int check_gsi_updates(const json_t *body, struct ddb_error *err)
                                              "allowed simultaneously. Index: %s",
                                      name);
         }
-        if (member(u, "Create")) {
-            const json_t *c = member(u, "Create");
+        if (body_member(u, "Create")) {
+            const json_t *c = body_member(u, "Create");
             if (!defs)
                 return ddb_error_set(err, DDB_VALIDATION,
                                      INVALID "AttributeDefinitions is not specified for index: %s",
                                      name);
-            if (check_keys_defined(member(c, "KeySchema"), defs, NULL, err) != 0) return -1;
-            if (check_gsi_key_schema(member(c, "KeySchema"), err) != 0) return -1;
-            if (check_projection(member(c, "Projection"), err) != 0) return -1;
-            if (check_throughput_bounds(member(c, "ProvisionedThroughput"), name, err) != 0)
+            if (check_keys_defined(body_member(c, "KeySchema"), defs, NULL, err) != 0) return -1;
+            if (check_gsi_key_schema(body_member(c, "KeySchema"), err) != 0) return -1;
+            if (check_projection(body_member(c, "Projection"), err) != 0) return -1;
+            if (check_throughput_bounds(body_member(c, "ProvisionedThroughput"), name, err) != 0)
                 return -1;
         }
-        if (member(u, "Create") || member(u, "Delete")) online++;
+        if (body_member(u, "Create") || body_member(u, "Delete")) online++;
     }
     /* Two online index builds in one call [q DDB-TABLE-159]. */
     if (online > 1)
@@ -1051,10 +1048,11 @@ static bool gsi_update_sets_throughput(const json_t *body, const char *index)
 {
     size_t i;
     json_t *u;
-    json_array_foreach(member(body, "GlobalSecondaryIndexUpdates"), i, u)
+    json_array_foreach(body_member(body, "GlobalSecondaryIndexUpdates"), i, u)
     {
-        json_t *up = member(u, "Update");
-        if (up && str_eq(member_str(up, "IndexName"), index) && member(up, "ProvisionedThroughput"))
+        json_t *up = body_member(u, "Update");
+        if (up && str_eq(member_str(up, "IndexName"), index) &&
+            body_member(up, "ProvisionedThroughput"))
             return true;
     }
     return false;
@@ -1085,10 +1083,10 @@ static int check_gsi_update_bounds(const json_t *body, const struct table_desc *
 {
     size_t i;
     json_t *u;
-    json_array_foreach(member(body, "GlobalSecondaryIndexUpdates"), i, u)
+    json_array_foreach(body_member(body, "GlobalSecondaryIndexUpdates"), i, u)
     {
-        const json_t *up = member(u, "Update");
-        const json_t *pt = member(up, "ProvisionedThroughput");
+        const json_t *up = body_member(u, "Update");
+        const json_t *pt = body_member(up, "ProvisionedThroughput");
         const char *name = member_str(up, "IndexName");
         if (!pt || (member_int(pt, "ReadCapacityUnits") <= MAX_CAPACITY_UNITS &&
                     member_int(pt, "WriteCapacityUnits") <= MAX_CAPACITY_UNITS))
@@ -1114,11 +1112,11 @@ static int check_update_against_table(const json_t *body, const struct table_des
     size_t i;
     json_t *u;
 
-    if (on_demand && member(body, "ProvisionedThroughput"))
+    if (on_demand && body_member(body, "ProvisionedThroughput"))
         return ddb_error_set(err, DDB_VALIDATION,
                              INVALID "Neither ReadCapacityUnits nor WriteCapacityUnits can be "
                                      "specified when BillingMode is PAY_PER_REQUEST");
-    if (to_provisioned && !member(body, "ProvisionedThroughput"))
+    if (to_provisioned && !body_member(body, "ProvisionedThroughput"))
         return ddb_error_set(err, DDB_VALIDATION,
                              INVALID "ProvisionedThroughput must be specified when BillingMode is "
                                      "PROVISIONED");
@@ -1131,32 +1129,32 @@ static int check_update_against_table(const json_t *body, const struct table_des
                                      cur->def.gsis[i].name);
         }
     }
-    json_array_foreach(member(body, "GlobalSecondaryIndexUpdates"), i, u)
+    json_array_foreach(body_member(body, "GlobalSecondaryIndexUpdates"), i, u)
     {
-        const json_t *up = member(u, "Update"), *c = member(u, "Create");
+        const json_t *up = body_member(u, "Update"), *c = body_member(u, "Create");
         const char *name = gsi_update_index_name(u);
-        if (up && on_demand && member(up, "ProvisionedThroughput"))
+        if (up && on_demand && body_member(up, "ProvisionedThroughput"))
             return ddb_error_set(err, DDB_VALIDATION,
                                  INVALID "The only Updates for index: %s when TableThroughputMode "
                                          "is PAY_PER_REQUEST can be to OnDemandThroughput, "
                                          "WarmThroughput",
                                  name);
-        if (c && on_demand && member(c, "ProvisionedThroughput"))
+        if (c && on_demand && body_member(c, "ProvisionedThroughput"))
             return ddb_error_set(err, DDB_VALIDATION,
                                  INVALID "Neither ReadCapacityUnits nor WriteCapacityUnits can be "
                                          "specified for index: %s when BillingMode is "
                                          "PAY_PER_REQUEST",
                                  name);
-        if (c && !on_demand && !member(c, "ProvisionedThroughput"))
+        if (c && !on_demand && !body_member(c, "ProvisionedThroughput"))
             return ddb_error_set(err, DDB_VALIDATION,
                                  INVALID "Both ReadCapacityUnits and WriteCapacityUnits must be "
                                          "specified for index: %s",
                                  name);
     }
     /* Asking for the default key on a table that already uses it [q DDB-TABLE-442]. */
-    if (member(body, "SSESpecification") && !cur->def.sse.enabled) {
+    if (body_member(body, "SSESpecification") && !cur->def.sse.enabled) {
         struct sse_spec want;
-        wire_table_sse_from_json(member(body, "SSESpecification"), &want);
+        wire_table_sse_from_json(body_member(body, "SSESpecification"), &want);
         bool same = !want.enabled;
         free(want.sse_type);
         free(want.kms_master_key_id);
@@ -1170,57 +1168,57 @@ static int check_update_against_table(const json_t *body, const struct table_des
 /* Fills the storage request from the (checked) body. */
 static void decode_table_update(const json_t *body, struct table_update *u)
 {
-    const json_t *list = member(body, "GlobalSecondaryIndexUpdates");
+    const json_t *list = body_member(body, "GlobalSecondaryIndexUpdates");
     size_t i;
     json_t *e;
 
     u->name = xstrdup(member_str(body, "TableName"));
-    if (member(body, "BillingMode")) {
+    if (body_member(body, "BillingMode")) {
         u->has_billing = true;
         u->billing = str_eq(member_str(body, "BillingMode"), "PAY_PER_REQUEST")
                          ? BILLING_PAY_PER_REQUEST
                          : BILLING_PROVISIONED;
     }
-    if (member(body, "ProvisionedThroughput")) {
+    if (body_member(body, "ProvisionedThroughput")) {
         u->has_throughput = true;
-        wire_table_throughput_from_json(member(body, "ProvisionedThroughput"), &u->throughput);
+        wire_table_throughput_from_json(body_member(body, "ProvisionedThroughput"), &u->throughput);
     }
-    if (member(body, "StreamSpecification")) {
+    if (body_member(body, "StreamSpecification")) {
         u->has_stream = true;
-        wire_table_stream_from_json(member(body, "StreamSpecification"), &u->stream);
+        wire_table_stream_from_json(body_member(body, "StreamSpecification"), &u->stream);
     }
-    if (member(body, "DeletionProtectionEnabled")) {
+    if (body_member(body, "DeletionProtectionEnabled")) {
         u->has_deletion_protection = true;
-        u->deletion_protection = json_is_true(member(body, "DeletionProtectionEnabled"));
+        u->deletion_protection = json_is_true(body_member(body, "DeletionProtectionEnabled"));
     }
-    if (member(body, "TableClass")) {
+    if (body_member(body, "TableClass")) {
         u->has_table_class = true;
         u->table_class = xstrdup(member_str(body, "TableClass"));
     }
-    if (member(body, "SSESpecification")) {
+    if (body_member(body, "SSESpecification")) {
         u->has_sse = true;
-        wire_table_sse_from_json(member(body, "SSESpecification"), &u->sse);
+        wire_table_sse_from_json(body_member(body, "SSESpecification"), &u->sse);
     }
-    if (member(body, "AttributeDefinitions"))
-        wire_table_attr_defs_from_json(member(body, "AttributeDefinitions"), &u->attr_defs,
+    if (body_member(body, "AttributeDefinitions"))
+        wire_table_attr_defs_from_json(body_member(body, "AttributeDefinitions"), &u->attr_defs,
                                        &u->attr_def_count);
     if (!json_array_size(list)) return;
     u->gsi_updates = xcalloc(json_array_size(list), sizeof *u->gsi_updates);
     json_array_foreach(list, i, e)
     {
         struct gsi_update *g = &u->gsi_updates[u->gsi_update_count++];
-        if (member(e, "Create")) {
+        if (body_member(e, "Create")) {
             g->kind = GSI_UPDATE_CREATE;
-            wire_table_index_from_json(member(e, "Create"), true, &g->def);
-        } else if (member(e, "Update")) {
+            wire_table_index_from_json(body_member(e, "Create"), true, &g->def);
+        } else if (body_member(e, "Update")) {
             g->kind = GSI_UPDATE_UPDATE;
-            g->def.name = xstrdup(member_str(member(e, "Update"), "IndexName"));
+            g->def.name = xstrdup(member_str(body_member(e, "Update"), "IndexName"));
             g->def.is_global = true;
-            wire_table_throughput_from_json(member(member(e, "Update"), "ProvisionedThroughput"),
-                                            &g->def.throughput);
+            wire_table_throughput_from_json(
+                body_member(body_member(e, "Update"), "ProvisionedThroughput"), &g->def.throughput);
         } else {
             g->kind = GSI_UPDATE_DELETE;
-            g->def.name = xstrdup(member_str(member(e, "Delete"), "IndexName"));
+            g->def.name = xstrdup(member_str(body_member(e, "Delete"), "IndexName"));
             g->def.is_global = true;
         }
     }
@@ -1243,10 +1241,11 @@ int op_update_table(struct api_request *rq)
     memset(&desc, 0, sizeof desc);
     find_update_parts(rq->body, &parts);
     if (check_update_combination(rq->body, &parts, &rq->err) != 0) goto out;
-    if (check_throughput_bounds(member(rq->body, "ProvisionedThroughput"), NULL, &rq->err) != 0)
+    if (check_throughput_bounds(body_member(rq->body, "ProvisionedThroughput"), NULL, &rq->err) !=
+        0)
         goto out;
-    if (check_stream(member(rq->body, "StreamSpecification"), false, &rq->err) != 0) goto out;
-    if (check_sse(member(rq->body, "SSESpecification"), &rq->err) != 0) goto out;
+    if (check_stream(body_member(rq->body, "StreamSpecification"), false, &rq->err) != 0) goto out;
+    if (check_sse(body_member(rq->body, "SSESpecification"), &rq->err) != 0) goto out;
     if (check_table_class(rq->body, &rq->err) != 0) goto out;
     if (check_gsi_updates(rq->body, &rq->err) != 0) goto out;
     if (db_describe_table(rq->db, &rq->scope, member_str(rq->body, "TableName"), &cur, &rq->err) !=

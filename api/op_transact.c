@@ -37,6 +37,7 @@
  * Everything allocated for a request lives in struct transact_args and is
  * freed in one place.
  */
+#include "api/body.h"
 #include "api/ops.h"
 #include "api/shape.h"
 #include "api/wire_table.h"
@@ -236,25 +237,6 @@ static void transact_args_clear(struct transact_args *args)
 /* shared decoding                                                           */
 /* ------------------------------------------------------------------------ */
 
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
-static bool member_is(const json_t *obj, const char *key, const char *want)
-{
-    const char *s = json_string_value(member(obj, key));
-    return s && strcmp(s, want) == 0;
-}
-
-static enum return_capacity decode_return_capacity(const json_t *body)
-{
-    if (member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
-    if (member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
-    return RETURN_CAPACITY_NONE;
-}
-
 /* Whether key matches [prefix][0-9a-zA-Z_]+, the form DynamoDB accepts for
  * ExpressionAttributeNames ('#') and ExpressionAttributeValues (':') keys
  * (dynalite validations/index.js validateExpressions, recorded against AWS). */
@@ -282,10 +264,10 @@ static int decode_expression_params(const json_t *obj, bool has_expr, bool has_v
                                     const char *value_exprs, struct action *a,
                                     struct ddb_error *err)
 {
-    json_t *names = member(obj, "ExpressionAttributeNames");
+    json_t *names = body_member(obj, "ExpressionAttributeNames");
     /* A Get has no ExpressionAttributeValues member: one sent anyway is
      * ignored, like every unknown member. */
-    json_t *values = value_exprs ? member(obj, "ExpressionAttributeValues") : NULL;
+    json_t *values = value_exprs ? body_member(obj, "ExpressionAttributeValues") : NULL;
     const char *key;
     json_t *v;
 
@@ -354,7 +336,7 @@ static int decode_expression_params(const json_t *obj, bool has_expr, bool has_v
 static int parse_member(const json_t *obj, const char *param, enum expr_kind kind, struct action *a,
                         struct expr **out, struct ddb_error *err)
 {
-    json_t *s = member(obj, param);
+    json_t *s = body_member(obj, param);
 
     *out = NULL;
     if (!s) return 0;
@@ -381,7 +363,7 @@ static int find_action(const json_t *elem, size_t *which, const json_t **obj, st
     size_t found = 0;
 
     for (size_t k = 0; k < 4; k++) {
-        json_t *v = member(elem, action_names[k]);
+        json_t *v = body_member(elem, action_names[k]);
         if (!v) continue;
         found++;
         *which = k;
@@ -407,21 +389,21 @@ static int decode_write_action(const json_t *elem, struct action *a, struct ddb_
 
     if (find_action(elem, &which, &obj, err) != 0) return -1;
     a->op.kind = action_kinds[which];
-    a->op.table_name = json_string_value(member(obj, "TableName"));
+    a->op.table_name = json_string_value(body_member(obj, "TableName"));
     a->op.return_old_on_condition_failure =
-        member_is(obj, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+        body_member_is(obj, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
     if (a->op.kind == WRITE_PUT) {
-        if (wire_value_map_from_json(member(obj, "Item"), &attrs, err) != 0) return -1;
+        if (wire_value_map_from_json(body_member(obj, "Item"), &attrs, err) != 0) return -1;
         a->op.put_item = item_new(&attrs);
         if (a->op.put_item->size_bytes > DDB_MAX_ITEM_BYTES)
             return ddb_error_set(err, DDB_VALIDATION,
                                  "Item size has exceeded the maximum allowed size");
     } else {
-        if (wire_value_map_from_json(member(obj, "Key"), &a->op.key, err) != 0) return -1;
+        if (wire_value_map_from_json(body_member(obj, "Key"), &a->op.key, err) != 0) return -1;
     }
     is_update = a->op.kind == WRITE_UPDATE;
-    has_condition = member(obj, "ConditionExpression") != NULL;
-    has_update = is_update && member(obj, "UpdateExpression") != NULL;
+    has_condition = body_member(obj, "ConditionExpression") != NULL;
+    has_update = is_update && body_member(obj, "UpdateExpression") != NULL;
     if (decode_expression_params(obj, has_condition || has_update, has_condition || has_update,
                                  is_update ? "UpdateExpression and ConditionExpression are null"
                                            : "ConditionExpression is null",
@@ -631,8 +613,8 @@ static void add_collection_metrics(struct api_request *rq, const struct transact
 /* TransactWriteItems: decode every action, one db_transact_write, encode. */
 int op_transact_write_items(struct api_request *rq)
 {
-    json_t *items = member(rq->body, "TransactItems");
-    const char *token = json_string_value(member(rq->body, "ClientRequestToken"));
+    json_t *items = body_member(rq->body, "TransactItems");
+    const char *token = json_string_value(body_member(rq->body, "ClientRequestToken"));
     struct transact_args args;
     struct write_op *ops = NULL;
     struct consumed_capacity *caps = NULL;
@@ -641,8 +623,8 @@ int op_transact_write_items(struct api_request *rq)
     int rc = -1;
 
     transact_args_init(&args, json_array_size(items));
-    args.capacity = decode_return_capacity(rq->body);
-    args.collection_metrics = member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE");
+    args.capacity = body_return_capacity(rq->body);
+    args.collection_metrics = body_member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE");
     for (size_t i = 0; i < args.count; i++) {
         if (decode_write_action(json_array_get(items, i), &args.actions[i], &rq->err) != 0)
             goto out;
@@ -676,12 +658,12 @@ out:
 /* Decodes one Get: its key, and its projection with its names. */
 static int decode_get_action(const json_t *elem, struct action *a, struct ddb_error *err)
 {
-    const json_t *obj = member(elem, "Get");
-    bool has_projection = member(obj, "ProjectionExpression") != NULL;
+    const json_t *obj = body_member(elem, "Get");
+    bool has_projection = body_member(obj, "ProjectionExpression") != NULL;
 
-    a->get.table_name = json_string_value(member(obj, "TableName"));
+    a->get.table_name = json_string_value(body_member(obj, "TableName"));
     a->get.consistent_read = true;
-    if (wire_value_map_from_json(member(obj, "Key"), &a->get.key, err) != 0) return -1;
+    if (wire_value_map_from_json(body_member(obj, "Key"), &a->get.key, err) != 0) return -1;
     if (decode_expression_params(obj, has_projection, false, NULL, a, err) != 0) return -1;
     if (parse_member(obj, "ProjectionExpression", EXPR_PROJECTION, a, &a->projection, err) != 0)
         return -1;
@@ -712,7 +694,7 @@ static json_t *get_response(const struct action *a, const struct item *item)
  */
 int op_transact_get_items(struct api_request *rq)
 {
-    json_t *list = member(rq->body, "TransactItems"), *responses;
+    json_t *list = body_member(rq->body, "TransactItems"), *responses;
     struct transact_args args;
     struct get_op *gets = NULL;
     struct item **found = NULL;
@@ -721,7 +703,7 @@ int op_transact_get_items(struct api_request *rq)
     int rc = -1;
 
     transact_args_init(&args, json_array_size(list));
-    args.capacity = decode_return_capacity(rq->body);
+    args.capacity = body_return_capacity(rq->body);
     for (size_t i = 0; i < args.count; i++) {
         if (decode_get_action(json_array_get(list, i), &args.actions[i], &rq->err) != 0) goto out;
     }

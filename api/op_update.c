@@ -25,6 +25,7 @@
  * (scylla test_returnvalues.py, run against AWS); ConsumedCapacity and
  * ItemCollectionMetrics when asked.
  */
+#include "api/body.h"
 #include "api/expr_params.h"
 #include "api/ops.h"
 #include "api/shape.h"
@@ -133,32 +134,13 @@ static void update_args_clear(struct update_args *a)
     expr_params_clear(&a->params);
 }
 
-static json_t *member(const json_t *obj, const char *key)
-{
-    json_t *v = json_object_get(obj, key);
-    return json_is_null(v) ? NULL : v;
-}
-
-static bool member_is(const json_t *obj, const char *key, const char *want)
-{
-    const char *s = json_string_value(member(obj, key));
-    return s && strcmp(s, want) == 0;
-}
-
-static enum return_capacity decode_return_capacity(const json_t *body)
-{
-    if (member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
-    if (member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
-    return RETURN_CAPACITY_NONE;
-}
-
 /* Every value the shape allows (UpdateItem takes all five). */
 static enum return_values decode_return_values(const json_t *body)
 {
-    if (member_is(body, "ReturnValues", "ALL_OLD")) return RETURN_VALUES_ALL_OLD;
-    if (member_is(body, "ReturnValues", "UPDATED_OLD")) return RETURN_VALUES_UPDATED_OLD;
-    if (member_is(body, "ReturnValues", "ALL_NEW")) return RETURN_VALUES_ALL_NEW;
-    if (member_is(body, "ReturnValues", "UPDATED_NEW")) return RETURN_VALUES_UPDATED_NEW;
+    if (body_member_is(body, "ReturnValues", "ALL_OLD")) return RETURN_VALUES_ALL_OLD;
+    if (body_member_is(body, "ReturnValues", "UPDATED_OLD")) return RETURN_VALUES_UPDATED_OLD;
+    if (body_member_is(body, "ReturnValues", "ALL_NEW")) return RETURN_VALUES_ALL_NEW;
+    if (body_member_is(body, "ReturnValues", "UPDATED_NEW")) return RETURN_VALUES_UPDATED_NEW;
     return RETURN_VALUES_NONE;
 }
 
@@ -171,7 +153,7 @@ static enum return_values decode_return_values(const json_t *body)
 static int decode_attribute_updates(const json_t *body, struct update_args *a,
                                     struct ddb_error *err)
 {
-    json_t *map = member(body, "AttributeUpdates"), *entry;
+    json_t *map = body_member(body, "AttributeUpdates"), *entry;
     size_t n = json_object_size(map), i = 0;
     struct legacy_update *updates;
     struct value *values;
@@ -186,8 +168,8 @@ static int decode_attribute_updates(const json_t *body, struct update_args *a,
     json_object_foreach(map, name, entry)
     {
         struct legacy_update *u = &updates[i];
-        json_t *value = member(entry, "Value");
-        const char *action = json_string_value(member(entry, "Action"));
+        json_t *value = body_member(entry, "Value");
+        const char *action = json_string_value(body_member(entry, "Action"));
 
         u->name = name;
         u->name_len = strlen(name);
@@ -270,13 +252,13 @@ int op_update_item(struct api_request *rq)
 
     update_args_init(&a);
     memset(&res, 0, sizeof res);
-    a.op.table_name = json_string_value(member(body, "TableName"));
+    a.op.table_name = json_string_value(body_member(body, "TableName"));
     a.op.return_values = decode_return_values(body);
     a.op.return_old_on_condition_failure =
-        member_is(body, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
-    a.capacity = decode_return_capacity(body);
+        body_member_is(body, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
+    a.capacity = body_return_capacity(body);
     if (expr_params_check_mix(body, update_expressions, update_legacy, &rq->err) != 0) goto out;
-    if (wire_value_map_from_json(member(body, "Key"), &a.op.key, &rq->err) != 0) goto out;
+    if (wire_value_map_from_json(body_member(body, "Key"), &a.op.key, &rq->err) != 0) goto out;
     if (decode_attribute_updates(body, &a, &rq->err) != 0) goto out;
     if (decode_expressions(body, &a, &rq->err) != 0) goto out;
     a.op.update = a.update;
@@ -287,7 +269,8 @@ int op_update_item(struct api_request *rq)
     if (sub) json_object_set_new(rq->reply, "Attributes", sub);
     sub = wire_table_capacity_to_json(&res.capacity, a.capacity);
     if (sub) json_object_set_new(rq->reply, "ConsumedCapacity", sub);
-    if (member_is(body, "ReturnItemCollectionMetrics", "SIZE") && res.collection_metrics.present)
+    if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
+        res.collection_metrics.present)
         json_object_set_new(rq->reply, "ItemCollectionMetrics",
                             wire_table_collection_metrics_to_json(&res.collection_metrics));
     rc = 0;

@@ -13,6 +13,8 @@ DDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
     libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev)
 DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest)
+# The libFuzzer run of the expression parser needs clang and its fuzzer runtime.
+DDB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 
 ddb_log() {
     printf '==> %s\n' "$*" >&2

@@ -325,7 +325,7 @@ static int check_gsi_create(const struct table *t, const struct table_update *u,
                              DDB_MAX_GSIS);
     for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
         const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
-        enum value_type wanted, existing;
+        enum value_type wanted = VALUE_S, existing = VALUE_S;
         char existing_schema[1024] = "", new_schema[1024] = "";
         bool found = attr_def_type(u->attr_defs, u->attr_def_count, name, &wanted);
         assert(found); /* api/ checked that AttributeDefinitions covers the key */

@@ -374,11 +374,6 @@ out:
 
 /* ---- update actions ---- */
 
-static bool is_set_type(enum value_type t)
-{
-    return t == VALUE_SS || t == VALUE_NS || t == VALUE_BS;
-}
-
 /* The new value of an action's target, given its old value (NULL if absent);
  * *present false when the target disappears (REMOVE, emptied set). */
 static int action_result(struct applier *ap, const struct expr_action *act, const struct value *old,
@@ -428,7 +423,7 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
         if (!old) return 0;
         if (old->type != right->type)
             return ddb_error_set(ap->err, DDB_VALIDATION, "%s", ap->bad_type);
-        assert(is_set_type(old->type));
+        assert(value_is_set(old));
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count; i++) {
             if (value_set_contains(right, &old->u.list.elems[i])) continue;

@@ -1,0 +1,23 @@
+/*
+ * body.h - reading members of a request body that shape.c has already checked.
+ *
+ * Every handler reads its JSON body the same way: JSON null counts as absent
+ * (as for DynamoDB), and the types are known to be right because
+ * shape_check() ran first. These helpers are that one way.
+ */
+#ifndef DDB_API_BODY_H
+#define DDB_API_BODY_H
+
+#include "storage/db.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* The member named key (borrowed), or NULL when it is absent or JSON null. */
+json_t *body_member(const json_t *obj, const char *key);
+/* True when the member is the string want. */
+bool body_member_is(const json_t *obj, const char *key, const char *want);
+/* ReturnConsumedCapacity: NONE when absent. */
+enum return_capacity body_return_capacity(const json_t *body);
+
+#endif
