@@ -17,6 +17,17 @@ bool body_member_is(const json_t *obj, const char *key, const char *want)
     return s && strcmp(s, want) == 0;
 }
 
+const char *body_member_str(const json_t *obj, const char *key)
+{
+    return json_string_value(body_member(obj, key));
+}
+
+json_int_t body_member_int(const json_t *obj, const char *key)
+{
+    json_t *v = body_member(obj, key);
+    return json_is_integer(v) ? json_integer_value(v) : (json_int_t) json_number_value(v);
+}
+
 enum return_capacity body_return_capacity(const json_t *body)
 {
     if (body_member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;

@@ -17,6 +17,10 @@
 json_t *body_member(const json_t *obj, const char *key);
 /* True when the member is the string want. */
 bool body_member_is(const json_t *obj, const char *key, const char *want);
+/* The member's string (borrowed), or NULL when absent, null or not a string. */
+const char *body_member_str(const json_t *obj, const char *key);
+/* The member's integer value (a JSON real is truncated), 0 when absent. */
+json_int_t body_member_int(const json_t *obj, const char *key);
 /* ReturnConsumedCapacity: NONE when absent. */
 enum return_capacity body_return_capacity(const json_t *body);
 

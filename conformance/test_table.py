@@ -551,7 +551,8 @@ def test_list_tables_pages_in_name_order(dynamodb, make_table):
     assert page["LastEvaluatedTableName"] == names[1]
     page = dynamodb.list_tables(ExclusiveStartTableName=page["LastEvaluatedTableName"], Limit=1)
     assert page["TableNames"] == names[2:]
-    assert page["LastEvaluatedTableName"] == names[2]
+    # Present only when other tables of the namespace sort after ours (see the next test).
+    assert page.get("LastEvaluatedTableName", names[2]) == names[2]
     page = dynamodb.list_tables(ExclusiveStartTableName=names[0])
     assert page["TableNames"][:2] == names[1:]
 
