@@ -287,10 +287,16 @@ static void run_operation(const struct api_context *ctx, const struct operation 
         if (!ddb_error_is_set(&rq.err))
             ddb_error_set(&rq.err, DDB_INTERNAL_SERVER_ERROR, "Internal server error");
         reply_error(resp, content_type, &rq.err);
+    } else if (rq.reply_body.len) {
+        size_t len;
+        char *text = json_out_take(&rq.reply_body, &len);
+        assert(!ddb_error_is_set(&rq.err) && !rq.reply);
+        response_set_body(resp, 200, content_type, text, len);
     } else {
         assert(!ddb_error_is_set(&rq.err));
         response_success(resp, content_type, rq.reply);
     }
+    json_out_clear(&rq.reply_body);
     json_decref(rq.reply);
     json_decref(rq.body);
     ddb_error_clear(&rq.err);

@@ -268,66 +268,84 @@ static void charge_get(struct get_table *t, const struct item *item)
     t->capacity.table_read_units += units;
 }
 
-/* UnprocessedKeys entry for t: its parameters, and the keys from `from` on. */
-static json_t *unprocessed_entry(const struct get_table *t, size_t from)
+/* Writes t's UnprocessedKeys entry: the keys from `from` on, and the table
+ * entry's other parameters as the request gave them. */
+static void write_unprocessed_entry(struct json_out *w, const struct get_table *t, size_t from)
 {
-    json_t *entry = json_object(), *keys = json_array();
     static const char *const copied[] = {"AttributesToGet", "ConsistentRead",
                                          "ProjectionExpression", "ExpressionAttributeNames", NULL};
 
+    json_out_key(w, t->name);
+    json_out_object_begin(w);
+    json_out_key(w, "Keys");
+    json_out_array_begin(w);
     for (size_t i = from; i < t->key_count; i++)
-        json_array_append_new(keys, wire_value_map_to_json(&t->keys[i]));
-    json_object_set_new(entry, "Keys", keys);
+        wire_value_write_map(w, &t->keys[i]);
+    json_out_array_end(w);
     for (const char *const *p = copied; *p; p++) {
         json_t *v = body_member(t->json, *p);
-        if (v) json_object_set_new(entry, *p, json_deep_copy(v));
+        if (!v) continue;
+        json_out_key(w, *p);
+        json_out_json(w, v);
     }
-    return entry;
+    json_out_object_end(w);
 }
 
-/* Responses up to the 16 MB limit, UnprocessedKeys for the rest, ConsumedCapacity. */
-static json_t *encode_batch_get(struct get_table *tables, size_t count,
-                                enum return_capacity capacity)
+/*
+ * Writes the answer: Responses up to the 16 MB limit, UnprocessedKeys for the
+ * rest (from the key that did not fit, and every later table whole; every
+ * table still gets its, possibly empty, Responses list), ConsumedCapacity.
+ * Charges each table for the keys answered.
+ */
+static void write_batch_get(struct json_out *w, struct get_table *tables, size_t count,
+                            enum return_capacity capacity)
 {
-    json_t *reply = json_object(), *responses = json_object(), *unprocessed = json_object();
-    size_t total_bytes = 0;
-    bool full = false;
+    size_t total_bytes = 0, full_table = count, full_key = 0;
 
+    json_out_object_begin(w);
+    json_out_key(w, "Responses");
+    json_out_object_begin(w);
     for (size_t ti = 0; ti < count; ti++) {
         struct get_table *t = &tables[ti];
-        json_t *list = json_array();
-        for (size_t i = 0; i < t->key_count && !full; i++) {
+        json_out_key(w, t->name);
+        json_out_array_begin(w);
+        for (size_t i = 0; i < t->key_count && full_table == count; i++) {
             struct item *item = t->items[i] ? shaped_item(t, t->items[i]) : NULL;
             if (item && total_bytes + item->size_bytes > DDB_MAX_BATCH_GET_RESPONSE_BYTES) {
-                json_object_set_new(unprocessed, t->name, unprocessed_entry(t, i));
+                full_table = ti;
+                full_key = i;
                 item_unref(item);
-                full = true;
                 break;
             }
             charge_get(t, t->items[i]);
             if (item) {
                 total_bytes += item->size_bytes;
-                json_array_append_new(list, wire_value_map_to_json(&item->attrs));
+                wire_value_write_map(w, &item->attrs);
                 item_unref(item);
             }
         }
-        if (full && !json_object_get(unprocessed, t->name) && t->key_count)
-            json_object_set_new(unprocessed, t->name, unprocessed_entry(t, 0));
-        json_object_set_new(responses, t->name, list);
+        json_out_array_end(w);
     }
-    json_object_set_new(reply, "Responses", responses);
-    json_object_set_new(reply, "UnprocessedKeys", unprocessed);
+    json_out_object_end(w);
+    json_out_key(w, "UnprocessedKeys");
+    json_out_object_begin(w);
+    for (size_t ti = full_table; ti < count; ti++) {
+        if (ti == full_table)
+            write_unprocessed_entry(w, &tables[ti], full_key);
+        else if (tables[ti].key_count)
+            write_unprocessed_entry(w, &tables[ti], 0);
+    }
+    json_out_object_end(w);
     if (capacity != RETURN_CAPACITY_NONE) {
-        json_t *caps = json_array();
+        json_out_key(w, "ConsumedCapacity");
+        json_out_array_begin(w);
         for (size_t ti = 0; ti < count; ti++) {
-            json_t *c;
-            if (!tables[ti].capacity.table_name) continue;
-            c = wire_table_capacity_to_json(&tables[ti].capacity, capacity);
-            if (c) json_array_append_new(caps, c);
+            if (wire_table_has_capacity(&tables[ti].capacity, capacity))
+                wire_table_write_capacity(w, &tables[ti].capacity, capacity);
         }
-        json_object_set_new(reply, "ConsumedCapacity", caps);
+        json_out_array_end(w);
     }
-    return reply;
+    json_out_object_end(w);
 }
 
 /* BatchGetItem: the checks of the file comment, the reads, the answer. */
@@ -352,7 +370,7 @@ int op_batch_get_item(struct api_request *rq)
     for (size_t i = 0; i < n; i++) {
         if (read_get_table(rq, &tables[i], &rq->err) != 0) goto out;
     }
-    rq->reply = encode_batch_get(tables, n, body_return_capacity(rq->body));
+    write_batch_get(&rq->reply_body, tables, n, body_return_capacity(rq->body));
     rc = 0;
 out:
     for (size_t i = 0; i < n; i++)
@@ -393,35 +411,48 @@ static int decode_write_request(const char *table, const json_t *req, struct wri
     return wire_value_map_from_json(body_member(del, "Key"), &op->key, err);
 }
 
-/* {"UnprocessedItems": {}, "ConsumedCapacity": [...], "ItemCollectionMetrics": {...}}. */
-static json_t *encode_batch_write(const struct batch_write_result *res,
-                                  enum return_capacity capacity)
+/* Writes "ItemCollectionMetrics": {table: [metrics, ...], ...}, tables in
+ * the order they first appear in res. */
+static void write_batch_collection_metrics(struct json_out *w, const struct batch_write_result *res)
 {
-    json_t *reply = json_object();
+    json_out_key(w, "ItemCollectionMetrics");
+    json_out_object_begin(w);
+    for (size_t i = 0; i < res->collection_count; i++) {
+        const char *table = res->collections[i].table_name;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(res->collections[j].table_name, table) == 0;
+        if (seen) continue;
+        json_out_key(w, table);
+        json_out_array_begin(w);
+        for (size_t j = i; j < res->collection_count; j++) {
+            if (strcmp(res->collections[j].table_name, table) == 0)
+                wire_table_write_collection_metrics(w, &res->collections[j].metrics);
+        }
+        json_out_array_end(w);
+    }
+    json_out_object_end(w);
+}
 
-    json_object_set_new(reply, "UnprocessedItems", json_object());
+/* Writes {"UnprocessedItems": {}, "ConsumedCapacity": [...], "ItemCollectionMetrics": {...}}. */
+static void write_batch_write(struct json_out *w, const struct batch_write_result *res,
+                              enum return_capacity capacity)
+{
+    json_out_object_begin(w);
+    json_out_key(w, "UnprocessedItems");
+    json_out_object_begin(w);
+    json_out_object_end(w);
     if (capacity != RETURN_CAPACITY_NONE) {
-        json_t *caps = json_array();
+        json_out_key(w, "ConsumedCapacity");
+        json_out_array_begin(w);
         for (size_t i = 0; i < res->capacity_count; i++) {
-            json_t *c = wire_table_capacity_to_json(&res->capacities[i], capacity);
-            if (c) json_array_append_new(caps, c);
+            if (wire_table_has_capacity(&res->capacities[i], capacity))
+                wire_table_write_capacity(w, &res->capacities[i], capacity);
         }
-        json_object_set_new(reply, "ConsumedCapacity", caps);
+        json_out_array_end(w);
     }
-    if (res->collection_count) {
-        json_t *metrics = json_object();
-        for (size_t i = 0; i < res->collection_count; i++) {
-            const struct batch_collection *c = &res->collections[i];
-            json_t *list = json_object_get(metrics, c->table_name);
-            if (!list) {
-                list = json_array();
-                json_object_set_new(metrics, c->table_name, list);
-            }
-            json_array_append_new(list, wire_table_collection_metrics_to_json(&c->metrics));
-        }
-        json_object_set_new(reply, "ItemCollectionMetrics", metrics);
-    }
-    return reply;
+    if (res->collection_count) write_batch_collection_metrics(w, res);
+    json_out_object_end(w);
 }
 
 /* BatchWriteItem: request-level checks, one db_batch_write, the answer. */
@@ -458,7 +489,7 @@ int op_batch_write_item(struct api_request *rq)
                        body_member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE"), &res,
                        &rq->err) != 0)
         goto out;
-    rq->reply = encode_batch_write(&res, capacity);
+    write_batch_write(&rq->reply_body, &res, capacity);
     rc = 0;
 out:
     for (size_t i = 0; i < n; i++) {

@@ -194,22 +194,23 @@ static int decode_condition(const json_t *body, struct item_args *a, struct ddb_
     return 0;
 }
 
-/* The common tail of PutItem and DeleteItem answers: Attributes for ALL_OLD
- * when an item was there, ConsumedCapacity, ItemCollectionMetrics. */
-static json_t *encode_write_result(const json_t *body, const struct item_args *a,
-                                   const struct write_result *res)
+/* The answer of PutItem and DeleteItem: Attributes for ALL_OLD when an item
+ * was there, ConsumedCapacity, ItemCollectionMetrics. */
+static void write_write_answer(struct json_out *w, const json_t *body, const struct item_args *a,
+                               const struct write_result *res)
 {
-    json_t *reply = json_object(), *sub;
-
-    if (a->op.return_values == RETURN_VALUES_ALL_OLD && res->old_item)
-        json_object_set_new(reply, "Attributes", wire_value_map_to_json(&res->old_item->attrs));
-    sub = wire_table_capacity_to_json(&res->capacity, a->capacity);
-    if (sub) json_object_set_new(reply, "ConsumedCapacity", sub);
+    json_out_object_begin(w);
+    if (a->op.return_values == RETURN_VALUES_ALL_OLD && res->old_item) {
+        json_out_key(w, "Attributes");
+        wire_value_write_map(w, &res->old_item->attrs);
+    }
+    wire_table_write_capacity_member(w, &res->capacity, a->capacity);
     if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
-        res->collection_metrics.present)
-        json_object_set_new(reply, "ItemCollectionMetrics",
-                            wire_table_collection_metrics_to_json(&res->collection_metrics));
-    return reply;
+        res->collection_metrics.present) {
+        json_out_key(w, "ItemCollectionMetrics");
+        wire_table_write_collection_metrics(w, &res->collection_metrics);
+    }
+    json_out_object_end(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -242,7 +243,7 @@ int op_put_item(struct api_request *rq)
     }
     if (decode_condition(body, &a, &rq->err) != 0) goto out;
     if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
-    rq->reply = encode_write_result(body, &a, &res);
+    write_write_answer(&rq->reply_body, body, &a, &res);
     rc = 0;
 out:
     write_result_clear(&res);
@@ -270,7 +271,7 @@ int op_delete_item(struct api_request *rq)
     if (decode_write_return_values(body, &a.op.return_values, &rq->err) != 0) goto out;
     if (decode_condition(body, &a, &rq->err) != 0) goto out;
     if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
-    rq->reply = encode_write_result(body, &a, &res);
+    write_write_answer(&rq->reply_body, body, &a, &res);
     rc = 0;
 out:
     write_result_clear(&res);
@@ -313,6 +314,25 @@ static int decode_projection(const json_t *body, struct item_args *a, struct ddb
     return expr_params_check_unused(&a->params, err);
 }
 
+/* The answer of GetItem: Item (projected) when there is one, ConsumedCapacity. */
+static void write_get_answer(struct json_out *w, const struct item_args *a, const struct item *item,
+                             const struct consumed_capacity *capacity)
+{
+    json_out_object_begin(w);
+    if (item && a->projection) {
+        struct value projected;
+        expr_project(a->projection, &item->attrs, &projected);
+        json_out_key(w, "Item");
+        wire_value_write_map(w, &projected);
+        value_clear(&projected);
+    } else if (item) {
+        json_out_key(w, "Item");
+        wire_value_write_map(w, &item->attrs);
+    }
+    wire_table_write_capacity_member(w, capacity, a->capacity);
+    json_out_object_end(w);
+}
+
 /*
  * GetItem: {"Item": {...}} when the item exists - projected, so possibly {}
  * (scylla test_projection_expression.py test_projection_expression_path) -
@@ -325,7 +345,6 @@ int op_get_item(struct api_request *rq)
     struct item *item = NULL;
     struct consumed_capacity capacity;
     const json_t *body = rq->body;
-    json_t *sub;
     int rc = -1;
 
     item_args_init(&a);
@@ -341,17 +360,7 @@ int op_get_item(struct api_request *rq)
     a.get.projection = a.projection;
     if (db_get_item(rq->db, &rq->scope, &a.get, a.capacity, &item, &capacity, &rq->err) != 0)
         goto out;
-    rq->reply = json_object();
-    if (item && a.projection) {
-        struct value projected;
-        expr_project(a.projection, &item->attrs, &projected);
-        json_object_set_new(rq->reply, "Item", wire_value_map_to_json(&projected));
-        value_clear(&projected);
-    } else if (item) {
-        json_object_set_new(rq->reply, "Item", wire_value_map_to_json(&item->attrs));
-    }
-    sub = wire_table_capacity_to_json(&capacity, a.capacity);
-    if (sub) json_object_set_new(rq->reply, "ConsumedCapacity", sub);
+    write_get_answer(&rq->reply_body, &a, item, &capacity);
     rc = 0;
 out:
     item_unref(item);

@@ -409,25 +409,27 @@ static int decode_key_conditions(const json_t *body, struct read_args *a, struct
     return 0;
 }
 
-/* {"Items": [...], "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}. */
-static json_t *encode_page(const struct read_args *a, const struct read_page *page)
+/* Writes {"Items": [...], "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}. */
+static void write_page(struct json_out *w, const struct read_args *a, const struct read_page *page)
 {
-    json_t *reply = json_object(), *sub;
-
+    json_out_object_begin(w);
     if (a->op.select != SELECT_COUNT) {
-        json_t *items = json_array();
+        json_out_key(w, "Items");
+        json_out_array_begin(w);
         for (size_t i = 0; i < page->count; i++)
-            json_array_append_new(items, wire_value_map_to_json(&page->items[i]->attrs));
-        json_object_set_new(reply, "Items", items);
+            wire_value_write_map(w, &page->items[i]->attrs);
+        json_out_array_end(w);
     }
-    json_object_set_new(reply, "Count", json_integer((json_int_t) page->count));
-    json_object_set_new(reply, "ScannedCount", json_integer((json_int_t) page->scanned_count));
-    if (page->last_evaluated_key.type == VALUE_M)
-        json_object_set_new(reply, "LastEvaluatedKey",
-                            wire_value_map_to_json(&page->last_evaluated_key));
-    sub = wire_table_capacity_to_json(&page->capacity, a->capacity);
-    if (sub) json_object_set_new(reply, "ConsumedCapacity", sub);
-    return reply;
+    json_out_key(w, "Count");
+    json_out_integer(w, (long long) page->count);
+    json_out_key(w, "ScannedCount");
+    json_out_integer(w, (long long) page->scanned_count);
+    if (page->last_evaluated_key.type == VALUE_M) {
+        json_out_key(w, "LastEvaluatedKey");
+        wire_value_write_map(w, &page->last_evaluated_key);
+    }
+    wire_table_write_capacity_member(w, &page->capacity, a->capacity);
+    json_out_object_end(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -465,7 +467,7 @@ int op_query(struct api_request *rq)
     a.op.filter = a.filter;
     a.op.projection = a.projection;
     if (db_query(rq->db, &rq->scope, &a.op, a.capacity, &page, &rq->err) != 0) goto out;
-    rq->reply = encode_page(&a, &page);
+    write_page(&rq->reply_body, &a, &page);
     rc = 0;
 out:
     read_page_clear(&page);
@@ -520,7 +522,7 @@ int op_scan(struct api_request *rq)
     a.op.filter = a.filter;
     a.op.projection = a.projection;
     if (db_scan(rq->db, &rq->scope, &a.op, a.capacity, &page, &rq->err) != 0) goto out;
-    rq->reply = encode_page(&a, &page);
+    write_page(&rq->reply_body, &a, &page);
     rc = 0;
 out:
     read_page_clear(&page);

@@ -245,53 +245,78 @@ int op_get_shard_iterator(struct api_request *rq)
 /* GetRecords                                                                */
 /* ------------------------------------------------------------------------ */
 
-static json_t *record_to_json(const struct stream_record_out *r, const char *region)
+/* Writes key: "text" into the open object. Text that is not valid UTF-8
+ * (only a region taken from a request's credential could be) is left out,
+ * as jansson's json_string always left it out of these answers. */
+static void write_string_member(struct json_out *w, const char *key, const char *text)
 {
-    json_t *o = json_object(), *ddb = json_object();
+    if (!json_out_is_utf8(text, strlen(text))) return;
+    json_out_key(w, key);
+    json_out_string(w, text);
+}
 
-    json_object_set_new(o, "eventID", json_string(r->event_id));
-    json_object_set_new(o, "eventName", json_string(stream_event_name(r->event)));
-    json_object_set_new(o, "eventVersion", json_string("1.1"));
-    json_object_set_new(o, "eventSource", json_string("aws:dynamodb"));
-    json_object_set_new(o, "awsRegion", json_string(region));
+/* Writes one stream record as GetRecords returns it. */
+static void write_record(struct json_out *w, const struct stream_record_out *r, const char *region)
+{
+    json_out_object_begin(w);
+    write_string_member(w, "eventID", r->event_id);
+    write_string_member(w, "eventName", stream_event_name(r->event));
+    write_string_member(w, "eventVersion", "1.1");
+    write_string_member(w, "eventSource", "aws:dynamodb");
+    write_string_member(w, "awsRegion", region);
+    json_out_key(w, "dynamodb");
+    json_out_object_begin(w);
     /* Whole seconds, as AWS stamps stream records. */
-    json_object_set_new(ddb, "ApproximateCreationDateTime",
-                        json_integer((json_int_t) (r->created_ms / 1000)));
-    json_object_set_new(ddb, "Keys", wire_value_map_to_json(&r->keys));
-    if (r->new_image)
-        json_object_set_new(ddb, "NewImage", wire_value_map_to_json(&r->new_image->attrs));
-    if (r->old_image)
-        json_object_set_new(ddb, "OldImage", wire_value_map_to_json(&r->old_image->attrs));
-    json_object_set_new(ddb, "SequenceNumber", json_string(r->sequence_number));
-    json_object_set_new(ddb, "SizeBytes", json_integer((json_int_t) r->size_bytes));
-    json_object_set_new(ddb, "StreamViewType", json_string(stream_view_name(r->view)));
-    json_object_set_new(o, "dynamodb", ddb);
+    json_out_key(w, "ApproximateCreationDateTime");
+    json_out_integer(w, (long long) (r->created_ms / 1000));
+    json_out_key(w, "Keys");
+    wire_value_write_map(w, &r->keys);
+    if (r->new_image) {
+        json_out_key(w, "NewImage");
+        wire_value_write_map(w, &r->new_image->attrs);
+    }
+    if (r->old_image) {
+        json_out_key(w, "OldImage");
+        wire_value_write_map(w, &r->old_image->attrs);
+    }
+    write_string_member(w, "SequenceNumber", r->sequence_number);
+    json_out_key(w, "SizeBytes");
+    json_out_integer(w, (long long) r->size_bytes);
+    write_string_member(w, "StreamViewType", stream_view_name(r->view));
+    json_out_object_end(w);
     if (r->by_ttl) {
         /* "For Time To Live, the principalId is dynamodb.amazonaws.com" and
          * "the type is Service" (the Streams model's Identity shape). */
-        json_t *identity = json_object();
-        json_object_set_new(identity, "PrincipalId", json_string("dynamodb.amazonaws.com"));
-        json_object_set_new(identity, "Type", json_string("Service"));
-        json_object_set_new(o, "userIdentity", identity);
+        json_out_key(w, "userIdentity");
+        json_out_object_begin(w);
+        write_string_member(w, "PrincipalId", "dynamodb.amazonaws.com");
+        write_string_member(w, "Type", "Service");
+        json_out_object_end(w);
     }
-    return o;
+    json_out_object_end(w);
+}
+
+/* Writes {"Records": [...], "NextShardIterator": ...}. */
+static void write_records(struct json_out *w, const struct stream_records *r)
+{
+    json_out_object_begin(w);
+    json_out_key(w, "Records");
+    json_out_array_begin(w);
+    for (size_t i = 0; i < r->count; i++)
+        write_record(w, &r->records[i], r->region);
+    json_out_array_end(w);
+    if (r->next_iterator) write_string_member(w, "NextShardIterator", r->next_iterator);
+    json_out_object_end(w);
 }
 
 int op_get_records(struct api_request *rq)
 {
     struct stream_records r;
-    json_t *records;
 
     if (db_get_records(rq->db, &rq->scope, member_str(rq->body, "ShardIterator"),
                        member_limit(rq->body, DDB_MAX_GET_RECORDS_LIMIT), &r, &rq->err) != 0)
         return -1;
-    records = json_array();
-    for (size_t i = 0; i < r.count; i++)
-        json_array_append_new(records, record_to_json(&r.records[i], r.region));
-    rq->reply = json_object();
-    json_object_set_new(rq->reply, "Records", records);
-    if (r.next_iterator)
-        json_object_set_new(rq->reply, "NextShardIterator", json_string(r.next_iterator));
+    write_records(&rq->reply_body, &r);
     stream_records_clear(&r);
     return 0;
 }

@@ -509,105 +509,101 @@ static char *request_digest(json_t *body)
 
 /* ---- encoding ---- */
 
-/* {"CapacityUnits", "ReadCapacityUnits"?, "WriteCapacityUnits"?}: transactional
- * answers split the units into read and write (paritysuite transactWrite and
- * nubo-db/dynoxide#123, observed on AWS); a side with no units is left out. */
-static json_t *split_units(double read_units, double write_units)
+/* Writes "ConsumedCapacity": [one entry per table], unless mode is NONE. */
+static void write_capacities(struct json_out *w, const struct consumed_capacity *caps, size_t count,
+                             enum return_capacity mode)
 {
-    json_t *obj = json_object();
-
-    json_object_set_new(obj, "CapacityUnits", json_real(read_units + write_units));
-    if (read_units > 0) json_object_set_new(obj, "ReadCapacityUnits", json_real(read_units));
-    if (write_units > 0) json_object_set_new(obj, "WriteCapacityUnits", json_real(write_units));
-    return obj;
-}
-
-/* One ConsumedCapacity entry of a transaction (new reference). */
-static json_t *transact_capacity_to_json(const struct consumed_capacity *c,
-                                         enum return_capacity mode)
-{
-    json_t *obj = json_object(), *units = split_units(c->read_units, c->write_units);
-    json_t *gsis = NULL, *lsis = NULL;
-
-    json_object_set_new(obj, "TableName", json_string(c->table_name));
-    json_object_update(obj, units);
-    json_decref(units);
-    if (mode != RETURN_CAPACITY_INDEXES) return obj;
-    json_object_set_new(obj, "Table", split_units(c->table_read_units, c->table_write_units));
-    for (size_t i = 0; i < c->index_count; i++) {
-        const struct index_capacity *ic = &c->indexes[i];
-        json_t **map = ic->is_global ? &gsis : &lsis;
-        if (!*map) *map = json_object();
-        json_object_set_new(*map, ic->index_name, split_units(ic->read_units, ic->write_units));
-    }
-    if (gsis) json_object_set_new(obj, "GlobalSecondaryIndexes", gsis);
-    if (lsis) json_object_set_new(obj, "LocalSecondaryIndexes", lsis);
-    return obj;
-}
-
-static void add_capacities(json_t *reply, const struct consumed_capacity *caps, size_t count,
-                           enum return_capacity mode)
-{
-    json_t *list;
-
     if (mode == RETURN_CAPACITY_NONE) return;
-    list = json_array();
+    json_out_key(w, "ConsumedCapacity");
+    json_out_array_begin(w);
     for (size_t i = 0; i < count; i++) {
-        if (caps[i].table_name)
-            json_array_append_new(list, transact_capacity_to_json(&caps[i], mode));
+        if (wire_table_has_capacity(&caps[i], mode))
+            wire_table_write_transact_capacity(w, &caps[i], mode);
     }
-    json_object_set_new(reply, "ConsumedCapacity", list);
+    json_out_array_end(w);
+}
+
+/* One item collection a transaction wrote: its table and metrics. */
+struct written_collection {
+    const char *table_name; /* borrowed from the action */
+    struct item_collection_metrics metrics;
+    bool repeated; /* an earlier action wrote the same collection */
+};
+
+/* The collections the actions wrote, in action order (tables without an LSI
+ * have none); *count receives how many. Read after the commit. */
+static struct written_collection *
+written_collections(struct api_request *rq, const struct transact_args *args, size_t *count)
+{
+    struct written_collection *out = xcalloc(args->count ? args->count : 1, sizeof *out);
+    size_t n = 0;
+
+    for (size_t i = 0; i < args->count; i++) {
+        const struct write_op *op = &args->actions[i].op;
+        const struct value *attrs = op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
+        struct written_collection *c = &out[n];
+        struct ddb_error gone = {0};
+
+        if (op->kind == WRITE_CONDITION_CHECK) continue;
+        /* The transaction has committed: a table deleted since simply has no metrics. */
+        if (db_item_collection_metrics(rq->db, &rq->scope, op->table_name, attrs, &c->metrics,
+                                       &gone) != 0 ||
+            !c->metrics.present) {
+            ddb_error_clear(&gone);
+            value_clear(&c->metrics.key);
+            continue;
+        }
+        c->table_name = op->table_name;
+        for (size_t j = 0; j < i && !c->repeated; j++) {
+            const struct write_op *prev = &args->actions[j].op;
+            const struct value *pa = prev->kind == WRITE_PUT ? &prev->put_item->attrs : &prev->key;
+            const struct attr *k = &c->metrics.key.u.map.attrs[0];
+            const struct value *pv = value_map_get(pa, k->name, k->name_len);
+            c->repeated = prev->kind != WRITE_CONDITION_CHECK &&
+                          strcmp(prev->table_name, op->table_name) == 0 && pv &&
+                          value_equal(pv, &k->value);
+        }
+        n++;
+    }
+    *count = n;
+    return out;
 }
 
 /*
  * ItemCollectionMetrics of a successful transaction: per table with an LSI,
  * one entry per item collection the transaction wrote (ConditionChecks write
- * nothing), {"table": [{"ItemCollectionKey", "SizeEstimateRangeGB"}]}. Read
- * after the commit; the estimate is a whole-gigabyte range, which a
- * concurrent write cannot move in any way a client could rely on.
+ * nothing), {"table": [{"ItemCollectionKey", "SizeEstimateRangeGB"}]}, tables
+ * in the order of their first action. Left out when no table has any. The
+ * estimate is a whole-gigabyte range, which a concurrent write cannot move in
+ * any way a client could rely on.
  */
-static void add_collection_metrics(struct api_request *rq, const struct transact_args *args,
-                                   json_t *reply)
+static void write_collection_metrics(struct json_out *w, struct api_request *rq,
+                                     const struct transact_args *args)
 {
-    json_t *by_table = json_object();
+    size_t count;
+    struct written_collection *cols = written_collections(rq, args, &count);
 
-    for (size_t i = 0; i < args->count; i++) {
-        const struct write_op *op = &args->actions[i].op;
-        const struct value *attrs = op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
-        struct item_collection_metrics m;
-        struct ddb_error gone = {0};
-        json_t *list;
-        bool seen = false;
-
-        if (op->kind == WRITE_CONDITION_CHECK) continue;
-        /* The transaction has committed: a table deleted since simply has no metrics. */
-        if (db_item_collection_metrics(rq->db, &rq->scope, op->table_name, attrs, &m, &gone) != 0 ||
-            !m.present) {
-            ddb_error_clear(&gone);
-            value_clear(&m.key);
-            continue;
-        }
-        list = json_object_get(by_table, op->table_name);
-        if (!list) {
-            list = json_array();
-            json_object_set_new(by_table, op->table_name, list);
-        }
-        for (size_t j = 0; j < i && !seen; j++) {
-            const struct write_op *prev = &args->actions[j].op;
-            const struct value *pa = prev->kind == WRITE_PUT ? &prev->put_item->attrs : &prev->key;
-            const struct attr *k = &m.key.u.map.attrs[0];
-            const struct value *pv = value_map_get(pa, k->name, k->name_len);
-            seen = prev->kind != WRITE_CONDITION_CHECK &&
-                   strcmp(prev->table_name, op->table_name) == 0 && pv &&
-                   value_equal(pv, &k->value);
-        }
-        if (!seen) json_array_append_new(list, wire_table_collection_metrics_to_json(&m));
-        value_clear(&m.key);
+    if (count) {
+        json_out_key(w, "ItemCollectionMetrics");
+        json_out_object_begin(w);
     }
-    if (json_object_size(by_table))
-        json_object_set_new(reply, "ItemCollectionMetrics", by_table);
-    else
-        json_decref(by_table);
+    for (size_t i = 0; i < count; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(cols[j].table_name, cols[i].table_name) == 0;
+        if (seen) continue;
+        json_out_key(w, cols[i].table_name);
+        json_out_array_begin(w);
+        for (size_t j = i; j < count; j++) {
+            if (!cols[j].repeated && strcmp(cols[j].table_name, cols[i].table_name) == 0)
+                wire_table_write_collection_metrics(w, &cols[j].metrics);
+        }
+        json_out_array_end(w);
+    }
+    if (count) json_out_object_end(w);
+    for (size_t i = 0; i < count; i++)
+        value_clear(&cols[i].metrics.key);
+    free(cols);
 }
 
 /* TransactWriteItems: decode every action, one db_transact_write, encode. */
@@ -637,9 +633,10 @@ int op_transact_write_items(struct api_request *rq)
     if (db_transact_write(rq->db, &rq->scope, ops, args.count, token, digest, args.capacity, &caps,
                           &cap_count, &rq->err) != 0)
         goto out;
-    rq->reply = json_object();
-    add_capacities(rq->reply, caps, cap_count, args.capacity);
-    if (args.collection_metrics) add_collection_metrics(rq, &args, rq->reply);
+    json_out_object_begin(&rq->reply_body);
+    write_capacities(&rq->reply_body, caps, cap_count, args.capacity);
+    if (args.collection_metrics) write_collection_metrics(&rq->reply_body, rq, &args);
+    json_out_object_end(&rq->reply_body);
     rc = 0;
 out:
     for (size_t i = 0; i < cap_count; i++)
@@ -670,21 +667,37 @@ static int decode_get_action(const json_t *elem, struct action *a, struct ddb_er
     return expr_ctx_check_unused(&a->ctx, err);
 }
 
-/* {"Item": ...} projected when asked, or {} for an item that does not exist. */
-static json_t *get_response(const struct action *a, const struct item *item)
+/* Writes {"Item": ...} projected when asked, or {} for an item that does not exist. */
+static void write_get_response(struct json_out *w, const struct action *a, const struct item *item)
 {
-    json_t *entry = json_object();
     struct value projected;
 
-    if (!item) return entry;
-    if (!a->projection) {
-        json_object_set_new(entry, "Item", wire_value_map_to_json(&item->attrs));
-        return entry;
+    json_out_object_begin(w);
+    if (item && !a->projection) {
+        json_out_key(w, "Item");
+        wire_value_write_map(w, &item->attrs);
+    } else if (item) {
+        expr_project(a->projection, &item->attrs, &projected);
+        json_out_key(w, "Item");
+        wire_value_write_map(w, &projected);
+        value_clear(&projected);
     }
-    expr_project(a->projection, &item->attrs, &projected);
-    json_object_set_new(entry, "Item", wire_value_map_to_json(&projected));
-    value_clear(&projected);
-    return entry;
+    json_out_object_end(w);
+}
+
+/* Writes {"ConsumedCapacity": [...], "Responses": [...]}. */
+static void write_get_answer(struct json_out *w, const struct transact_args *args,
+                             struct item *const *found, const struct consumed_capacity *caps,
+                             size_t cap_count)
+{
+    json_out_object_begin(w);
+    write_capacities(w, caps, cap_count, args->capacity);
+    json_out_key(w, "Responses");
+    json_out_array_begin(w);
+    for (size_t i = 0; i < args->count; i++)
+        write_get_response(w, &args->actions[i], found[i]);
+    json_out_array_end(w);
+    json_out_object_end(w);
 }
 
 /*
@@ -694,7 +707,7 @@ static json_t *get_response(const struct action *a, const struct item *item)
  */
 int op_transact_get_items(struct api_request *rq)
 {
-    json_t *list = body_member(rq->body, "TransactItems"), *responses;
+    json_t *list = body_member(rq->body, "TransactItems");
     struct transact_args args;
     struct get_op *gets = NULL;
     struct item **found = NULL;
@@ -714,12 +727,7 @@ int op_transact_get_items(struct api_request *rq)
     if (db_transact_get(rq->db, &rq->scope, gets, args.count, args.capacity, found, &caps,
                         &cap_count, &rq->err) != 0)
         goto out;
-    rq->reply = json_object();
-    add_capacities(rq->reply, caps, cap_count, args.capacity);
-    responses = json_array();
-    for (size_t i = 0; i < args.count; i++)
-        json_array_append_new(responses, get_response(&args.actions[i], found[i]));
-    json_object_set_new(rq->reply, "Responses", responses);
+    write_get_answer(&rq->reply_body, &args, found, caps, cap_count);
     rc = 0;
 out:
     for (size_t i = 0; found && i < args.count; i++)

@@ -210,15 +210,15 @@ static int decode_expressions(const json_t *body, struct update_args *a, struct 
     return expr_params_check_unused(&a->params, err);
 }
 
-/* Attributes for ReturnValues, or NULL when there is nothing to return. */
-static json_t *encode_attributes(const struct update_args *a, const struct write_result *res)
+/* Writes "Attributes" for ReturnValues, or nothing when there is nothing to return. */
+static void write_attributes(struct json_out *w, const struct update_args *a,
+                             const struct write_result *res)
 {
     const struct item *item = NULL;
     struct value part;
-    json_t *out;
 
     switch (a->op.return_values) {
-    case RETURN_VALUES_NONE: return NULL;
+    case RETURN_VALUES_NONE: return;
     case RETURN_VALUES_ALL_OLD: item = res->old_item; break;
     case RETURN_VALUES_ALL_NEW: item = res->new_item; break;
     case RETURN_VALUES_UPDATED_OLD:
@@ -227,14 +227,35 @@ static json_t *encode_attributes(const struct update_args *a, const struct write
             a->op.return_values == RETURN_VALUES_UPDATED_OLD ? res->old_item : res->new_item;
         /* No actions, nothing updated: no Attributes even when the update
          * created the item (scylla test_update_item_returnvalues_updated_new). */
-        if (!from || !a->update) return NULL;
+        if (!from || !a->update) return;
         expr_project_updated(a->update, &from->attrs, &part);
-        out = part.u.map.count ? wire_value_map_to_json(&part) : NULL;
+        if (part.u.map.count) {
+            json_out_key(w, "Attributes");
+            wire_value_write_map(w, &part);
+        }
         value_clear(&part);
-        return out;
+        return;
     }
     }
-    return item ? wire_value_map_to_json(&item->attrs) : NULL;
+    if (item) {
+        json_out_key(w, "Attributes");
+        wire_value_write_map(w, &item->attrs);
+    }
+}
+
+/* The answer: Attributes, ConsumedCapacity, ItemCollectionMetrics. */
+static void write_update_answer(struct json_out *w, const json_t *body, const struct update_args *a,
+                                const struct write_result *res)
+{
+    json_out_object_begin(w);
+    write_attributes(w, a, res);
+    wire_table_write_capacity_member(w, &res->capacity, a->capacity);
+    if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
+        res->collection_metrics.present) {
+        json_out_key(w, "ItemCollectionMetrics");
+        wire_table_write_collection_metrics(w, &res->collection_metrics);
+    }
+    json_out_object_end(w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -247,7 +268,6 @@ int op_update_item(struct api_request *rq)
     struct update_args a;
     struct write_result res;
     const json_t *body = rq->body;
-    json_t *sub;
     int rc = -1;
 
     update_args_init(&a);
@@ -264,15 +284,7 @@ int op_update_item(struct api_request *rq)
     a.op.update = a.update;
     a.op.condition = a.condition;
     if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
-    rq->reply = json_object();
-    sub = encode_attributes(&a, &res);
-    if (sub) json_object_set_new(rq->reply, "Attributes", sub);
-    sub = wire_table_capacity_to_json(&res.capacity, a.capacity);
-    if (sub) json_object_set_new(rq->reply, "ConsumedCapacity", sub);
-    if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
-        res.collection_metrics.present)
-        json_object_set_new(rq->reply, "ItemCollectionMetrics",
-                            wire_table_collection_metrics_to_json(&res.collection_metrics));
+    write_update_answer(&rq->reply_body, body, &a, &res);
     rc = 0;
 out:
     write_result_clear(&res);

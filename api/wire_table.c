@@ -28,6 +28,7 @@
 #include "api/wire_value.h"
 #include "storage/alloc.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -468,11 +469,55 @@ json_t *wire_table_desc_to_json(const struct table_desc *d)
 /* consumed capacity and item collection metrics                             */
 /* ------------------------------------------------------------------------ */
 
-static json_t *units_to_json(double units)
+/*
+ * The units members of a ConsumedCapacity or of one of its "Table"/index
+ * entries: "CapacityUnits", and for transactions also "ReadCapacityUnits" and
+ * "WriteCapacityUnits", each left out when zero (transactional answers split
+ * the units: paritysuite transactWrite and nubo-db/dynoxide#123, observed on
+ * AWS).
+ */
+static void write_units_members(struct json_out *w, double read_units, double write_units,
+                                bool split)
 {
-    json_t *obj = json_object();
-    json_object_set_new(obj, "CapacityUnits", json_real(units));
-    return obj;
+    json_out_key(w, "CapacityUnits");
+    json_out_real(w, read_units + write_units);
+    if (!split) return;
+    if (read_units > 0) {
+        json_out_key(w, "ReadCapacityUnits");
+        json_out_real(w, read_units);
+    }
+    if (write_units > 0) {
+        json_out_key(w, "WriteCapacityUnits");
+        json_out_real(w, write_units);
+    }
+}
+
+static void write_units(struct json_out *w, double read_units, double write_units, bool split)
+{
+    json_out_object_begin(w);
+    write_units_members(w, read_units, write_units, split);
+    json_out_object_end(w);
+}
+
+/* "GlobalSecondaryIndexes" or "LocalSecondaryIndexes": {index: units} for the
+ * indexes of that kind that consumed any; nothing when there are none. */
+static void write_index_units(struct json_out *w, const struct consumed_capacity *c, bool global,
+                              bool split)
+{
+    bool open = false;
+
+    for (size_t i = 0; i < c->index_count; i++) {
+        const struct index_capacity *ic = &c->indexes[i];
+        if (ic->is_global != global) continue;
+        if (!open) {
+            json_out_key(w, global ? "GlobalSecondaryIndexes" : "LocalSecondaryIndexes");
+            json_out_object_begin(w);
+            open = true;
+        }
+        json_out_key(w, ic->index_name);
+        write_units(w, ic->read_units, ic->write_units, split);
+    }
+    if (open) json_out_object_end(w);
 }
 
 /*
@@ -482,37 +527,68 @@ static json_t *units_to_json(double units)
  *   INDEXES: the same plus "Table": {"CapacityUnits": base table share} and
  *            "GlobalSecondaryIndexes"/"LocalSecondaryIndexes":
  *            {index: {"CapacityUnits": n}} for the indexes that consumed any.
- * Returns a new reference, or NULL when nothing is to be returned.
+ * split adds the read/write split of transactions to every units object.
  */
-json_t *wire_table_capacity_to_json(const struct consumed_capacity *c, enum return_capacity mode)
+static void write_capacity(struct json_out *w, const struct consumed_capacity *c,
+                           enum return_capacity mode, bool split)
 {
-    json_t *obj, *gsis = NULL, *lsis = NULL;
-
-    if (mode == RETURN_CAPACITY_NONE || !c->table_name) return NULL;
-    obj = json_object();
-    json_object_set_new(obj, "TableName", json_string(c->table_name));
-    json_object_set_new(obj, "CapacityUnits", json_real(c->read_units + c->write_units));
-    if (mode != RETURN_CAPACITY_INDEXES) return obj;
-    json_object_set_new(obj, "Table", units_to_json(c->table_read_units + c->table_write_units));
-    for (size_t i = 0; i < c->index_count; i++) {
-        const struct index_capacity *ic = &c->indexes[i];
-        json_t **map = ic->is_global ? &gsis : &lsis;
-        if (!*map) *map = json_object();
-        json_object_set_new(*map, ic->index_name, units_to_json(ic->read_units + ic->write_units));
+    assert(wire_table_has_capacity(c, mode));
+    json_out_object_begin(w);
+    json_out_key(w, "TableName");
+    json_out_string(w, c->table_name);
+    write_units_members(w, c->read_units, c->write_units, split);
+    if (mode == RETURN_CAPACITY_INDEXES) {
+        json_out_key(w, "Table");
+        write_units(w, c->table_read_units, c->table_write_units, split);
+        write_index_units(w, c, true, split);
+        write_index_units(w, c, false, split);
     }
-    if (gsis) json_object_set_new(obj, "GlobalSecondaryIndexes", gsis);
-    if (lsis) json_object_set_new(obj, "LocalSecondaryIndexes", lsis);
-    return obj;
+    json_out_object_end(w);
 }
 
-/* Returns {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]} (new reference). */
-json_t *wire_table_collection_metrics_to_json(const struct item_collection_metrics *m)
+/* True when c is to be returned under mode: not NONE, and something recorded. */
+bool wire_table_has_capacity(const struct consumed_capacity *c, enum return_capacity mode)
 {
-    json_t *obj = json_object(), *range = json_array();
+    return mode != RETURN_CAPACITY_NONE && c->table_name;
+}
 
-    json_object_set_new(obj, "ItemCollectionKey", wire_value_map_to_json(&m->key));
-    json_array_append_new(range, json_real(m->size_estimate_gb[0]));
-    json_array_append_new(range, json_real(m->size_estimate_gb[1]));
-    json_object_set_new(obj, "SizeEstimateRangeGB", range);
-    return obj;
+/* Writes c (see write_capacity) as w's next value; only when
+ * wire_table_has_capacity(c, mode). */
+void wire_table_write_capacity(struct json_out *w, const struct consumed_capacity *c,
+                               enum return_capacity mode)
+{
+    write_capacity(w, c, mode, false);
+}
+
+/* Writes c with the read/write split of transactional answers as w's next
+ * value; only when wire_table_has_capacity(c, mode). */
+void wire_table_write_transact_capacity(struct json_out *w, const struct consumed_capacity *c,
+                                        enum return_capacity mode)
+{
+    write_capacity(w, c, mode, true);
+}
+
+/* Writes "ConsumedCapacity": {...} into the open object of w when c is to be
+ * returned; nothing otherwise. */
+void wire_table_write_capacity_member(struct json_out *w, const struct consumed_capacity *c,
+                                      enum return_capacity mode)
+{
+    if (!wire_table_has_capacity(c, mode)) return;
+    json_out_key(w, "ConsumedCapacity");
+    wire_table_write_capacity(w, c, mode);
+}
+
+/* Writes {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}. */
+void wire_table_write_collection_metrics(struct json_out *w,
+                                         const struct item_collection_metrics *m)
+{
+    json_out_object_begin(w);
+    json_out_key(w, "ItemCollectionKey");
+    wire_value_write_map(w, &m->key);
+    json_out_key(w, "SizeEstimateRangeGB");
+    json_out_array_begin(w);
+    json_out_real(w, m->size_estimate_gb[0]);
+    json_out_real(w, m->size_estimate_gb[1]);
+    json_out_array_end(w);
+    json_out_object_end(w);
 }

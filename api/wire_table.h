@@ -15,11 +15,14 @@
  *
  * Ownership: decoders fill caller-owned structs (cleared with the schema.h
  * *_clear functions) and copy every string, so no json_t is referenced after
- * they return. Encoders return new references owned by the caller.
+ * they return. Table descriptions are returned as new json_t references owned
+ * by the caller; ConsumedCapacity and ItemCollectionMetrics, which ride on
+ * the item answers, are written into a json_out (see json_out.h).
  */
 #ifndef DDB_API_WIRE_TABLE_H
 #define DDB_API_WIRE_TABLE_H
 
+#include "api/json_out.h"
 #include "storage/db.h"
 #include "storage/schema.h"
 
@@ -52,11 +55,22 @@ json_t *wire_table_key_schema_to_json(const struct key_schema *k);
 /* The TableDescription object of CreateTable/DescribeTable/UpdateTable/DeleteTable. */
 json_t *wire_table_desc_to_json(const struct table_desc *d);
 
-/* ConsumedCapacity of one table: {"TableName", "CapacityUnits"} for TOTAL, plus
- * "Table" and the per-index maps for INDEXES; NULL when nothing is to be
- * returned (mode NONE or nothing recorded). */
-json_t *wire_table_capacity_to_json(const struct consumed_capacity *c, enum return_capacity mode);
-/* ItemCollectionMetrics: {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}. */
-json_t *wire_table_collection_metrics_to_json(const struct item_collection_metrics *m);
+/* Whether a ConsumedCapacity is to be returned: mode not NONE, something recorded. */
+bool wire_table_has_capacity(const struct consumed_capacity *c, enum return_capacity mode);
+/* Writes the ConsumedCapacity of one table into w: {"TableName", "CapacityUnits"}
+ * for TOTAL, plus "Table" and the per-index maps for INDEXES. Only when
+ * wire_table_has_capacity(c, mode). */
+void wire_table_write_capacity(struct json_out *w, const struct consumed_capacity *c,
+                               enum return_capacity mode);
+/* The same with "ReadCapacityUnits"/"WriteCapacityUnits" beside every
+ * "CapacityUnits" (when not zero), as transactional answers have them. */
+void wire_table_write_transact_capacity(struct json_out *w, const struct consumed_capacity *c,
+                                        enum return_capacity mode);
+/* Writes the member "ConsumedCapacity": {...} of a single-table answer, or nothing. */
+void wire_table_write_capacity_member(struct json_out *w, const struct consumed_capacity *c,
+                                      enum return_capacity mode);
+/* Writes ItemCollectionMetrics: {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}. */
+void wire_table_write_collection_metrics(struct json_out *w,
+                                         const struct item_collection_metrics *m);
 
 #endif

@@ -92,9 +92,6 @@ static int find_member(const char *key, size_t key_len)
 /* base64                                                                    */
 /* ------------------------------------------------------------------------ */
 
-static const char base64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /* 0..63, or -1 for a character outside the alphabet. */
 static int base64_digit(unsigned char c)
 {
@@ -160,28 +157,6 @@ static char *base64_decode(const char *s, size_t len, size_t *out_len)
     }
     out[n] = '\0';
     *out_len = n;
-    return out;
-}
-
-/* Encodes len bytes as standard padded base64: a new NUL-terminated string;
- * *out_len receives its length. */
-static char *base64_encode(const void *data, size_t len, size_t *out_len)
-{
-    const unsigned char *in = data;
-    size_t n = (len + 2) / 3 * 4, o = 0;
-    char *out = xmalloc(n + 1);
-
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t chunk = (uint32_t) in[i] << 16;
-        if (i + 1 < len) chunk |= (uint32_t) in[i + 1] << 8;
-        if (i + 2 < len) chunk |= in[i + 2];
-        out[o++] = base64_alphabet[(chunk >> 18) & 63];
-        out[o++] = base64_alphabet[(chunk >> 12) & 63];
-        out[o++] = i + 1 < len ? base64_alphabet[(chunk >> 6) & 63] : '=';
-        out[o++] = i + 2 < len ? base64_alphabet[chunk & 63] : '=';
-    }
-    out[o] = '\0';
-    *out_len = o;
     return out;
 }
 
@@ -559,64 +534,58 @@ int wire_value_map_from_json(const json_t *map, struct value *out, struct ddb_er
 /* encoding                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static json_t *binary_to_json(const struct value *v)
+/* The bare payload of a value (what goes after "S":). Strings are written
+ * as stored: every S value entered through the JSON parser, which checked
+ * its UTF-8. */
+static void write_payload(struct json_out *w, const struct value *v)
 {
-    size_t len;
-    char *text = base64_encode(v->u.str.data, v->u.str.len, &len);
-    json_t *j = json_stringn_nocheck(text, len);
-    free(text);
-    return j;
-}
-
-/* The bare payload of a value (what goes after "S":). */
-static json_t *payload_to_json(const struct value *v)
-{
-    json_t *arr;
-
     switch (v->type) {
     case VALUE_S:
-    case VALUE_N: return json_stringn_nocheck(v->u.str.data, v->u.str.len);
-    case VALUE_B: return binary_to_json(v);
-    case VALUE_BOOL: return json_boolean(v->u.boolean);
-    case VALUE_NULL: return json_true();
-    case VALUE_M: return wire_value_map_to_json(v);
+    case VALUE_N: json_out_stringn(w, v->u.str.data, v->u.str.len); return;
+    case VALUE_B: json_out_base64(w, v->u.str.data, v->u.str.len); return;
+    case VALUE_BOOL: json_out_bool(w, v->u.boolean); return;
+    case VALUE_NULL: json_out_bool(w, true); return;
+    case VALUE_M: wire_value_write_map(w, v); return;
     case VALUE_L:
     case VALUE_SS:
     case VALUE_NS:
     case VALUE_BS:
-        arr = json_array();
+        json_out_array_begin(w);
         for (size_t i = 0; i < v->u.list.count; i++) {
             const struct value *e = &v->u.list.elems[i];
-            json_array_append_new(arr,
-                                  v->type == VALUE_L ? wire_value_to_json(e) : payload_to_json(e));
+            if (v->type == VALUE_L)
+                wire_value_write(w, e);
+            else
+                write_payload(w, e);
         }
-        return arr;
+        json_out_array_end(w);
+        return;
     }
-    return json_null();
 }
 
 /*
- * Encodes any value as an AttributeValue ({"S": ...}). Returns a new
- * reference owned by the caller. Strings are emitted without re-checking
- * UTF-8: every S value entered through the JSON parser, which checked it.
+ * Writes any value as an AttributeValue ({"S": ...}) into w, as the next
+ * value of whatever w has open. Cannot fail.
  */
-json_t *wire_value_to_json(const struct value *v)
+void wire_value_write(struct json_out *w, const struct value *v)
 {
-    json_t *obj = json_object();
-    json_object_set_new_nocheck(obj, value_type_name(v->type), payload_to_json(v));
-    return obj;
+    json_out_object_begin(w);
+    json_out_key(w, value_type_name(v->type));
+    write_payload(w, v);
+    json_out_object_end(w);
 }
 
 /*
- * Encodes a VALUE_M as {"name": AttributeValue, ...}, names in stored order.
- * Returns a new reference owned by the caller.
+ * Writes a VALUE_M as {"name": AttributeValue, ...} into w, names in stored
+ * order. Cannot fail.
  */
-json_t *wire_value_map_to_json(const struct value *m)
+void wire_value_write_map(struct json_out *w, const struct value *m)
 {
-    json_t *obj = json_object();
+    json_out_object_begin(w);
     for (size_t i = 0; i < m->u.map.count; i++) {
         const struct attr *a = &m->u.map.attrs[i];
-        json_object_setn_new_nocheck(obj, a->name, a->name_len, wire_value_to_json(&a->value));
+        json_out_keyn(w, a->name, a->name_len);
+        wire_value_write(w, &a->value);
     }
-    return obj;
+    json_out_object_end(w);
 }

@@ -12,16 +12,18 @@
  * NULL true, nesting depth. They still refuse wrong JSON types, with the same
  * texts, so they are safe on input nobody checked.
  *
- * Encoding never fails: sets come out in stored order, binaries as base64,
- * numbers in canonical text.
+ * Encoding writes straight into a json_out buffer (no json_t tree: answers
+ * carrying items are most of the emulator's work) and never fails: sets come
+ * out in stored order, binaries as base64, numbers in canonical text.
  *
  * Ownership: decoders fill a caller-owned struct value (value_clear it); on
- * -1 *out is left NULL-typed with nothing to free. Encoders return a new
- * json_t reference owned by the caller. JSON arguments are borrowed.
+ * -1 *out is left NULL-typed with nothing to free. JSON arguments and encoded
+ * values are borrowed.
  */
 #ifndef DDB_API_WIRE_VALUE_H
 #define DDB_API_WIRE_VALUE_H
 
+#include "api/json_out.h"
 #include "storage/error.h"
 #include "storage/value.h"
 
@@ -38,9 +40,9 @@ int wire_value_map_from_json(const json_t *map, struct value *out, struct ddb_er
 
 /* ---- encoding ---- */
 
-/* {"S": "..."} etc. for any value. */
-json_t *wire_value_to_json(const struct value *v);
-/* {"name": AttributeValue, ...} for a VALUE_M (an item, a key). */
-json_t *wire_value_map_to_json(const struct value *m);
+/* Writes {"S": "..."} etc. for any value as w's next value. */
+void wire_value_write(struct json_out *w, const struct value *v);
+/* Writes {"name": AttributeValue, ...} for a VALUE_M (an item, a key). */
+void wire_value_write_map(struct json_out *w, const struct value *m);
 
 #endif

@@ -210,14 +210,28 @@ static void test_wire_table_provisioned_table_has_no_billing_summary(void)
     table_desc_clear(&d);
 }
 
+/* The text wire_table_write_capacity (or its transactional form) writes. */
+static char *capacity_text(const struct consumed_capacity *c, enum return_capacity mode,
+                           bool transact)
+{
+    struct json_out w;
+    size_t len;
+
+    json_out_init(&w);
+    if (transact)
+        wire_table_write_transact_capacity(&w, c, mode);
+    else
+        wire_table_write_capacity(&w, c, mode);
+    return json_out_take(&w, &len);
+}
+
 static void test_wire_table_consumed_capacity_shapes(void)
 {
     struct consumed_capacity c;
-    json_t *j;
     char *text;
 
     memset(&c, 0, sizeof c);
-    CHECK(wire_table_capacity_to_json(&c, RETURN_CAPACITY_TOTAL) == NULL);
+    CHECK(!wire_table_has_capacity(&c, RETURN_CAPACITY_TOTAL));
     c.table_name = xstrdup("orders");
     c.write_units = 3;
     c.table_write_units = 1;
@@ -225,20 +239,46 @@ static void test_wire_table_consumed_capacity_shapes(void)
     c.index_count = 2;
     c.indexes[0] = (struct index_capacity){xstrdup("g"), true, 0, 2};
     c.indexes[1] = (struct index_capacity){xstrdup("l"), false, 0, 0.5};
-    CHECK(wire_table_capacity_to_json(&c, RETURN_CAPACITY_NONE) == NULL);
-    j = wire_table_capacity_to_json(&c, RETURN_CAPACITY_TOTAL);
-    text = json_dumps(j, JSON_COMPACT);
+    CHECK(!wire_table_has_capacity(&c, RETURN_CAPACITY_NONE));
+    CHECK(wire_table_has_capacity(&c, RETURN_CAPACITY_TOTAL));
+    text = capacity_text(&c, RETURN_CAPACITY_TOTAL, false);
     CHECK_STR_EQ(text, "{\"TableName\":\"orders\",\"CapacityUnits\":3.0}");
     free(text);
-    json_decref(j);
-    j = wire_table_capacity_to_json(&c, RETURN_CAPACITY_INDEXES);
-    text = json_dumps(j, JSON_COMPACT);
+    text = capacity_text(&c, RETURN_CAPACITY_INDEXES, false);
     CHECK_STR_EQ(text,
                  "{\"TableName\":\"orders\",\"CapacityUnits\":3.0,\"Table\":{\"CapacityUnits\":"
                  "1.0},\"GlobalSecondaryIndexes\":{\"g\":{\"CapacityUnits\":2.0}},"
                  "\"LocalSecondaryIndexes\":{\"l\":{\"CapacityUnits\":0.5}}}");
     free(text);
-    json_decref(j);
+    consumed_capacity_clear(&c);
+}
+
+/* Transactions split every units object into read and write, leaving out a zero side. */
+static void test_wire_table_transact_capacity_splits_units(void)
+{
+    struct consumed_capacity c;
+    char *text;
+
+    memset(&c, 0, sizeof c);
+    c.table_name = xstrdup("orders");
+    c.read_units = 2;
+    c.write_units = 4;
+    c.table_read_units = 2;
+    c.table_write_units = 2;
+    c.indexes = xcalloc(1, sizeof *c.indexes);
+    c.index_count = 1;
+    c.indexes[0] = (struct index_capacity){xstrdup("g"), true, 0, 2};
+    text = capacity_text(&c, RETURN_CAPACITY_TOTAL, true);
+    CHECK_STR_EQ(text, "{\"TableName\":\"orders\",\"CapacityUnits\":6.0,"
+                       "\"ReadCapacityUnits\":2.0,\"WriteCapacityUnits\":4.0}");
+    free(text);
+    text = capacity_text(&c, RETURN_CAPACITY_INDEXES, true);
+    CHECK_STR_EQ(text, "{\"TableName\":\"orders\",\"CapacityUnits\":6.0,"
+                       "\"ReadCapacityUnits\":2.0,\"WriteCapacityUnits\":4.0,\"Table\":{"
+                       "\"CapacityUnits\":4.0,\"ReadCapacityUnits\":2.0,\"WriteCapacityUnits\":"
+                       "2.0},\"GlobalSecondaryIndexes\":{\"g\":{\"CapacityUnits\":2.0,"
+                       "\"WriteCapacityUnits\":2.0}}}");
+    free(text);
     consumed_capacity_clear(&c);
 }
 
@@ -249,5 +289,6 @@ int main(void)
     RUN(test_wire_table_create_response_of_on_demand_table_has_mode_only);
     RUN(test_wire_table_provisioned_table_has_no_billing_summary);
     RUN(test_wire_table_consumed_capacity_shapes);
+    RUN(test_wire_table_transact_capacity_splits_units);
     return check_report();
 }
