@@ -290,3 +290,23 @@ out:
     free(conds);
     return rc;
 }
+
+int expr_params_attributes_to_get(const json_t *list, struct expr **out, struct ddb_error *err)
+{
+    size_t count = json_array_size(list);
+    const char **names;
+    size_t *lens;
+    int rc;
+
+    if (!list) return 0;
+    names = xcalloc(count ? count : 1, sizeof *names);
+    lens = xcalloc(count ? count : 1, sizeof *lens);
+    for (size_t i = 0; i < count; i++) {
+        names[i] = json_string_value(json_array_get(list, i));
+        lens[i] = json_string_length(json_array_get(list, i));
+    }
+    rc = expr_legacy_projection(names, lens, count, out, err);
+    free(names);
+    free(lens);
+    return rc;
+}

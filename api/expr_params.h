@@ -83,4 +83,11 @@ int expr_params_decode_names(const json_t *obj, struct expr_params *p, struct dd
  */
 int expr_params_expected(const json_t *obj, struct expr **out, struct ddb_error *err);
 
+/*
+ * AttributesToGet (a JSON list of names, or NULL when absent) as a projection
+ * tree built by storage/expr_legacy.c ("Duplicate value in attribute name"
+ * and the rest of its checks). *out stays NULL when the list is absent.
+ */
+int expr_params_attributes_to_get(const json_t *list, struct expr **out, struct ddb_error *err);
+
 #endif

@@ -210,20 +210,7 @@ static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error
             return ddb_error_set(err, DDB_VALIDATION,
                                  "Too many items requested for the BatchGetItem call");
     }
-    if (atg) {
-        size_t count = json_array_size(atg);
-        const char **names = xcalloc(count ? count : 1, sizeof *names);
-        size_t *lens = xcalloc(count ? count : 1, sizeof *lens);
-        int rc;
-        for (size_t i = 0; i < count; i++) {
-            names[i] = json_string_value(json_array_get(atg, i));
-            lens[i] = json_string_length(json_array_get(atg, i));
-        }
-        rc = expr_legacy_projection(names, lens, count, &t->projection, err);
-        free(names);
-        free(lens);
-        if (rc != 0) return -1;
-    }
+    if (expr_params_attributes_to_get(atg, &t->projection, err) != 0) return -1;
     if (expr_params_decode(t->json, &t->params, err) != 0) return -1;
     if (!t->projection && expr_params_parse(&t->params, t->json, "ProjectionExpression",
                                             EXPR_PROJECTION, &t->projection, err) != 0)

@@ -279,28 +279,6 @@ out:
     return rc;
 }
 
-/* AttributesToGet into a->projection ("Duplicate value in attribute name"). */
-static int decode_attributes_to_get(const json_t *body, struct item_args *a, struct ddb_error *err)
-{
-    json_t *list = body_member(body, "AttributesToGet");
-    size_t n = json_array_size(list);
-    const char **names;
-    size_t *lens;
-    int rc;
-
-    if (!list) return 0;
-    names = xcalloc(n ? n : 1, sizeof *names);
-    lens = xcalloc(n ? n : 1, sizeof *lens);
-    for (size_t i = 0; i < n; i++) {
-        names[i] = json_string_value(json_array_get(list, i));
-        lens[i] = json_string_length(json_array_get(list, i));
-    }
-    rc = expr_legacy_projection(names, lens, n, &a->projection, err);
-    free(names);
-    free(lens);
-    return rc;
-}
-
 /* ProjectionExpression and its names (GetItem has no ExpressionAttributeValues). */
 static int decode_projection(const json_t *body, struct item_args *a, struct ddb_error *err)
 {
@@ -355,7 +333,9 @@ int op_get_item(struct api_request *rq)
     if (expr_params_check_mix(body, projection_expressions, projection_legacy, &rq->err) != 0)
         goto out;
     if (wire_value_map_from_json(body_member(body, "Key"), &a.get.key, &rq->err) != 0) goto out;
-    if (decode_attributes_to_get(body, &a, &rq->err) != 0) goto out;
+    if (expr_params_attributes_to_get(body_member(body, "AttributesToGet"), &a.projection,
+                                      &rq->err) != 0)
+        goto out;
     if (decode_projection(body, &a, &rq->err) != 0) goto out;
     a.get.projection = a.projection;
     if (db_get_item(rq->db, &rq->scope, &a.get, a.capacity, &item, &capacity, &rq->err) != 0)

@@ -305,28 +305,6 @@ static int decode_legacy_filter(const json_t *body, const char *param, struct re
     return rc;
 }
 
-/* AttributesToGet into a->projection. */
-static int decode_attributes_to_get(const json_t *body, struct read_args *a, struct ddb_error *err)
-{
-    json_t *list = body_member(body, "AttributesToGet");
-    size_t n = json_array_size(list);
-    const char **names;
-    size_t *lens;
-    int rc;
-
-    if (!list) return 0;
-    names = xcalloc(n ? n : 1, sizeof *names);
-    lens = xcalloc(n ? n : 1, sizeof *lens);
-    for (size_t i = 0; i < n; i++) {
-        names[i] = json_string_value(json_array_get(list, i));
-        lens[i] = json_string_length(json_array_get(list, i));
-    }
-    rc = expr_legacy_projection(names, lens, n, &a->projection, err);
-    free(names);
-    free(lens);
-    return rc;
-}
-
 /*
  * ExclusiveStartKey's values. AWS prefixes most of their validation texts
  * with "The provided starting key is invalid: ", but not the number and set
@@ -453,7 +431,9 @@ int op_query(struct api_request *rq)
     if (expr_params_check_mix(body, query_expressions, query_legacy, &rq->err) != 0) goto out;
     if (check_select(body, &a, true, &rq->err) != 0) goto out;
     if (decode_legacy_filter(body, "QueryFilter", &a, &rq->err) != 0) goto out;
-    if (decode_attributes_to_get(body, &a, &rq->err) != 0) goto out;
+    if (expr_params_attributes_to_get(body_member(body, "AttributesToGet"), &a.projection,
+                                      &rq->err) != 0)
+        goto out;
     if (decode_start_key(body, &a, &rq->err) != 0) goto out;
     if (!body_member(body, "KeyConditions") && !body_member(body, "KeyConditionExpression")) {
         ddb_error_set(&rq->err, DDB_VALIDATION,
@@ -514,7 +494,9 @@ int op_scan(struct api_request *rq)
     decode_common(body, &a);
     if (expr_params_check_mix(body, scan_expressions, scan_legacy, &rq->err) != 0) goto out;
     if (check_select(body, &a, false, &rq->err) != 0) goto out;
-    if (decode_attributes_to_get(body, &a, &rq->err) != 0) goto out;
+    if (expr_params_attributes_to_get(body_member(body, "AttributesToGet"), &a.projection,
+                                      &rq->err) != 0)
+        goto out;
     if (decode_legacy_filter(body, "ScanFilter", &a, &rq->err) != 0) goto out;
     if (decode_start_key(body, &a, &rq->err) != 0) goto out;
     if (decode_segments(body, &a, &rq->err) != 0) goto out;
