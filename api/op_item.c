@@ -205,11 +205,7 @@ static void write_write_answer(struct json_out *w, const json_t *body, const str
         wire_value_write_map(w, &res->old_item->attrs);
     }
     wire_table_write_capacity_member(w, &res->capacity, a->capacity);
-    if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
-        res->collection_metrics.present) {
-        json_out_key(w, "ItemCollectionMetrics");
-        wire_table_write_collection_metrics(w, &res->collection_metrics);
-    }
+    wire_table_write_collection_metrics_member(w, body, &res->collection_metrics);
     json_out_object_end(w);
 }
 

@@ -250,11 +250,7 @@ static void write_update_answer(struct json_out *w, const json_t *body, const st
     json_out_object_begin(w);
     write_attributes(w, a, res);
     wire_table_write_capacity_member(w, &res->capacity, a->capacity);
-    if (body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") &&
-        res->collection_metrics.present) {
-        json_out_key(w, "ItemCollectionMetrics");
-        wire_table_write_collection_metrics(w, &res->collection_metrics);
-    }
+    wire_table_write_collection_metrics_member(w, body, &res->collection_metrics);
     json_out_object_end(w);
 }
 

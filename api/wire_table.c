@@ -25,6 +25,7 @@
  */
 #include "api/wire_table.h"
 
+#include "api/body.h"
 #include "api/wire_value.h"
 #include "storage/alloc.h"
 
@@ -591,4 +592,12 @@ void wire_table_write_collection_metrics(struct json_out *w,
     json_out_real(w, m->size_estimate_gb[1]);
     json_out_array_end(w);
     json_out_object_end(w);
+}
+
+void wire_table_write_collection_metrics_member(struct json_out *w, const json_t *body,
+                                                const struct item_collection_metrics *m)
+{
+    if (!body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") || !m->present) return;
+    json_out_key(w, "ItemCollectionMetrics");
+    wire_table_write_collection_metrics(w, m);
 }

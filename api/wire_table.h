@@ -72,5 +72,9 @@ void wire_table_write_capacity_member(struct json_out *w, const struct consumed_
 /* Writes ItemCollectionMetrics: {"ItemCollectionKey": {...}, "SizeEstimateRangeGB": [lo, hi]}. */
 void wire_table_write_collection_metrics(struct json_out *w,
                                          const struct item_collection_metrics *m);
+/* Writes the member "ItemCollectionMetrics": {...} of a single-item write's answer when the
+ * request asked for it (ReturnItemCollectionMetrics SIZE) and the table has metrics. */
+void wire_table_write_collection_metrics_member(struct json_out *w, const json_t *body,
+                                                const struct item_collection_metrics *m);
 
 #endif
