@@ -2,7 +2,7 @@
  * request.h - one DynamoDB request as the handlers see it.
  *
  * dispatch.c builds a struct api_request for every call: the parsed JSON body
- * (owned, released once in api_request_clear), the scope derived from the
+ * (owned, released once by dispatch.c after the reply is sent), the scope derived from the
  * SigV4 credential, and the engine. A handler (op_*.c, typed op_handler_fn)
  * decodes the body into C args, makes one db_* call, and either answers and
  * returns 0, or leaves rq->err set and returns -1. Handlers never build error

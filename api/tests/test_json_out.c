@@ -28,6 +28,18 @@ static char *written(void (*fill)(struct json_out *w, const void *arg), const vo
     return text;
 }
 
+/* Checks that the writer prints what jansson prints for the same value; takes j. */
+static void check_like_jansson(json_t *j, void (*fill)(struct json_out *w, const void *arg),
+                               const void *arg)
+{
+    char *want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *got = written(fill, arg);
+    CHECK_STR_EQ(got, want);
+    free(want);
+    free(got);
+    json_decref(j);
+}
+
 struct bytes {
     const char *data;
     size_t len;
@@ -142,13 +154,7 @@ static void test_json_out_strings_match_jansson(void)
         }
         if (next_random(&state) % 4 == 0) buf[len++] = '\0';
         struct bytes b = {buf, len};
-        json_t *j = json_stringn(buf, len);
-        char *want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-        char *got = written(fill_string, &b);
-        CHECK_STR_EQ(got, want);
-        free(want);
-        free(got);
-        json_decref(j);
+        check_like_jansson(json_stringn(buf, len), fill_string, &b);
     }
 }
 
@@ -167,13 +173,7 @@ static void test_json_out_special_byte_at_every_position(void)
                 memset(buf, 'a' + (int) (len % 26), sizeof buf);
                 memcpy(buf + pos, specials[k], n);
                 struct bytes b = {buf, total};
-                json_t *j = json_stringn(buf, total);
-                char *want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-                char *got = written(fill_string, &b);
-                CHECK_STR_EQ(got, want);
-                free(want);
-                free(got);
-                json_decref(j);
+                check_like_jansson(json_stringn(buf, total), fill_string, &b);
             }
         }
     }
@@ -218,13 +218,7 @@ static void test_json_out_reals_print_as_jansson_does(void)
         memcpy(&v, &bits, sizeof v);
         if (n % 2) v = (double) (bits % 100000) / 2.0;
         if (v != v || v - v != 0) continue; /* NaN and infinities are not JSON */
-        json_t *j = json_real(v);
-        char *want = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
-        char *got = written(fill_real, &v);
-        CHECK_STR_EQ(got, want);
-        free(want);
-        free(got);
-        json_decref(j);
+        check_like_jansson(json_real(v), fill_real, &v);
     }
 }
 
