@@ -34,7 +34,7 @@
  * 64-hex-digit Signature. ddbemu checks the shape of these, never the
  * signature, so the signature is a fixed string.
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

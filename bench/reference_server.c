@@ -4,7 +4,7 @@
  * bench/run reports every figure as a ratio to this server's requests/s,
  * measured in the same run with the same client, so that the machine, the
  * load generator's share of the two cores and the kernel's loopback cost
- * cancel out. It runs api/server.c itself - the same libmicrohttpd daemon,
+ * cancel out. It runs api/http/server.c itself - the same libmicrohttpd daemon,
  * thread pool, body accumulation and response conversion as ddbemu - with a
  * handler that ignores the request and answers a fixed two-byte JSON body.
  * The ratio therefore isolates what ddbemu adds on top of HTTP: dispatch,
@@ -17,8 +17,8 @@
  * --threads 0 means one worker per CPU, ddbemu's default. It prints the
  * address it listens on to stderr and stops on SIGINT or SIGTERM.
  */
-#include "api/server.h"
-#include "storage/alloc.h"
+#include "api/http/server.h"
+#include "storage/base/alloc.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -10,7 +10,7 @@ cannot disturb the rest of the suite; most start it with --ttl-interval 3600
 so that only the test's explicit sweeps delete anything.
 
 What AWS does in each case, and the sources, are in storage/ttl.c and
-storage/stream.c and in test_ttl.py / test_streams.py; here the point is the
+storage/stream/stream.c and in test_ttl.py / test_streams.py; here the point is the
 same behaviour on the emulator's clock.
 """
 

@@ -5,13 +5,13 @@
  * TTL sweeper -> wait for SIGINT/SIGTERM -> stop in reverse order. Later
  * pieces (persistence) start after the server and stop before it.
  */
-#include "api/dispatch.h"
-#include "api/server.h"
+#include "api/http/dispatch.h"
+#include "api/http/server.h"
 #include "emulator/config.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
+#include "storage/base/limits.h"
 #include "storage/db.h"
-#include "storage/limits.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  */
 #include "emulator/sweeper.h"
 
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
 #include "storage/db.h"
 
 #include <errno.h>

@@ -2,14 +2,14 @@
  * admin.c - emulator-only engine operations that DynamoDB has no API for.
  *
  * Today: resetting a namespace, for test isolation (the control interface's
- * reset, api/control.c). It removes a namespace's tables, the streams they
+ * reset, api/http/control.c). It removes a namespace's tables, the streams they
  * ever had (including disabled ones still readable) and its transaction
  * client tokens, so the namespace looks never used. The clock and the other
  * namespaces are untouched.
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
 #include "storage/db_internal.h"
-#include "storage/stream.h"
+#include "storage/stream/stream.h"
 
 #include <stdlib.h>
 #include <string.h>

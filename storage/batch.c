@@ -15,10 +15,10 @@
  */
 #include "storage/batch.h"
 
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
-#include "storage/limits.h"
 
 #include <stdlib.h>
 #include <string.h>

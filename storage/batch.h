@@ -6,7 +6,7 @@
  * released inside, results are owned by the caller, JSON never gets here).
  *
  * BatchGetItem needs no entry point of its own: DynamoDB reads each key
- * independently (no snapshot across keys), so api/op_batch.c makes one
+ * independently (no snapshot across keys), so api/ops/op_batch.c makes one
  * db_get_item per key.
  */
 #ifndef DDB_BATCH_H

@@ -3,8 +3,8 @@
  */
 #include "storage/capacity.h"
 
-#include "storage/alloc.h"
-#include "storage/limits.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 
 #include <string.h>
 

@@ -21,10 +21,10 @@
  * shows it CREATING with Backfilling true, as on AWS. A small table finishes
  * in one step.
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/db_internal.h"
-#include "storage/limits.h"
-#include "storage/stream.h"
+#include "storage/stream/stream.h"
 
 #include <assert.h>
 #include <stdio.h>

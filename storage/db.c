@@ -1,9 +1,9 @@
 /*
  * db.c - struct db: namespaces, the lock and the clock; see db.h and db_internal.h.
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
 #include "storage/db_internal.h"
-#include "storage/stream.h"
+#include "storage/stream/stream.h"
 
 #include <assert.h>
 #include <stdlib.h>

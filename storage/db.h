@@ -21,10 +21,10 @@
 #ifndef DDB_DB_H
 #define DDB_DB_H
 
-#include "storage/error.h"
-#include "storage/expr.h"
-#include "storage/item.h"
-#include "storage/schema.h"
+#include "storage/base/error.h"
+#include "storage/expr/expr.h"
+#include "storage/model/item.h"
+#include "storage/model/schema.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -309,7 +309,7 @@ int db_describe_ttl(struct db *db, const struct db_scope *scope, const char *tab
  * 24 hours. Returns the number of items deleted. Takes the lock itself. */
 size_t db_expire_items(struct db *db, size_t max_items);
 
-/* ---- DynamoDB Streams (storage/stream.c) ---- */
+/* ---- DynamoDB Streams (storage/stream/stream.c) ---- */
 
 enum stream_status { STREAM_ENABLING, STREAM_ENABLED, STREAM_DISABLING, STREAM_DISABLED };
 enum stream_event { STREAM_EVENT_INSERT, STREAM_EVENT_MODIFY, STREAM_EVENT_REMOVE };

@@ -12,7 +12,7 @@
 #define DDB_DB_INTERNAL_H
 
 #include "storage/db.h"
-#include "storage/table.h"
+#include "storage/table/table.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -23,11 +23,11 @@
  * Error texts and their order come from dynalite's recorded AWS answers
  * (test/query.js, test/scan.js; actions/query.js, actions/scan.js).
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
-#include "storage/expr_legacy.h"
-#include "storage/limits.h"
+#include "storage/expr/expr_legacy.h"
 
 #include <stdlib.h>
 #include <string.h>

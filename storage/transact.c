@@ -32,10 +32,10 @@
  * digest succeeds without writing, and reports the transactional read of the
  * items it names as its capacity, as DynamoDB does.
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
-#include "storage/limits.h"
 
 #include <assert.h>
 #include <stdlib.h>

@@ -31,12 +31,12 @@
  */
 #include "storage/ttl.h"
 
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/db_internal.h"
-#include "storage/limits.h"
-#include "storage/number.h"
-#include "storage/stream.h"
-#include "storage/table.h"
+#include "storage/model/number.h"
+#include "storage/stream/stream.h"
+#include "storage/table/table.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -13,10 +13,10 @@
  * when it had actions (they only removed what the item does not have), and
  * the key-only item when it had none (build_updated_item).
  */
-#include "storage/alloc.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
-#include "storage/limits.h"
 
 #include <string.h>
 

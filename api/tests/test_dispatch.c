@@ -5,8 +5,8 @@
  * names), so it needs no engine: these are the protocol-level answers, in
  * the order DynamoDB gives them (dispatch.c's header lists the source).
  */
-#include "api/dispatch.h"
-#include "api/response.h"
+#include "api/http/dispatch.h"
+#include "api/http/response.h"
 #include "storage/tests/check.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * (input, expected text) cases, strings and reals are compared against jansson
  * itself over many inputs.
  */
-#include "api/json_out.h"
+#include "api/wire/json_out.h"
 #include "storage/tests/check.h"
 
 #include <jansson.h>

@@ -5,9 +5,9 @@
  * as recorded by dynalite's connection tests against the live service, so a
  * match proves both the CRC and our compact JSON are byte-identical to AWS's.
  */
-#include "api/response.h"
-#include "storage/alloc.h"
-#include "storage/item.h"
+#include "api/http/response.h"
+#include "storage/base/alloc.h"
+#include "storage/model/item.h"
 #include "storage/tests/check.h"
 
 #include <ctype.h>

@@ -6,7 +6,7 @@
  * collected ValidationException, then the pre-checks. The expected strings
  * are the ones DynamoDB sends (see shape.c's header for their source).
  */
-#include "api/shape.h"
+#include "api/wire/shape.h"
 #include "storage/tests/check.h"
 
 #include <stdlib.h>

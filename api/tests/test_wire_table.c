@@ -6,9 +6,9 @@
  * on-demand throughput, WarmThroughput defaults, SSE and stream blocks only
  * when enabled, multi-attribute GSI keys in submitted HASH-then-RANGE order.
  */
-#include "api/wire_table.h"
-#include "storage/alloc.h"
-#include "storage/schema.h"
+#include "api/wire/wire_table.h"
+#include "storage/base/alloc.h"
+#include "storage/model/schema.h"
 #include "storage/tests/check.h"
 
 #include <jansson.h>

@@ -2,15 +2,15 @@
  * test_wire_value.c - AttributeValue JSON <-> struct value.
  *
  * Tables of (JSON, expected error) cases, as jq tests its language: every
- * validation text here is one AWS sends (sources in api/wire_value.c), so a
+ * validation text here is one AWS sends (sources in api/wire/wire_value.c), so a
  * changed message fails here before it fails a conformance test. Round trips
  * check the canonical encoding (numbers normalized, binaries re-encoded, set
  * order kept).
  */
-#include "api/wire_value.h"
-#include "storage/error.h"
+#include "api/wire/wire_value.h"
+#include "storage/base/error.h"
+#include "storage/model/value.h"
 #include "storage/tests/check.h"
-#include "storage/value.h"
 
 #include <jansson.h>
 #include <stdlib.h>

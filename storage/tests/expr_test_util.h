@@ -13,10 +13,10 @@
 #ifndef DDB_EXPR_TEST_UTIL_H
 #define DDB_EXPR_TEST_UTIL_H
 
-#include "storage/error.h"
-#include "storage/expr.h"
-#include "storage/number.h"
-#include "storage/value.h"
+#include "storage/base/error.h"
+#include "storage/expr/expr.h"
+#include "storage/model/number.h"
+#include "storage/model/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,8 +11,8 @@
  * checker runs at exit). Built only with -DDDB_FUZZ=ON and clang; see
  * storage/CMakeLists.txt, which also runs it for a bounded time under ctest.
  */
-#include "storage/expr.h"
-#include "storage/schema.h"
+#include "storage/expr/expr.h"
+#include "storage/model/schema.h"
 #include "storage/tests/expr_test_util.h"
 
 #include <stddef.h>

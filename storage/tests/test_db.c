@@ -6,7 +6,7 @@
  * filter of all items, and every index against one recomputed from the table.
  */
 #include "storage/db.h"
-#include "storage/expr.h"
+#include "storage/expr/expr.h"
 #include "storage/tests/check.h"
 
 #include <stdio.h>

@@ -6,9 +6,9 @@
  * test/alternator, dynalite's tests recorded against AWS, the developer guide).
  * Items are written in the literal notation of expr_test_util.h.
  */
-#include "storage/expr.h"
-#include "storage/expr_ast.h"
-#include "storage/schema.h"
+#include "storage/expr/expr.h"
+#include "storage/expr/expr_ast.h"
+#include "storage/model/schema.h"
 #include "storage/tests/check.h"
 #include "storage/tests/expr_test_util.h"
 

@@ -3,7 +3,7 @@
  * (conditions, expected error text) and (condition, item, matches) cases,
  * and KeyConditions against key schemas.
  */
-#include "storage/expr_legacy.h"
+#include "storage/expr/expr_legacy.h"
 #include "storage/tests/check.h"
 
 #include <stdlib.h>

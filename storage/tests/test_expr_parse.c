@@ -9,8 +9,8 @@
  * row shows precedence and associativity; printing a tree and parsing the text
  * again must give the same tree (the round-trip test).
  */
-#include "storage/expr.h"
-#include "storage/expr_ast.h"
+#include "storage/expr/expr.h"
+#include "storage/expr/expr_ast.h"
 #include "storage/tests/check.h"
 #include "storage/tests/expr_test_util.h"
 

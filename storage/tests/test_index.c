@@ -16,7 +16,7 @@
  * purpose: it is the recomputation the issue asks for, not an API test.
  */
 #include "storage/db_internal.h"
-#include "storage/expr.h"
+#include "storage/expr/expr.h"
 #include "storage/tests/check.h"
 
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /*
- * test_number.c - unit tests for storage/number.c.
+ * test_number.c - unit tests for storage/model/number.c.
  *
  * Tables of (input, expected canonical text or exact AWS message), one row per
  * case, so adding a case is adding a line. Expected values come from AWS
@@ -7,7 +7,7 @@
  * tests (see the comments in number.c); rows without such a source are
  * plain arithmetic.
  */
-#include "storage/number.h"
+#include "storage/model/number.h"
 #include "storage/tests/check.h"
 
 #include <stdlib.h>

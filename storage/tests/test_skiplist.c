@@ -1,8 +1,8 @@
 /*
  * test_skiplist.c - the ordered map against a sorted-array model, and key hashing.
  */
-#include "storage/key.h"
-#include "storage/skiplist.h"
+#include "storage/model/key.h"
+#include "storage/table/skiplist.h"
 #include "storage/tests/check.h"
 
 #include <stdio.h>

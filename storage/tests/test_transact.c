@@ -4,10 +4,10 @@
  * What conformance/test_transact.py cannot reach from the wire: the 10-minute
  * ClientRequestToken window on the engine clock, and the exact split of
  * errors between request-level exceptions and cancellation reasons, checked
- * here on the C structures that api/response.c turns into JSON.
+ * here on the C structures that api/http/response.c turns into JSON.
  */
 #include "storage/db.h"
-#include "storage/expr.h"
+#include "storage/expr/expr.h"
 #include "storage/tests/check.h"
 
 #include <stdio.h>

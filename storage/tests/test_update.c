@@ -10,8 +10,8 @@
  * test_update_expression.py, which pin them through the server.
  */
 #include "storage/db.h"
-#include "storage/expr.h"
-#include "storage/expr_legacy.h"
+#include "storage/expr/expr.h"
+#include "storage/expr/expr_legacy.h"
 #include "storage/tests/check.h"
 #include "storage/tests/expr_test_util.h"
 

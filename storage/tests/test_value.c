@@ -1,9 +1,9 @@
 /*
  * test_value.c - values: equality, key ordering, maps, and item sizes by AWS's rules.
  */
-#include "storage/item.h"
+#include "storage/model/item.h"
+#include "storage/model/value.h"
 #include "storage/tests/check.h"
-#include "storage/value.h"
 
 #include <string.h>
 

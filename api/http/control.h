@@ -1,0 +1,41 @@
+/*
+ * control.h - the emulator-only control interface, under /ddbemu/ on the
+ * DynamoDB port.
+ *
+ * It lets tests control what DynamoDB decides by itself: the clock every
+ * timed behaviour follows (TTL expiry, stream record times and trimming,
+ * iterator expiry, CreationDateTime, the TTL change interval), a TTL sweep
+ * now instead of at the next interval, and a reset of one namespace's tables.
+ * It is not the DynamoDB protocol: plain JSON over GET/POST on reserved
+ * paths, no signature. dispatch.c routes a request here only when the
+ * interface is enabled (struct api_config.control_enabled: by default when
+ * listening on loopback; --no-control turns it off), so with it off every
+ * path behaves as DynamoDB does. Documented in README.md.
+ *
+ *   GET  /ddbemu/clock        {"now_ms": N, "now": "2026-01-01T00:00:00.000Z"}
+ *   POST /ddbemu/clock        {"set_ms": N} or {"advance_ms": N} -> the clock
+ *   POST /ddbemu/ttl/sweep    {} -> {"deleted": N}
+ *   POST /ddbemu/reset        {"access_key": "...", "region": "..."}
+ *                             -> {"tables_deleted": N}
+ *
+ * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
+ */
+#ifndef DDB_API_CONTROL_H
+#define DDB_API_CONTROL_H
+
+#include "api/http/request.h"
+#include "api/http/server.h"
+
+#include <stdbool.h>
+
+#define CONTROL_PATH_PREFIX "/ddbemu/"
+
+/* Whether path is under the control interface's reserved prefix. */
+bool control_is_path(const char *path);
+
+/* Answers one control request into resp (zeroed by the caller). db and config
+ * are borrowed. Never fails: problems become {"error"} answers. */
+void control_handle(struct db *db, const struct api_config *config, const struct http_request *req,
+                    struct http_response *resp);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * dispatch.h - one HTTP request in, one DynamoDB answer out.
+ *
+ * api_handle() runs the generic checks once, in front of every handler, in
+ * the order DynamoDB applies them (Redis's processCommand, dynalite's
+ * pipeline): CORS preflight, the GET health line, method and content type,
+ * JSON syntax, X-Amz-Target, SigV4 Authorization (parsed, never verified: any
+ * credentials are accepted, as DynamoDB Local does) and the namespace it
+ * selects, then the operation's request shape, then the handler. It owns no
+ * socket, so tests drive it with raw headers and bodies.
+ *
+ * Reentrant: all per-request state lives on the calling thread's stack.
+ */
+#ifndef DDB_API_DISPATCH_H
+#define DDB_API_DISPATCH_H
+
+#include "api/http/request.h"
+#include "api/http/server.h"
+#include "api/ops/ops.h"
+
+/* What every request shares: borrowed, immutable while the server runs. */
+struct api_context {
+    struct db *db;
+    const struct api_config *config;
+    const struct operation *operations; /* api_operations; tests pass their own table */
+    const char *health_region;          /* region named by GET /; NULL: "us-east-1" */
+};
+
+/* The namespace every credential shares under --shared-db (DynamoDB Local's name for it). */
+#define API_SHARED_NAMESPACE "shared-local-instance"
+
+/* Answers req into resp (which must be zeroed). Never fails: every problem
+ * becomes DynamoDB's error answer; a handler failing without setting an
+ * error becomes a 500 InternalServerError. */
+void api_handle(const struct api_context *ctx, const struct http_request *req,
+                struct http_response *resp);
+
+/* http_handler_fn adapter for server.c: arg is a const struct api_context *. */
+void api_http_handler(void *arg, const struct http_request *req, struct http_response *resp);
+
+#endif

@@ -1,0 +1,47 @@
+/*
+ * request.h - one DynamoDB request as the handlers see it.
+ *
+ * dispatch.c builds a struct api_request for every call: the parsed JSON body
+ * (owned, released once by dispatch.c after the reply is sent), the scope derived from the
+ * SigV4 credential, and the engine. A handler (op_*.c, typed op_handler_fn)
+ * decodes the body into C args, makes one db_* call, and either answers and
+ * returns 0, or leaves rq->err set and returns -1. Handlers never build error
+ * JSON: response.c does.
+ *
+ * A handler answers in one of two ways: it writes the whole answer object
+ * into rq->reply_body (json_out.h; the answers that carry items, where a
+ * json_t tree would cost most of the request), or it sets rq->reply to a new
+ * JSON object. dispatch.c sends reply_body as is, or serializes reply; with
+ * neither the answer is {}. Whatever a failing handler wrote is discarded.
+ *
+ * Everything in api/ is reentrant: all per-request state lives here.
+ */
+#ifndef DDB_API_REQUEST_H
+#define DDB_API_REQUEST_H
+
+#include "api/wire/json_out.h"
+#include "storage/base/error.h"
+#include "storage/db.h"
+
+#include <jansson.h>
+
+struct api_config {
+    bool shared_db;       /* --shared-db: one namespace for every credential */
+    bool control_enabled; /* emulator-only control interface (clock, reset) */
+};
+
+struct api_request {
+    struct db *db;                   /* borrowed */
+    const struct api_config *config; /* borrowed */
+    struct db_scope scope;           /* strings point into namespace_buf/region_buf */
+    char namespace_buf[256];
+    char region_buf[64];
+    json_t *body;               /* owned: the request body, a JSON object */
+    json_t *reply;              /* owned: the success body; NULL until the handler sets it */
+    struct json_out reply_body; /* the success body as written text; empty unless used */
+    struct ddb_error err;       /* set when the handler fails */
+};
+
+typedef int op_handler_fn(struct api_request *rq);
+
+#endif

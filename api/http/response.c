@@ -1,0 +1,231 @@
+/*
+ * response.c - success and error answers, request ids and the CRC32 header.
+ *
+ * Error bodies follow what DynamoDB sends byte for byte: compact JSON with
+ * "__type" first, then the message under the key the exception uses
+ * ("message" or "Message", see error.h), or no message at all (AWS sends a
+ * bare {"__type": ...} for SerializationException on malformed JSON and for
+ * UnknownOperationException). ConditionalCheckFailedException carries the
+ * old "Item" when the request asked for it, and TransactionCanceledException
+ * its "CancellationReasons" (one {"Code", "Item"?, "Message"?} per action, in that key order).
+ *
+ * Error bodies are written with json_out (the same writer, escaping and
+ * AttributeValue encoder as the success answers of the item operations);
+ * success answers still built as json_t trees (table descriptions and the
+ * other rare ones) are serialized here with json_dumps(JSON_COMPACT), which
+ * prints the same bytes for the same values.
+ *
+ * The CRC32 is the reflected IEEE polynomial 0xEDB88320, computed eight
+ * bytes at a time; it matches zlib's crc32() and the x-amz-crc32 values AWS
+ * sends.
+ */
+#include "api/http/response.h"
+
+#include "api/wire/json_out.h"
+#include "api/wire/wire_value.h"
+#include "storage/base/alloc.h"
+#include "storage/model/item.h"
+
+#include <assert.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- CRC32 ---- */
+
+/*
+ * Slicing-by-8: crc32_tables[0] is the classic byte-at-a-time table of the
+ * reflected polynomial; crc32_tables[k][b] is what byte b contributes to
+ * the CRC register once k zero bytes follow it, so eight lookups fold eight
+ * input bytes at once
+ * (~4x faster than one byte per step on a 13 KB Query answer). The tables are
+ * computed once, under pthread_once, and only read afterwards.
+ */
+static uint32_t crc32_tables[8][256];
+static pthread_once_t crc32_tables_once = PTHREAD_ONCE_INIT;
+
+static void crc32_init_tables(void)
+{
+    for (uint32_t b = 0; b < 256; b++) {
+        uint32_t c = b;
+        for (int bit = 0; bit < 8; bit++)
+            c = (c & 1) ? (c >> 1) ^ 0xEDB88320U : c >> 1;
+        crc32_tables[0][b] = c;
+    }
+    for (int k = 1; k < 8; k++) {
+        for (uint32_t b = 0; b < 256; b++) {
+            uint32_t prev = crc32_tables[k - 1][b];
+            crc32_tables[k][b] = (prev >> 8) ^ crc32_tables[0][prev & 0xFF];
+        }
+    }
+}
+
+/* Four bytes as a little-endian word (one load on x86 and ARM). */
+static uint32_t load_le32(const unsigned char *p)
+{
+    return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
+}
+
+uint32_t response_crc32(const void *data, size_t len)
+{
+    const uint32_t(*t)[256] = (const uint32_t(*)[256]) crc32_tables;
+    const unsigned char *p = data;
+    uint32_t crc = 0xFFFFFFFFU;
+
+    pthread_once(&crc32_tables_once, crc32_init_tables);
+    for (; len >= 8; p += 8, len -= 8) {
+        uint32_t lo = crc ^ load_le32(p), hi = load_le32(p + 4);
+        crc = t[7][lo & 0xFF] ^ t[6][(lo >> 8) & 0xFF] ^ t[5][(lo >> 16) & 0xFF] ^ t[4][lo >> 24] ^
+              t[3][hi & 0xFF] ^ t[2][(hi >> 8) & 0xFF] ^ t[1][(hi >> 16) & 0xFF] ^ t[0][hi >> 24];
+    }
+    for (; len > 0; p++, len--)
+        crc = t[0][(crc ^ *p) & 0xFF] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFU;
+}
+
+/* ---- request ids ---- */
+
+/* splitmix64: a tiny, good generator; each thread keeps its own state. */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static uint64_t random_seed(void)
+{
+    static atomic_uint_fast64_t counter;
+    uint64_t seed = 0;
+    struct timespec ts;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+    if (fd >= 0) {
+        if (read(fd, &seed, sizeof seed) != (ssize_t) sizeof seed) seed = 0;
+        close(fd);
+    }
+    clock_gettime(CLOCK_REALTIME, &ts);
+    seed ^= (uint64_t) ts.tv_nsec * 0x9E3779B97F4A7C15ULL ^ (uint64_t) ts.tv_sec;
+    seed ^= atomic_fetch_add(&counter, 1) << 32;
+    return seed;
+}
+
+void response_request_id(char out[53])
+{
+    static const char alphabet[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    static _Thread_local uint64_t state;
+    static _Thread_local int seeded;
+
+    if (!seeded) {
+        state = random_seed();
+        seeded = 1;
+    }
+    for (int i = 0; i < 52; i++)
+        out[i] = alphabet[splitmix64(&state) % 36];
+    out[52] = '\0';
+}
+
+/* ---- bodies ---- */
+
+void response_set_body(struct http_response *resp, int status, const char *content_type, char *body,
+                       size_t len)
+{
+    char crc[16];
+
+    resp->status = status;
+    http_response_set_body(resp, body, len);
+    if (content_type) http_response_add_header(resp, "Content-Type", content_type);
+    snprintf(crc, sizeof crc, "%u", (unsigned) response_crc32(body, body ? len : 0));
+    http_response_add_header(resp, "x-amz-crc32", crc);
+}
+
+/* Serializes json compactly (as AWS does) and sets it as the body. */
+static void set_json_body(struct http_response *resp, int status, const char *content_type,
+                          json_t *json)
+{
+    char *text = json_dumps(json, JSON_COMPACT);
+
+    /* json_dumps fails only on allocation failure or invalid UTF-8 we put there ourselves. */
+    if (!text) abort();
+    response_set_body(resp, status, content_type, text, strlen(text));
+}
+
+void response_success(struct http_response *resp, const char *content_type, json_t *reply)
+{
+    if (!reply) {
+        json_t *empty = json_object();
+        set_json_body(resp, 200, content_type, empty);
+        json_decref(empty);
+        return;
+    }
+    set_json_body(resp, 200, content_type, reply);
+}
+
+/*
+ * Writes key: message, unless message is NULL or not valid UTF-8: such a
+ * message was always left out (jansson's json_string refuses it), and only
+ * request headers (the Authorization text some messages quote) can bring
+ * one in.
+ */
+static void write_message(struct json_out *w, const char *key, const char *message)
+{
+    if (!message || !json_out_is_utf8(message, strlen(message))) return;
+    json_out_key(w, key);
+    json_out_string(w, message);
+}
+
+/*
+ * [{"Code": ..., "Item": ..., "Message": ...}, ...] in AWS's key order, as a
+ * raw AWS answer shows it (boto/boto3#2657):
+ * {"Code":"ConditionalCheckFailed","Item":{...},"Message":"The conditional
+ * request failed"}; a "None" reason is {"Code":"None"} alone.
+ */
+static void write_cancellation_reasons(struct json_out *w, const struct ddb_error *err)
+{
+    json_out_array_begin(w);
+    for (size_t i = 0; i < err->reason_count; i++) {
+        const struct cancel_reason *r = &err->reasons[i];
+        json_out_object_begin(w);
+        write_message(w, "Code", r->code ? r->code : "None");
+        if (r->item) {
+            json_out_key(w, "Item");
+            wire_value_write_map(w, &r->item->attrs);
+        }
+        write_message(w, "Message", r->message);
+        json_out_object_end(w);
+    }
+    json_out_array_end(w);
+}
+
+void response_error(struct http_response *resp, const char *content_type,
+                    const struct ddb_error *err)
+{
+    struct json_out w;
+    char *body;
+    size_t len;
+
+    assert(err->code != DDB_OK);
+    json_out_init(&w);
+    json_out_object_begin(&w);
+    json_out_key(&w, "__type");
+    json_out_string(&w, ddb_error_type(err->code));
+    if (err->code == DDB_TRANSACTION_CANCELED) {
+        json_out_key(&w, "CancellationReasons");
+        write_cancellation_reasons(&w, err);
+    }
+    write_message(&w, ddb_error_message_key(err->code), err->message);
+    if (err->item) {
+        json_out_key(&w, "Item");
+        wire_value_write_map(&w, &err->item->attrs);
+    }
+    json_out_object_end(&w);
+    body = json_out_take(&w, &len);
+    response_set_body(resp, ddb_error_http_status(err->code), content_type, body, len);
+}

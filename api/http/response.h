@@ -1,0 +1,45 @@
+/*
+ * response.h - the bodies and headers of DynamoDB's answers.
+ *
+ * The only place that turns a struct ddb_error into wire JSON
+ * ({"__type": ..., "message"|"Message": ...}), and that puts on every answer
+ * the headers SDKs expect: Content-Type, x-amzn-RequestId (52 characters of
+ * [0-9A-Z], as AWS sends) and x-amz-crc32 (the CRC32 of the exact body bytes,
+ * which SDKs verify). Bodies are compact JSON, as AWS's are, so the CRC of
+ * e.g. an UnknownOperationException equals AWS's.
+ */
+#ifndef DDB_API_RESPONSE_H
+#define DDB_API_RESPONSE_H
+
+#include "api/http/server.h"
+#include "storage/base/error.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RESPONSE_CONTENT_TYPE_AMZ_JSON "application/x-amz-json-1.0"
+#define RESPONSE_CONTENT_TYPE_JSON     "application/json"
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()) of len bytes. */
+uint32_t response_crc32(const void *data, size_t len);
+
+/* Writes a fresh 52-character request id and its NUL into out. Thread-safe. */
+void response_request_id(char out[53]);
+
+/* Sets body (owned, from malloc), the Content-Type header and x-amz-crc32.
+ * content_type may be NULL for none. */
+void response_set_body(struct http_response *resp, int status, const char *content_type, char *body,
+                       size_t len);
+
+/* A 200 answer carrying reply serialized compactly (reply is borrowed; NULL is "{}"). */
+void response_success(struct http_response *resp, const char *content_type, json_t *reply);
+
+/* The error answer for err (borrowed): its HTTP status and
+ * {"__type": ddb_error_type(code), <ddb_error_message_key(code)>: message},
+ * the message left out when err->message is NULL. TransactionCanceledException
+ * also carries CancellationReasons. */
+void response_error(struct http_response *resp, const char *content_type,
+                    const struct ddb_error *err);
+
+#endif

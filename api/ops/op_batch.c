@@ -1,0 +1,489 @@
+/*
+ * op_batch.c - BatchGetItem and BatchWriteItem.
+ *
+ * BatchGetItem: every table entry is checked (expression/legacy mixing, each
+ * key's values, duplicate keys, the 100-key total, AttributesToGet duplicates,
+ * names and ProjectionExpression - dynalite validations/batchGetItem.js, in
+ * that order, per table in request order), then every key is read with
+ * db_get_item (a missing table or a key that does not fit answers for the
+ * whole request, as AWS validates all before returning anything; reads
+ * change nothing, so reading first is invisible). The answer keeps items in
+ * request order per table up to the 16 MB response limit; the keys that do
+ * not fit go to UnprocessedKeys with their table's other parameters, and only
+ * the items returned are charged.
+ *
+ * BatchWriteItem: the request-level checks (the per-table list length and the
+ * 25-request total, each request's values and item size), then one
+ * db_batch_write, which validates every request against its table before
+ * writing any (storage/batch.c). UnprocessedItems is always {}: the emulator
+ * has no throughput to exceed.
+ *
+ * RequestItems' map keys (table names) and, for BatchWriteItem, map values
+ * (1..25 requests) have "Map keys/value must satisfy constraint" rules that
+ * the generic shape checker (shape.c) does not express; they are checked
+ * here first, with the same sentence form (see docs/differences.md on how
+ * they combine with other violations).
+ */
+#include "api/ops/expr_params.h"
+#include "api/ops/ops.h"
+#include "api/wire/body.h"
+#include "api/wire/shape.h"
+#include "api/wire/wire_table.h"
+#include "api/wire/wire_value.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
+#include "storage/batch.h"
+#include "storage/capacity.h"
+#include "storage/db.h"
+#include "storage/expr/expr_legacy.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* request shapes                                                            */
+/* ------------------------------------------------------------------------ */
+
+static const char *const return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
+static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
+
+static const struct field string_member = {.type = F_STRING};
+static const struct field attribute_map = {.type = F_ATTRIBUTE_MAP};
+
+static const struct field keys_and_attributes_fields[] = {
+    {"Keys", F_LIST, .required = true, .min_len = 1, .max_len = DDB_MAX_BATCH_GET_KEYS,
+     .member = &attribute_map},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
+    {"ConsistentRead", F_BOOLEAN},
+    {"ProjectionExpression", F_STRING},
+    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {0},
+};
+static const struct field keys_and_attributes = {
+    .type = F_STRUCT, .shape_name = "KeysAndAttributes", .children = keys_and_attributes_fields};
+
+/* BatchGetItem request shape (dynalite test/batchGetItem.js lists
+ * returnConsumedCapacity before requestItems). */
+const struct field batch_get_item_fields[] = {
+    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &keys_and_attributes},
+    {0},
+};
+
+static const struct field put_request_fields[] = {
+    {"Item", F_ATTRIBUTE_MAP, .required = true},
+    {0},
+};
+static const struct field delete_request_fields[] = {
+    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {0},
+};
+static const struct field write_request_fields[] = {
+    {"PutRequest", F_STRUCT, .shape_name = "PutRequest", .children = put_request_fields},
+    {"DeleteRequest", F_STRUCT, .shape_name = "DeleteRequest", .children = delete_request_fields},
+    {0},
+};
+static const struct field write_request = {
+    .type = F_STRUCT, .shape_name = "WriteRequest", .children = write_request_fields};
+static const struct field write_request_list = {.type = F_LIST, .member = &write_request};
+
+/* BatchWriteItem request shape (dynalite test/batchWriteItem.js order). */
+const struct field batch_write_item_fields[] = {
+    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
+    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &write_request_list},
+    {0},
+};
+
+/* ------------------------------------------------------------------------ */
+/* shared                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The RequestItems rules shape.c cannot express, as one ValidationException
+ * in AWS's sentence form (dynalite test/batchGetItem.js and
+ * batchWriteItem.js): each table name that breaks the table-name constraints
+ * is "Map keys must satisfy constraint: [...]", and for BatchWriteItem each
+ * list of requests longer than 25 "Map value must satisfy constraint: [...]".
+ */
+static int check_request_items_map(const struct field *fields, const json_t *items,
+                                   bool check_values, struct ddb_error *err)
+{
+    static const char keys_rule[] =
+        "Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
+        "Member must have length greater than or equal to 1, Member must satisfy regular "
+        "expression pattern: " SHAPE_TABLE_NAME_PATTERN "]";
+    static const char values_rule[] =
+        "Map value must satisfy constraint: [Member must have length less than or equal to 25, "
+        "Member must have length greater than or equal to 1]";
+    const struct field *f = NULL;
+    const char *key;
+    json_t *v;
+    char *rendered, *msg = NULL;
+    size_t msg_len = 0;
+    int count = 0;
+
+    for (const struct field *c = fields; c->name; c++) {
+        if (strcmp(c->name, "RequestItems") == 0) f = c;
+    }
+    rendered = shape_render_value(f, (json_t *) items);
+    json_object_foreach((json_t *) items, key, v)
+    {
+        size_t len = strlen(key);
+        const char *rule = NULL;
+        if (len < 1 || len > 255 || !shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, key, len))
+            rule = keys_rule;
+        for (int pass = 0; pass < 2 && count < SHAPE_MAX_LISTED_ERRORS; pass++) {
+            if (pass == 1)
+                rule = check_values && (json_array_size(v) < 1 ||
+                                        json_array_size(v) > DDB_MAX_BATCH_WRITE_ITEMS)
+                           ? values_rule
+                           : NULL;
+            if (!rule) continue;
+            size_t add = strlen(rendered) + strlen(rule) + 64;
+            msg = xrealloc(msg, msg_len + add);
+            msg_len += (size_t) snprintf(msg + msg_len, add,
+                                         "%sValue '%s' at 'requestItems' failed to satisfy "
+                                         "constraint: %s",
+                                         count ? "; " : "", rendered, rule);
+            count++;
+        }
+    }
+    free(rendered);
+    if (count)
+        ddb_error_set(err, DDB_VALIDATION, "%d validation error%s detected: %s", count,
+                      count == 1 ? "" : "s", msg);
+    free(msg);
+    return count ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* BatchGetItem                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* One table entry of a BatchGetItem, decoded. */
+struct get_table {
+    const char *name;   /* borrowed from the body */
+    const json_t *json; /* the KeysAndAttributes object, borrowed */
+    struct value *keys; /* owned, VALUE_M each */
+    size_t key_count;
+    bool consistent_read;
+    struct expr_params params;
+    struct expr *projection; /* owned; NULL for whole items */
+    struct item **items;     /* owned references, parallel to keys; NULL when absent */
+    struct consumed_capacity capacity;
+};
+
+static void get_table_clear(struct get_table *t)
+{
+    for (size_t i = 0; i < t->key_count; i++) {
+        value_clear(&t->keys[i]);
+        if (t->items) item_unref(t->items[i]);
+    }
+    free(t->keys);
+    free(t->items);
+    expr_free(t->projection);
+    expr_params_clear(&t->params);
+    consumed_capacity_clear(&t->capacity);
+}
+
+/* One table entry's checks (see the file comment); *total counts keys over all tables. */
+static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error *err)
+{
+    static const char *const exprs[] = {"ProjectionExpression", NULL};
+    static const char *const legacy[] = {"AttributesToGet", NULL};
+    json_t *keys = body_member(t->json, "Keys"), *atg = body_member(t->json, "AttributesToGet");
+    size_t n = json_array_size(keys);
+
+    if (expr_params_check_mix(t->json, exprs, legacy, err) != 0) return -1;
+    t->keys = xcalloc(n ? n : 1, sizeof *t->keys);
+    for (size_t i = 0; i < n; i++) {
+        if (wire_value_map_from_json(json_array_get(keys, i), &t->keys[i], err) != 0) return -1;
+        t->key_count++;
+        for (size_t j = 0; j < i; j++) {
+            if (value_equal(&t->keys[i], &t->keys[j]))
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "Provided list of item keys contains duplicates");
+        }
+        if (++*total > DDB_MAX_BATCH_GET_KEYS)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Too many items requested for the BatchGetItem call");
+    }
+    if (expr_params_attributes_to_get(atg, &t->projection, err) != 0) return -1;
+    if (expr_params_decode(t->json, &t->params, err) != 0) return -1;
+    if (!t->projection && expr_params_parse(&t->params, t->json, "ProjectionExpression",
+                                            EXPR_PROJECTION, &t->projection, err) != 0)
+        return -1;
+    if (expr_params_check_unused(&t->params, err) != 0) return -1;
+    t->consistent_read = json_is_true(body_member(t->json, "ConsistentRead"));
+    return 0;
+}
+
+/* Reads every key of t; the first key that fails answers for the request. */
+static int read_get_table(struct api_request *rq, struct get_table *t, struct ddb_error *err)
+{
+    t->items = xcalloc(t->key_count ? t->key_count : 1, sizeof *t->items);
+    for (size_t i = 0; i < t->key_count; i++) {
+        struct get_op op = {.table_name = t->name, .consistent_read = t->consistent_read};
+        struct consumed_capacity c;
+        int rc;
+
+        op.key = t->keys[i]; /* borrowed for the call */
+        rc = db_get_item(rq->db, &rq->scope, &op, RETURN_CAPACITY_TOTAL, &t->items[i], &c, err);
+        consumed_capacity_clear(&c);
+        if (rc != 0) return -1;
+    }
+    return 0;
+}
+
+/* An item as the table entry asked for it (projected), as a new reference. */
+static struct item *shaped_item(const struct get_table *t, struct item *item)
+{
+    struct value projected;
+    if (!t->projection) return item_ref(item);
+    expr_project(t->projection, &item->attrs, &projected);
+    return item_new(&projected);
+}
+
+/* Records one returned item's read in the table's ConsumedCapacity. */
+static void charge_get(struct get_table *t, const struct item *item)
+{
+    double units = capacity_read_units(item ? item->size_bytes : 0, t->consistent_read);
+    if (!t->capacity.table_name) t->capacity.table_name = xstrdup(t->name);
+    t->capacity.read_units += units;
+    t->capacity.table_read_units += units;
+}
+
+/* Writes t's UnprocessedKeys entry: the keys from `from` on, and the table
+ * entry's other parameters as the request gave them. */
+static void write_unprocessed_entry(struct json_out *w, const struct get_table *t, size_t from)
+{
+    static const char *const copied[] = {"AttributesToGet", "ConsistentRead",
+                                         "ProjectionExpression", "ExpressionAttributeNames", NULL};
+
+    json_out_key(w, t->name);
+    json_out_object_begin(w);
+    json_out_key(w, "Keys");
+    json_out_array_begin(w);
+    for (size_t i = from; i < t->key_count; i++)
+        wire_value_write_map(w, &t->keys[i]);
+    json_out_array_end(w);
+    for (const char *const *p = copied; *p; p++) {
+        json_t *v = body_member(t->json, *p);
+        if (!v) continue;
+        json_out_key(w, *p);
+        json_out_json(w, v);
+    }
+    json_out_object_end(w);
+}
+
+/*
+ * Writes the answer: Responses up to the 16 MB limit, UnprocessedKeys for the
+ * rest (from the key that did not fit, and every later table whole; every
+ * table still gets its, possibly empty, Responses list), ConsumedCapacity.
+ * Charges each table for the keys answered.
+ */
+static void write_batch_get(struct json_out *w, struct get_table *tables, size_t count,
+                            enum return_capacity capacity)
+{
+    size_t total_bytes = 0, full_table = count, full_key = 0;
+
+    json_out_object_begin(w);
+    json_out_key(w, "Responses");
+    json_out_object_begin(w);
+    for (size_t ti = 0; ti < count; ti++) {
+        struct get_table *t = &tables[ti];
+        json_out_key(w, t->name);
+        json_out_array_begin(w);
+        for (size_t i = 0; i < t->key_count && full_table == count; i++) {
+            struct item *item = t->items[i] ? shaped_item(t, t->items[i]) : NULL;
+            if (item && total_bytes + item->size_bytes > DDB_MAX_BATCH_GET_RESPONSE_BYTES) {
+                full_table = ti;
+                full_key = i;
+                item_unref(item);
+                break;
+            }
+            charge_get(t, t->items[i]);
+            if (item) {
+                total_bytes += item->size_bytes;
+                wire_value_write_map(w, &item->attrs);
+                item_unref(item);
+            }
+        }
+        json_out_array_end(w);
+    }
+    json_out_object_end(w);
+    json_out_key(w, "UnprocessedKeys");
+    json_out_object_begin(w);
+    for (size_t ti = full_table; ti < count; ti++) {
+        if (ti == full_table)
+            write_unprocessed_entry(w, &tables[ti], full_key);
+        else if (tables[ti].key_count)
+            write_unprocessed_entry(w, &tables[ti], 0);
+    }
+    json_out_object_end(w);
+    if (capacity != RETURN_CAPACITY_NONE) {
+        json_out_key(w, "ConsumedCapacity");
+        json_out_array_begin(w);
+        for (size_t ti = 0; ti < count; ti++) {
+            if (wire_table_has_capacity(&tables[ti].capacity, capacity))
+                wire_table_write_capacity(w, &tables[ti].capacity, capacity);
+        }
+        json_out_array_end(w);
+    }
+    json_out_object_end(w);
+}
+
+/* BatchGetItem: the checks of the file comment, the reads, the answer. */
+int op_batch_get_item(struct api_request *rq)
+{
+    json_t *items = body_member(rq->body, "RequestItems");
+    size_t count = json_object_size(items), n = 0, total_keys = 0;
+    struct get_table *tables = xcalloc(count ? count : 1, sizeof *tables);
+    const char *name;
+    json_t *entry;
+    int rc = -1;
+
+    if (check_request_items_map(batch_get_item_fields, items, false, &rq->err) != 0) goto out;
+    json_object_foreach(items, name, entry)
+    {
+        struct get_table *t = &tables[n++];
+        t->name = name;
+        t->json = entry;
+        expr_params_init(&t->params);
+        if (decode_get_table(t, &total_keys, &rq->err) != 0) goto out;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (read_get_table(rq, &tables[i], &rq->err) != 0) goto out;
+    }
+    write_batch_get(&rq->reply_body, tables, n, body_return_capacity(rq->body));
+    rc = 0;
+out:
+    for (size_t i = 0; i < n; i++)
+        get_table_clear(&tables[i]);
+    free(tables);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* BatchWriteItem                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Decodes one WriteRequest into op (values owned by op: put_item / key). */
+static int decode_write_request(const char *table, const json_t *req, struct write_op *op,
+                                struct ddb_error *err)
+{
+    json_t *put = body_member(req, "PutRequest"), *del = body_member(req, "DeleteRequest");
+    struct value attrs;
+
+    op->table_name = table;
+    value_init_null(&op->key);
+    /* Neither or both: the union has not exactly one member (dynalite
+     * test/batchWriteItem.js "empty item in RequestItems"). */
+    if ((put != NULL) == (del != NULL))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Supplied AttributeValue has more than one datatypes set, must "
+                             "contain exactly one of the supported datatypes");
+    if (put) {
+        op->kind = WRITE_PUT;
+        if (wire_value_map_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
+        op->put_item = item_new(&attrs);
+        if (op->put_item->size_bytes > DDB_MAX_ITEM_BYTES)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Item size has exceeded the maximum allowed size");
+        return 0;
+    }
+    op->kind = WRITE_DELETE;
+    return wire_value_map_from_json(body_member(del, "Key"), &op->key, err);
+}
+
+/* Writes "ItemCollectionMetrics": {table: [metrics, ...], ...}, tables in
+ * the order they first appear in res. */
+static void write_batch_collection_metrics(struct json_out *w, const struct batch_write_result *res)
+{
+    json_out_key(w, "ItemCollectionMetrics");
+    json_out_object_begin(w);
+    for (size_t i = 0; i < res->collection_count; i++) {
+        const char *table = res->collections[i].table_name;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = strcmp(res->collections[j].table_name, table) == 0;
+        if (seen) continue;
+        json_out_key(w, table);
+        json_out_array_begin(w);
+        for (size_t j = i; j < res->collection_count; j++) {
+            if (strcmp(res->collections[j].table_name, table) == 0)
+                wire_table_write_collection_metrics(w, &res->collections[j].metrics);
+        }
+        json_out_array_end(w);
+    }
+    json_out_object_end(w);
+}
+
+/* Writes {"UnprocessedItems": {}, "ConsumedCapacity": [...], "ItemCollectionMetrics": {...}}. */
+static void write_batch_write(struct json_out *w, const struct batch_write_result *res,
+                              enum return_capacity capacity)
+{
+    json_out_object_begin(w);
+    json_out_key(w, "UnprocessedItems");
+    json_out_object_begin(w);
+    json_out_object_end(w);
+    if (capacity != RETURN_CAPACITY_NONE) {
+        json_out_key(w, "ConsumedCapacity");
+        json_out_array_begin(w);
+        for (size_t i = 0; i < res->capacity_count; i++) {
+            if (wire_table_has_capacity(&res->capacities[i], capacity))
+                wire_table_write_capacity(w, &res->capacities[i], capacity);
+        }
+        json_out_array_end(w);
+    }
+    if (res->collection_count) write_batch_collection_metrics(w, res);
+    json_out_object_end(w);
+}
+
+/* BatchWriteItem: request-level checks, one db_batch_write, the answer. */
+int op_batch_write_item(struct api_request *rq)
+{
+    json_t *items = body_member(rq->body, "RequestItems"), *list;
+    enum return_capacity capacity = body_return_capacity(rq->body);
+    struct batch_write_result res;
+    struct write_op *ops = NULL;
+    size_t total = 0, n = 0;
+    const char *name;
+    int rc = -1;
+
+    memset(&res, 0, sizeof res);
+    if (check_request_items_map(batch_write_item_fields, items, true, &rq->err) != 0) goto out;
+    json_object_foreach(items, name, list) total += json_array_size(list);
+    /* Over all tables (the per-table list is capped at 25 above). */
+    if (total > DDB_MAX_BATCH_WRITE_ITEMS) {
+        ddb_error_set(&rq->err, DDB_VALIDATION,
+                      "Too many items requested for the BatchWriteItem call");
+        goto out;
+    }
+    ops = xcalloc(total ? total : 1, sizeof *ops);
+    json_object_foreach(items, name, list)
+    {
+        size_t i;
+        json_t *req;
+        json_array_foreach(list, i, req)
+        {
+            if (decode_write_request(name, req, &ops[n++], &rq->err) != 0) goto out;
+        }
+    }
+    if (db_batch_write(rq->db, &rq->scope, ops, n, capacity,
+                       body_member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE"), &res,
+                       &rq->err) != 0)
+        goto out;
+    write_batch_write(&rq->reply_body, &res, capacity);
+    rc = 0;
+out:
+    for (size_t i = 0; i < n; i++) {
+        item_unref(ops[i].put_item);
+        value_clear(&ops[i].key);
+    }
+    free(ops);
+    batch_write_result_clear(&res);
+    return rc;
+}

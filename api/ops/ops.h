@@ -1,0 +1,91 @@
+/*
+ * ops.h - one prototype per operation handler, and its request shape.
+ *
+ * Each op_*.c file defines, for every operation it serves, a handler
+ * (op_handler_fn, see request.h) and the field table of its request body
+ * (see shape.h), named <operation>_fields and declared here. operations.c
+ * lists them in THE operations table (struct operation), one row per
+ * X-Amz-Target string; dispatch.c finds the row, checks the body against
+ * the fields with shape_check() and then calls the handler.
+ *
+ * A handler is only listed in operations.c once it exists: until then the
+ * target answers UnknownOperationException, as for any other unknown target.
+ */
+#ifndef DDB_API_OPS_H
+#define DDB_API_OPS_H
+
+#include "api/http/request.h"
+#include "api/wire/shape.h"
+
+/* One row of the operations table: "DynamoDB_20120810.PutItem" -> handler. */
+struct operation {
+    const char *target; /* the full X-Amz-Target value */
+    op_handler_fn *handler;
+    const struct field *fields; /* the request shape; never NULL */
+};
+
+/* The operations table (operations.c), terminated by a row with target NULL. */
+extern const struct operation api_operations[];
+
+/* Finds the row for an X-Amz-Target value (len bytes, not NUL-terminated);
+ * NULL when unknown. Case-sensitive, as DynamoDB is. (Defined in dispatch.c.) */
+const struct operation *operation_find(const struct operation *table, const char *target,
+                                       size_t len);
+
+/* ---- op_table.c: tables ---- */
+int op_create_table(struct api_request *rq);
+int op_describe_table(struct api_request *rq);
+int op_update_table(struct api_request *rq);
+int op_delete_table(struct api_request *rq);
+int op_list_tables(struct api_request *rq);
+extern const struct field create_table_fields[];
+extern const struct field describe_table_fields[];
+extern const struct field update_table_fields[];
+extern const struct field delete_table_fields[];
+extern const struct field list_tables_fields[];
+
+/* ---- op_item.c, op_update.c: single items ---- */
+int op_put_item(struct api_request *rq);
+int op_get_item(struct api_request *rq);
+int op_delete_item(struct api_request *rq);
+int op_update_item(struct api_request *rq);
+extern const struct field put_item_fields[];
+extern const struct field get_item_fields[];
+extern const struct field delete_item_fields[];
+extern const struct field update_item_fields[];
+
+/* ---- op_query.c: Query and Scan ---- */
+int op_query(struct api_request *rq);
+int op_scan(struct api_request *rq);
+extern const struct field query_fields[];
+extern const struct field scan_fields[];
+
+/* ---- op_batch.c ---- */
+int op_batch_get_item(struct api_request *rq);
+int op_batch_write_item(struct api_request *rq);
+extern const struct field batch_get_item_fields[];
+extern const struct field batch_write_item_fields[];
+
+/* ---- op_transact.c ---- */
+int op_transact_write_items(struct api_request *rq);
+int op_transact_get_items(struct api_request *rq);
+extern const struct field transact_write_items_fields[];
+extern const struct field transact_get_items_fields[];
+
+/* ---- op_ttl.c ---- */
+int op_update_time_to_live(struct api_request *rq);
+int op_describe_time_to_live(struct api_request *rq);
+extern const struct field update_time_to_live_fields[];
+extern const struct field describe_time_to_live_fields[];
+
+/* ---- op_streams.c: the DynamoDBStreams_20120810 targets ---- */
+int op_list_streams(struct api_request *rq);
+int op_describe_stream(struct api_request *rq);
+int op_get_shard_iterator(struct api_request *rq);
+int op_get_records(struct api_request *rq);
+extern const struct field list_streams_fields[];
+extern const struct field describe_stream_fields[];
+extern const struct field get_shard_iterator_fields[];
+extern const struct field get_records_fields[];
+
+#endif

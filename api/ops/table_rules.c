@@ -1,0 +1,557 @@
+/*
+ * table_rules.c - the cross-field rules of CreateTable and UpdateTable bodies.
+ *
+ * The shape checker (shape.c) has already checked types and per-member
+ * constraints; these rules relate members to each other (key schemas to
+ * attribute definitions, indexes to the table's keys, billing mode to
+ * throughput, stream and SSE specifications) and raise AWS's texts in AWS's
+ * order. Sources are cited as in op_table.c: [d] dynalite's recorded tests,
+ * [q] the ack-api-quirks live-service catalogue, [p] the Parity Suite.
+ */
+#include "api/ops/table_rules.h"
+
+#include "api/wire/body.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* small helpers over the (shape-checked) body                               */
+/* ------------------------------------------------------------------------ */
+
+static bool str_eq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* Element i of a KeySchema list: its name and whether it is a HASH element. */
+static const char *key_name(const json_t *ks, size_t i)
+{
+    return body_member_str(json_array_get(ks, i), "AttributeName");
+}
+
+static bool key_is_hash(const json_t *ks, size_t i)
+{
+    return str_eq(body_member_str(json_array_get(ks, i), "KeyType"), "HASH");
+}
+
+/* Appends "a, b, c" of the string member `key` of every element of list. */
+static char *join_member(const json_t *list, const char *key)
+{
+    size_t i, len = 0, cap = 64;
+    json_t *e;
+    char *out = xmalloc(cap);
+
+    out[0] = '\0';
+    json_array_foreach(list, i, e)
+    {
+        const char *s = key ? body_member_str(e, key) : json_string_value(e);
+        size_t n;
+        if (!s) s = "null";
+        n = strlen(s);
+        if (len + n + 3 > cap) {
+            cap = (len + n + 3) * 2;
+            out = xrealloc(out, cap);
+        }
+        if (i) {
+            memcpy(out + len, ", ", 2);
+            len += 2;
+        }
+        memcpy(out + len, s, n + 1);
+        len += n;
+    }
+    return out;
+}
+
+static bool list_has_member(const json_t *list, const char *key, const char *name)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e)
+    {
+        if (str_eq(body_member_str(e, key), name)) return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* checks shared by CreateTable and UpdateTable                              */
+/* ------------------------------------------------------------------------ */
+
+int table_rules_throughput_bounds(const json_t *pt, const char *index, struct ddb_error *err)
+{
+    static const char *const units[] = {"ReadCapacityUnits", "WriteCapacityUnits"};
+
+    if (!pt) return 0;
+    for (size_t i = 0; i < 2; i++) {
+        json_int_t v = body_member_int(pt, units[i]);
+        if (v <= TABLE_RULES_MAX_CAPACITY_UNITS) continue;
+        if (index)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Given value %" JSON_INTEGER_FORMAT
+                                 " for %s is out of bounds for index %s",
+                                 v, units[i], index);
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Given value %" JSON_INTEGER_FORMAT " for %s is out of bounds", v,
+                             units[i]);
+    }
+    return 0;
+}
+
+/* "Keys: [...], AttributeDefinitions: [...]" when a key of ks is not defined in defs. */
+int table_rules_keys_defined(const json_t *ks, const json_t *defs, const json_t *more_defs,
+                             struct ddb_error *err)
+{
+    size_t n = json_array_size(ks);
+    char *keys, *names;
+
+    for (size_t i = 0; i < n; i++) {
+        const char *name = key_name(ks, i);
+        if (list_has_member(defs, "AttributeName", name)) continue;
+        if (more_defs && list_has_member(more_defs, "AttributeName", name)) continue;
+        keys = join_member(ks, "AttributeName");
+        names = join_member(defs, "AttributeName");
+        ddb_error_set(err, DDB_VALIDATION,
+                      TABLE_RULES_INVALID
+                      "Some index key attributes are not defined in AttributeDefinitions. "
+                      "Keys: [%s], AttributeDefinitions: [%s]",
+                      keys, names);
+        free(keys);
+        free(names);
+        return -1;
+    }
+    return 0;
+}
+
+/* Projection rules [d, q DDB-TABLE-126], in AWS's order. */
+int table_rules_projection(const json_t *projection, struct ddb_error *err)
+{
+    const char *type = body_member_str(projection, "ProjectionType");
+    const json_t *attrs = body_member(projection, "NonKeyAttributes");
+    size_t n = json_array_size(attrs);
+
+    if (!type)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID "Unknown ProjectionType: null");
+    if (attrs && !str_eq(type, "INCLUDE"))
+        return ddb_error_set(
+            err, DDB_VALIDATION,
+            TABLE_RULES_INVALID "ProjectionType is %s, but NonKeyAttributes is specified", type);
+    if (!attrs && str_eq(type, "INCLUDE"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "ProjectionType is INCLUDE, but NonKeyAttributes is not "
+                             "specified");
+    for (size_t i = 1; i < n; i++) {
+        const char *a = json_string_value(json_array_get(attrs, i));
+        for (size_t j = 0; j < i; j++) {
+            if (str_eq(a, json_string_value(json_array_get(attrs, j))))
+                return ddb_error_set(
+                    err, DDB_VALIDATION,
+                    TABLE_RULES_INVALID "Duplicate element in NonKeyAttributes: %s", a);
+        }
+    }
+    return 0;
+}
+
+/*
+ * A GSI key schema: up to 4 HASH then up to 4 RANGE elements, no name twice
+ * [q DDB-TABLE-123/124]. The relative order of these four checks is not
+ * recorded; the first-element check is the one AWS applies to every schema.
+ */
+int table_rules_gsi_key_schema(const json_t *ks, struct ddb_error *err)
+{
+    size_t n = json_array_size(ks), hashes = 0, ranges = 0;
+
+    for (size_t i = 1; i < n; i++) {
+        for (size_t j = 0; j < i; j++) {
+            if (str_eq(key_name(ks, i), key_name(ks, j)))
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "The KeySchema contains multiple key attributes with the "
+                                     "same name");
+        }
+    }
+    if (n && !key_is_hash(ks, 0))
+        return ddb_error_set(
+            err, DDB_VALIDATION,
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    for (size_t i = 0; i < n; i++) {
+        if (key_is_hash(ks, i) && ranges)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "All HASH key attributes must precede RANGE key "
+                                 "attributes in the KeySchema");
+        if (key_is_hash(ks, i))
+            hashes++;
+        else
+            ranges++;
+    }
+    if (hashes > DDB_MAX_KEY_PARTS)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "The KeySchema exceeds the maximum allowed number of HASH key "
+                             "attributes");
+    if (ranges > DDB_MAX_KEY_PARTS)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "The KeySchema exceeds the maximum allowed number of RANGE "
+                             "key attributes");
+    return 0;
+}
+
+/* A table or LSI key schema of one or two elements [d]. */
+static int check_two_part_key_schema(const json_t *ks, struct ddb_error *err)
+{
+    size_t n = json_array_size(ks);
+
+    if (n == 2 && str_eq(key_name(ks, 0), key_name(ks, 1)))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Both the Hash Key and the Range Key element in the KeySchema have "
+                             "the same name");
+    if (n && !key_is_hash(ks, 0))
+        return ddb_error_set(
+            err, DDB_VALIDATION,
+            "Invalid KeySchema: The first KeySchemaElement is not a HASH key type");
+    if (n == 2 && key_is_hash(ks, 1))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Invalid KeySchema: The second KeySchemaElement is not a RANGE key "
+                             "type");
+    return 0;
+}
+
+/* Stream rules; `creating` selects CreateTable's wording [q DDB-TABLE-050, 442]. */
+int table_rules_stream(const json_t *spec, bool creating, struct ddb_error *err)
+{
+    bool enabled = json_is_true(body_member(spec, "StreamEnabled"));
+    bool has_view = body_member(spec, "StreamViewType") != NULL;
+
+    if (!spec) return 0;
+    if (enabled && !has_view)
+        return ddb_error_set(
+            err, DDB_VALIDATION, "%s",
+            creating ? TABLE_RULES_INVALID "Table is being created with a stream enabled, "
+                                           "UpdateViewType is required"
+                     : TABLE_RULES_INVALID "If stream is being enabled then UpdateViewType "
+                                           "is required");
+    if (!enabled && has_view)
+        return ddb_error_set(
+            err, DDB_VALIDATION, "%s",
+            creating ? TABLE_RULES_INVALID "Table is being created with a stream disabled, "
+                                           "UpdateViewType should not be specified"
+                     : TABLE_RULES_INVALID "If stream is being disabled, then UpdateViewType "
+                                           "must not be specified");
+    return 0;
+}
+
+/* SSESpecification rules [q DDB-TABLE-442]; their relative order is not recorded. */
+int table_rules_sse(const json_t *spec, struct ddb_error *err)
+{
+    json_t *enabled = body_member(spec, "Enabled");
+    const char *type = body_member_str(spec, "SSEType");
+    bool has_key = body_member(spec, "KMSMasterKeyId") != NULL;
+
+    if (!spec) return 0;
+    if (json_is_false(enabled)) {
+        if (type)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "SSEType can not be specified if Enabled is false");
+        if (has_key)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "KMSMasterKeyId can not be specified if Enabled is false");
+        return 0;
+    }
+    if (str_eq(type, "AES256"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID "SSEType AES256 is not supported");
+    if (has_key && !str_eq(type, "KMS"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "SSEType KMS is required if KMSMasterKeyId is specified");
+    return 0;
+}
+
+/* TableClass is not an enum in the model; DynamoDB words the refusal itself [q]. */
+int table_rules_table_class(const json_t *body, struct ddb_error *err)
+{
+    const char *cls = body_member_str(body, "TableClass");
+
+    if (!cls || str_eq(cls, "STANDARD") || str_eq(cls, "STANDARD_INFREQUENT_ACCESS")) return 0;
+    return ddb_error_set(err, DDB_VALIDATION,
+                         "Invalid table-class parameter provided. Please try again with a valid "
+                         "table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
+}
+
+/* Tags at creation [q DDB-TABLE-442]. */
+static int check_tags(const json_t *tags, struct ddb_error *err)
+{
+    size_t n = json_array_size(tags);
+
+    if (n > DDB_MAX_TAGS)
+        return ddb_error_set(
+            err, DDB_VALIDATION,
+            "Number of Tags exceed the current limit for the provided ResourceArn");
+    for (size_t i = 0; i < n; i++) {
+        const char *key = body_member_str(json_array_get(tags, i), "Key");
+        if (key && strncmp(key, "aws:", 4) == 0)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Tag Key cannot be prefixed with aws:, Key: %s", key);
+        for (size_t j = 0; j < i; j++) {
+            if (str_eq(key, body_member_str(json_array_get(tags, j), "Key")))
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "Duplicate Tag Keys provided as input: Duplicate Tag Key "
+                                     "found %s",
+                                     key);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* CreateTable                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Throughput against BillingMode [d, q DDB-TABLE-128]. */
+static int check_create_billing(const json_t *body, struct ddb_error *err)
+{
+    bool on_demand = str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST");
+    const json_t *pt = body_member(body, "ProvisionedThroughput");
+
+    if (on_demand && pt)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Neither ReadCapacityUnits nor WriteCapacityUnits can be "
+                             "specified when BillingMode is PAY_PER_REQUEST");
+    if (!on_demand && !pt)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "ReadCapacityUnits and WriteCapacityUnits must both be "
+                             "specified when BillingMode is PROVISIONED");
+    return table_rules_throughput_bounds(pt, NULL, err);
+}
+
+/* AttributeDefinitions against the table's KeySchema [d, q DDB-TABLE-127]. */
+static int check_create_key_schema(const json_t *body, struct ddb_error *err)
+{
+    const json_t *defs = body_member(body, "AttributeDefinitions");
+    const json_t *ks = body_member(body, "KeySchema");
+    size_t ndefs = json_array_size(defs);
+    bool has_indexes =
+        body_member(body, "LocalSecondaryIndexes") || body_member(body, "GlobalSecondaryIndexes");
+
+    /* A name defined twice is reported first, even with different types [q]. */
+    for (size_t i = 1; i < ndefs; i++) {
+        const char *name = body_member_str(json_array_get(defs, i), "AttributeName");
+        for (size_t j = 0; j < i; j++) {
+            if (str_eq(name, body_member_str(json_array_get(defs, j), "AttributeName")))
+                return ddb_error_set(err, DDB_VALIDATION, "Attribute Name is duplicated: %s", name);
+        }
+    }
+    if (json_array_size(ks) > ndefs)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Invalid KeySchema: Some index key attribute have no definition");
+    if (table_rules_keys_defined(ks, defs, NULL, err) != 0) return -1;
+    if (check_two_part_key_schema(ks, err) != 0) return -1;
+    if (!has_indexes && json_array_size(ks) != ndefs)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Number of attributes in KeySchema does not exactly match "
+                             "number of attributes defined in AttributeDefinitions");
+    return 0;
+}
+
+/* With indexes, every definition must be used by some key schema [q DDB-TABLE-127]. */
+static int check_definitions_used(const json_t *body, struct ddb_error *err)
+{
+    const json_t *defs = body_member(body, "AttributeDefinitions");
+    const json_t *lists[] = {body_member(body, "KeySchema"), NULL};
+    const json_t *index_lists[] = {body_member(body, "LocalSecondaryIndexes"),
+                                   body_member(body, "GlobalSecondaryIndexes")};
+    json_t *used = json_array();
+    size_t i, k;
+    json_t *e;
+    int rc = 0;
+
+    /* keys used: the table's, then each index's, each name once */
+    json_array_foreach(lists[0], i, e)
+    {
+        if (!list_has_member(used, "AttributeName", body_member_str(e, "AttributeName")))
+            json_array_append(used, e);
+    }
+    for (k = 0; k < 2; k++) {
+        json_t *idx;
+        size_t j;
+        json_array_foreach(index_lists[k], j, idx)
+        {
+            json_array_foreach(body_member(idx, "KeySchema"), i, e)
+            {
+                if (!list_has_member(used, "AttributeName", body_member_str(e, "AttributeName")))
+                    json_array_append(used, e);
+            }
+        }
+    }
+    json_array_foreach(defs, i, e)
+    {
+        if (list_has_member(used, "AttributeName", body_member_str(e, "AttributeName"))) continue;
+        {
+            char *d = join_member(defs, "AttributeName"), *u = join_member(used, "AttributeName");
+            rc = ddb_error_set(err, DDB_VALIDATION,
+                               TABLE_RULES_INVALID "Some AttributeDefinitions are not used. "
+                                                   "AttributeDefinitions: [%s], keys used: [%s]",
+                               d, u);
+            free(d);
+            free(u);
+        }
+        break;
+    }
+    json_decref(used);
+    return rc;
+}
+
+/* Index names must be unique across LSIs and GSIs [d]. */
+static int check_index_name_unique(const json_t *body, const json_t *idx, struct ddb_error *err)
+{
+    const char *name = body_member_str(idx, "IndexName");
+    const json_t *lists[] = {body_member(body, "LocalSecondaryIndexes"),
+                             body_member(body, "GlobalSecondaryIndexes")};
+
+    for (size_t k = 0; k < 2; k++) {
+        size_t i;
+        json_t *other;
+        json_array_foreach(lists[k], i, other)
+        {
+            if (other == idx) return 0; /* only earlier indexes count */
+            if (str_eq(body_member_str(other, "IndexName"), name))
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     TABLE_RULES_INVALID "Duplicate index name: %s", name);
+        }
+    }
+    return 0;
+}
+
+static int check_lsi(const json_t *body, const json_t *lsi, struct ddb_error *err)
+{
+    const json_t *ks = body_member(lsi, "KeySchema");
+    const char *name = body_member_str(lsi, "IndexName");
+    const char *table_hash = key_name(body_member(body, "KeySchema"), 0);
+
+    if (check_two_part_key_schema(ks, err) != 0) return -1;
+    if (json_array_size(ks) != 2)
+        return ddb_error_set(
+            err, DDB_VALIDATION,
+            TABLE_RULES_INVALID "Index KeySchema does not have a range key for index: %s", name);
+    if (!str_eq(key_name(ks, 0), table_hash))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Index KeySchema does not have the same leading hash key as "
+                             "table KeySchema for index: %s. index hash key: %s, table "
+                             "hash key: %s",
+                             name, key_name(ks, 0), table_hash);
+    if (table_rules_projection(body_member(lsi, "Projection"), err) != 0) return -1;
+    return check_index_name_unique(body, lsi, err);
+}
+
+static int check_gsi(const json_t *body, const json_t *gsi, struct ddb_error *err)
+{
+    const char *name = body_member_str(gsi, "IndexName");
+    bool on_demand = str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST");
+    const json_t *pt = body_member(gsi, "ProvisionedThroughput");
+
+    if (table_rules_gsi_key_schema(body_member(gsi, "KeySchema"), err) != 0) return -1;
+    if (table_rules_projection(body_member(gsi, "Projection"), err) != 0) return -1;
+    if (on_demand && pt)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "ProvisionedThroughput should not be specified for index: %s "
+                             "when BillingMode is PAY_PER_REQUEST",
+                             name);
+    if (!on_demand && !pt)
+        return ddb_error_set(
+            err, DDB_VALIDATION,
+            TABLE_RULES_INVALID "ProvisionedThroughput is not specified for index: %s", name);
+    if (table_rules_throughput_bounds(pt, name, err) != 0) return -1;
+    return check_index_name_unique(body, gsi, err);
+}
+
+/* Index rules in AWS's order [d, q DDB-TABLE-043/127/129]: empty lists and the
+ * LSI table-range rule, then every index key defined, then no unused
+ * definition, then each index's own rules, then the per-table counts. */
+static int check_create_indexes(const json_t *body, struct ddb_error *err)
+{
+    const json_t *lsis = body_member(body, "LocalSecondaryIndexes");
+    const json_t *gsis = body_member(body, "GlobalSecondaryIndexes");
+    const json_t *defs = body_member(body, "AttributeDefinitions");
+    size_t i;
+    json_t *idx;
+
+    if (!lsis && !gsis) return 0;
+    if (lsis) {
+        if (!json_array_size(lsis))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID "List of LocalSecondaryIndexes is empty");
+        if (json_array_size(body_member(body, "KeySchema")) != 2)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "Table KeySchema does not have a range key, which is "
+                                 "required when specifying a LocalSecondaryIndex");
+    }
+    if (gsis && !json_array_size(gsis))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID "List of GlobalSecondaryIndexes is empty");
+    json_array_foreach(lsis, i, idx)
+    {
+        if (table_rules_keys_defined(body_member(idx, "KeySchema"), defs, NULL, err) != 0)
+            return -1;
+    }
+    json_array_foreach(gsis, i, idx)
+    {
+        if (table_rules_keys_defined(body_member(idx, "KeySchema"), defs, NULL, err) != 0)
+            return -1;
+    }
+    if (check_definitions_used(body, err) != 0) return -1;
+    json_array_foreach(lsis, i, idx)
+    {
+        if (check_lsi(body, idx, err) != 0) return -1;
+    }
+    if (json_array_size(lsis) > DDB_MAX_LSIS)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Number of LocalSecondaryIndexes exceeds per-table limit of %d",
+                             DDB_MAX_LSIS);
+    json_array_foreach(gsis, i, idx)
+    {
+        if (check_gsi(body, idx, err) != 0) return -1;
+    }
+    if (json_array_size(gsis) > DDB_MAX_GSIS)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "GlobalSecondaryIndex count exceeds the per-table limit of %d",
+                             DDB_MAX_GSIS);
+    return 0;
+}
+
+/* CreateTable's cross-field checks, in AWS's order. */
+int table_rules_check_create(const json_t *body, struct ddb_error *err)
+{
+    const json_t *name = body_member(body, "TableName");
+
+    /* The model allows 1..255; a table being created needs 3 [d]. */
+    if (json_string_length(name) < DDB_MIN_TABLE_NAME_LEN)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "TableName must be at least 3 characters long and at most 255 "
+                             "characters long");
+    if (check_create_billing(body, err) != 0) return -1;
+    if (check_create_key_schema(body, err) != 0) return -1;
+    if (check_create_indexes(body, err) != 0) return -1;
+    if (table_rules_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;
+    if (table_rules_sse(body_member(body, "SSESpecification"), err) != 0) return -1;
+    if (table_rules_table_class(body, err) != 0) return -1;
+    return check_tags(body_member(body, "Tags"), err);
+}
+
+/* CreateTable: checks, decode, db_create_table, {"TableDescription": ...}. */

@@ -1,0 +1,33 @@
+/*
+ * table_rules.h - the cross-field rules of table definitions, in AWS's order.
+ *
+ * CreateTable runs them all (table_rules_check_create); UpdateTable reuses the
+ * ones that apply to what it changes (throughput bounds, index key schemas and
+ * projections, streams, SSE, table class). Each takes the shape-checked JSON
+ * body (or a member of it) and raises AWS's ValidationException text.
+ */
+#ifndef DDB_API_TABLE_RULES_H
+#define DDB_API_TABLE_RULES_H
+
+#include "storage/base/error.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* The prefix AWS puts on most of these messages. */
+#define TABLE_RULES_INVALID "One or more parameter values were invalid: "
+
+/* The largest ProvisionedThroughput value AWS accepts before "out of bounds" [d]. */
+#define TABLE_RULES_MAX_CAPACITY_UNITS 1000000000000LL
+
+int table_rules_throughput_bounds(const json_t *pt, const char *index, struct ddb_error *err);
+int table_rules_keys_defined(const json_t *ks, const json_t *defs, const json_t *more_defs,
+                             struct ddb_error *err);
+int table_rules_projection(const json_t *projection, struct ddb_error *err);
+int table_rules_gsi_key_schema(const json_t *ks, struct ddb_error *err);
+int table_rules_stream(const json_t *spec, bool creating, struct ddb_error *err);
+int table_rules_sse(const json_t *spec, struct ddb_error *err);
+int table_rules_table_class(const json_t *body, struct ddb_error *err);
+int table_rules_check_create(const json_t *body, struct ddb_error *err);
+
+#endif

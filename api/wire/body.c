@@ -1,0 +1,36 @@
+/*
+ * body.c - request-body member access shared by the handlers; see body.h.
+ */
+#include "api/wire/body.h"
+
+#include <string.h>
+
+json_t *body_member(const json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_null(v) ? NULL : v;
+}
+
+bool body_member_is(const json_t *obj, const char *key, const char *want)
+{
+    const char *s = json_string_value(body_member(obj, key));
+    return s && strcmp(s, want) == 0;
+}
+
+const char *body_member_str(const json_t *obj, const char *key)
+{
+    return json_string_value(body_member(obj, key));
+}
+
+json_int_t body_member_int(const json_t *obj, const char *key)
+{
+    json_t *v = body_member(obj, key);
+    return json_is_integer(v) ? json_integer_value(v) : (json_int_t) json_number_value(v);
+}
+
+enum return_capacity body_return_capacity(const json_t *body)
+{
+    if (body_member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
+    if (body_member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
+    return RETURN_CAPACITY_NONE;
+}

@@ -1,0 +1,410 @@
+/*
+ * json_out.c - a small JSON writer into one growable buffer; see json_out.h.
+ *
+ * The buffer grows geometrically and always keeps one spare byte for the
+ * '\0' that json_out_take promises. Strings are copied in runs: the scan
+ * stops only at bytes that need an escape or at the start of a multi-byte
+ * UTF-8 sequence, which is validated by the same rules jansson's parser
+ * applies (utf8_check_first/utf8_check_full in jansson's utf.c), so exactly
+ * the strings jansson would have dumped come out raw.
+ *
+ * Reentrant: no static mutable state.
+ */
+#include "api/wire/json_out.h"
+
+#include "storage/base/alloc.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INITIAL_CAPACITY 1024
+
+/* ---- the buffer ---- */
+
+/* Makes room for n more bytes plus the final '\0'. */
+static void reserve(struct json_out *w, size_t n)
+{
+    size_t need = w->len + n + 1, cap;
+
+    if (need <= w->cap) return;
+    cap = w->cap ? w->cap : INITIAL_CAPACITY;
+    while (cap < need)
+        cap *= 2;
+    w->data = xrealloc(w->data, cap);
+    w->cap = cap;
+}
+
+/* Appends n bytes; the caller has reserved them. */
+static void put(struct json_out *w, const void *bytes, size_t n)
+{
+    memcpy(w->data + w->len, bytes, n);
+    w->len += n;
+}
+
+static void append(struct json_out *w, const void *bytes, size_t n)
+{
+    reserve(w, n);
+    put(w, bytes, n);
+}
+
+static void append_char(struct json_out *w, char c)
+{
+    reserve(w, 1);
+    w->data[w->len++] = c;
+}
+
+/* The ',' before a key or value that follows a sibling. */
+static void separate(struct json_out *w)
+{
+    if (w->need_comma) append_char(w, ',');
+}
+
+/* ---- lifecycle ---- */
+
+/* Makes w an empty writer; allocates nothing. */
+void json_out_init(struct json_out *w)
+{
+    memset(w, 0, sizeof *w);
+}
+
+/* Frees w's buffer (whatever was written is discarded); w is empty again. */
+void json_out_clear(struct json_out *w)
+{
+    free(w->data);
+    json_out_init(w);
+}
+
+/* Returns the text, NUL-terminated (an empty string when nothing was
+ * written); the caller frees it. The writer is left empty. */
+char *json_out_take(struct json_out *w, size_t *len)
+{
+    char *text;
+
+    assert(w->depth == 0);
+    reserve(w, 0);
+    w->data[w->len] = '\0';
+    text = w->data;
+    *len = w->len;
+    json_out_init(w);
+    return text;
+}
+
+/* ---- structure ---- */
+
+static void open_container(struct json_out *w, char bracket)
+{
+    separate(w);
+    append_char(w, bracket);
+    w->need_comma = false;
+    w->depth++;
+}
+
+static void close_container(struct json_out *w, char bracket)
+{
+    assert(w->depth > 0);
+    append_char(w, bracket);
+    w->need_comma = true;
+    w->depth--;
+}
+
+/* '{' and '}', '[' and ']': a container opens as w's next value (after a ','
+ * when it follows a sibling) and, once closed, counts as a written value. */
+void json_out_object_begin(struct json_out *w)
+{
+    open_container(w, '{');
+}
+
+void json_out_object_end(struct json_out *w)
+{
+    close_container(w, '}');
+}
+
+void json_out_array_begin(struct json_out *w)
+{
+    open_container(w, '[');
+}
+
+void json_out_array_end(struct json_out *w)
+{
+    close_container(w, ']');
+}
+
+/* ---- strings ---- */
+
+/*
+ * The length of the valid UTF-8 sequence starting at s (at most avail
+ * bytes), or 0 when it is not one: a lead byte C2..F4, continuation bytes,
+ * no overlong form, no UTF-16 surrogate, nothing above U+10FFFF.
+ */
+static size_t utf8_sequence(const unsigned char *s, size_t avail)
+{
+    size_t n;
+    uint32_t cp;
+
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        n = 2;
+        cp = s[0] & 0x1FU;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        n = 3;
+        cp = s[0] & 0x0FU;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        n = 4;
+        cp = s[0] & 0x07U;
+    } else {
+        return 0;
+    }
+    if (n > avail) return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
+        cp = (cp << 6) | (s[i] & 0x3FU);
+    }
+    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return 0;
+    return n;
+}
+
+/* True when all len bytes are valid UTF-8 sequences (utf8_sequence's rules). */
+bool json_out_is_utf8(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *) s, *end = p + len;
+
+    while (p < end) {
+        size_t n = *p < 0x80 ? 1 : utf8_sequence(p, (size_t) (end - p));
+        if (n == 0) return false;
+        p += n;
+    }
+    return true;
+}
+
+/* The escape of one byte below 0x20, '"' or '\\' (as jansson writes it). */
+static void put_escape(struct json_out *w, unsigned char c)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    char seq[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xF]};
+    const char *two = NULL;
+
+    switch (c) {
+    case '"': two = "\\\""; break;
+    case '\\': two = "\\\\"; break;
+    case '\b': two = "\\b"; break;
+    case '\f': two = "\\f"; break;
+    case '\n': two = "\\n"; break;
+    case '\r': two = "\\r"; break;
+    case '\t': two = "\\t"; break;
+    default: break;
+    }
+    if (two)
+        append(w, two, 2);
+    else
+        append(w, seq, sizeof seq);
+}
+
+/*
+ * True when none of the eight bytes in x needs a look: all in 0x20..0x7F and
+ * none is '"' or '\\' (the "has a byte less than n" and "has a zero byte"
+ * word tricks; they can report a byte that is fine only when another one
+ * really needs a look, so the answer is exact).
+ */
+static bool is_plain_word(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+    uint64_t flags = x | ((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) |
+                     ((backslash - ones) & ~backslash);
+
+    return (flags & (ones * 0x80)) == 0;
+}
+
+/* The eight bytes at p as one word (any alignment). */
+static uint64_t load_word(const unsigned char *p)
+{
+    uint64_t word;
+
+    memcpy(&word, p, sizeof word);
+    return word;
+}
+
+/*
+ * A quoted, escaped string; see the file comment. Plain text is skipped
+ * eight bytes at a time; the last few bytes of a string of eight or more are
+ * checked as the word that ends the string (its first bytes, already passed,
+ * are checked again), so only short strings and the bytes around a special
+ * one go byte by byte.
+ */
+static void put_string(struct json_out *w, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *) s, *end = p + len, *run = p;
+
+    reserve(w, len + 2);
+    w->data[w->len++] = '"';
+    while (p < end) {
+        unsigned char c;
+        size_t n;
+
+        if (end - p >= 8) {
+            if (is_plain_word(load_word(p))) {
+                p += 8;
+                continue;
+            }
+        } else if (len >= 8 && is_plain_word(load_word(end - 8))) {
+            p = end;
+            break;
+        }
+        c = *p;
+        if ((unsigned char) (c - 0x20) < 0x60 && c != '"' && c != '\\') {
+            p++;
+            continue;
+        }
+        if (c >= 0x80 && (n = utf8_sequence(p, (size_t) (end - p))) != 0) {
+            p += n; /* valid UTF-8 stays in the raw run */
+            continue;
+        }
+        append(w, run, (size_t) (p - run));
+        if (c >= 0x80)
+            append(w, "\\uFFFD", 6);
+        else
+            put_escape(w, c);
+        run = ++p;
+    }
+    append(w, run, (size_t) (p - run));
+    append_char(w, '"');
+}
+
+/* Writes "key": (escaped like any string); the member's value comes next. */
+void json_out_keyn(struct json_out *w, const char *key, size_t len)
+{
+    separate(w);
+    put_string(w, key, len);
+    append_char(w, ':');
+    w->need_comma = false;
+}
+
+/* json_out_keyn for a NUL-terminated name. */
+void json_out_key(struct json_out *w, const char *key)
+{
+    json_out_keyn(w, key, strlen(key));
+}
+
+/* Writes len bytes (NUL allowed) as a JSON string value; see put_string. */
+void json_out_stringn(struct json_out *w, const char *s, size_t len)
+{
+    separate(w);
+    put_string(w, s, len);
+    w->need_comma = true;
+}
+
+/* json_out_stringn for a NUL-terminated string. */
+void json_out_string(struct json_out *w, const char *s)
+{
+    json_out_stringn(w, s, strlen(s));
+}
+
+/* Writes the standard padded base64 (RFC 4648) of len bytes as a string
+ * value: how B and BS values travel. Nothing in base64 needs an escape. */
+void json_out_base64(struct json_out *w, const void *data, size_t len)
+{
+    static const char alphabet[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *in = data;
+    char *out;
+
+    separate(w);
+    reserve(w, (len + 2) / 3 * 4 + 2);
+    out = w->data + w->len;
+    *out++ = '"';
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t chunk = (uint32_t) in[i] << 16;
+        if (i + 1 < len) chunk |= (uint32_t) in[i + 1] << 8;
+        if (i + 2 < len) chunk |= in[i + 2];
+        *out++ = alphabet[(chunk >> 18) & 63];
+        *out++ = alphabet[(chunk >> 12) & 63];
+        *out++ = i + 1 < len ? alphabet[(chunk >> 6) & 63] : '=';
+        *out++ = i + 2 < len ? alphabet[chunk & 63] : '=';
+    }
+    *out++ = '"';
+    w->len = (size_t) (out - w->data);
+    w->need_comma = true;
+}
+
+/* ---- other values ---- */
+
+/* Writes a scalar's text (already formatted) as the next value. */
+static void put_scalar(struct json_out *w, const char *text, size_t len)
+{
+    separate(w);
+    append(w, text, len);
+    w->need_comma = true;
+}
+
+/* Writes v as a JSON integer, as jansson prints json_integer ("%lld"). */
+void json_out_integer(struct json_out *w, long long v)
+{
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "%lld", v);
+
+    put_scalar(w, buf, (size_t) n);
+}
+
+/* Writes a finite v as jansson's jsonp_dtostr prints it (see json_out.h),
+ * without its locale dance: ddbemu never calls setlocale, so "%g" writes '.'. */
+void json_out_real(struct json_out *w, double v)
+{
+    char buf[40];
+    int n;
+    char *e;
+
+    assert(isfinite(v));
+    n = snprintf(buf, sizeof buf, "%.17g", v);
+    assert(n > 0 && (size_t) n < sizeof buf - 2);
+    if (!strchr(buf, '.') && !strchr(buf, 'e')) {
+        buf[n++] = '.';
+        buf[n++] = '0';
+        buf[n] = '\0';
+    }
+    e = strchr(buf, 'e');
+    if (e) {
+        char *start = e + 1, *digits = e + 2;
+        if (*start == '-') start++;
+        while (*digits == '0')
+            digits++;
+        if (digits != start) {
+            memmove(start, digits, (size_t) (buf + n + 1 - digits));
+            n -= (int) (digits - start);
+        }
+    }
+    put_scalar(w, buf, (size_t) n);
+}
+
+/* Writes true or false. */
+void json_out_bool(struct json_out *w, bool v)
+{
+    if (v)
+        put_scalar(w, "true", 4);
+    else
+        put_scalar(w, "false", 5);
+}
+
+/* Writes null. */
+void json_out_null(struct json_out *w)
+{
+    put_scalar(w, "null", 4);
+}
+
+static int dump_callback(const char *bytes, size_t size, void *data)
+{
+    append(data, bytes, size);
+    return 0;
+}
+
+/* Writes a borrowed jansson value as json_dumps(JSON_COMPACT) prints it. */
+void json_out_json(struct json_out *w, const json_t *value)
+{
+    separate(w);
+    /* Fails only on invalid UTF-8, which a parsed request cannot hold. */
+    if (json_dump_callback(value, dump_callback, w, JSON_COMPACT | JSON_ENCODE_ANY) != 0) abort();
+    w->need_comma = true;
+}

@@ -1,0 +1,645 @@
+/*
+ * shape.c - the generic request-shape checker (see shape.h for the contract).
+ *
+ * Two passes over the body, mirroring how DynamoDB's front end (Coral)
+ * handles a request:
+ *
+ *  1. Deserialization: the body is walked in document order and the first
+ *     member whose JSON type does not fit the model is reported as a
+ *     SerializationException. The texts are Coral's (recorded against the live
+ *     service by dynalite's REMOTE test suite, test helpers' assertType): they
+ *     depend on the expected Java type, the JSON token found and on where the
+ *     member sits: a structure *field* that is not an object says
+ *     "Unexpected field type", the same structure as a list element or map
+ *     value says "Unexpected value type in payload", and a list or map nested
+ *     inside another collection fails with a Java reflection cast message.
+ *
+ *  2. Model validation: in table order, first the checks DynamoDB raises on
+ *     their own (.required_parameter, .table_name), then every constraint of
+ *     every present member, collected into one ValidationException. Paths are
+ *     the lowerCamel member names joined with '.', list elements as
+ *     "<list>.<1-based index>.member", map values as "<map>.<key>.member".
+ *
+ * Nothing here allocates per member except the error message; paths are built
+ * in a fixed buffer that grows on the heap only for very deep or long keys.
+ */
+#include "api/wire/shape.h"
+
+#include "storage/base/alloc.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CORAL_MODEL_PACKAGE "com.amazonaws.dynamodb.v20120810."
+
+/* The text Coral sends when a list or map is not an array/object inside another collection. */
+static const char cast_message[] =
+    "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to "
+    "class java.lang.Class (sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl and "
+    "java.lang.Class are in module java.base of loader 'bootstrap')";
+
+static const char start_of_object[] = "Start of structure or map found where not expected";
+
+/* ---- a small growable string (messages and paths) ---- */
+
+struct sbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+};
+
+static void sbuf_reserve(struct sbuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+static void sbuf_add(struct sbuf *b, const char *s, size_t n)
+{
+    sbuf_reserve(b, n);
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+static void sbuf_puts(struct sbuf *b, const char *s)
+{
+    sbuf_add(b, s, strlen(s));
+}
+
+static void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    sbuf_reserve(b, (size_t) n);
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t) n;
+}
+
+static void sbuf_truncate(struct sbuf *b, size_t len)
+{
+    b->len = len;
+    if (b->data) b->data[len] = '\0';
+}
+
+/* Appends name with its first letter lowered, as Coral prints member paths. */
+static void sbuf_lower_first(struct sbuf *b, const char *name)
+{
+    char c = name[0];
+
+    if (c >= 'A' && c <= 'Z') c = (char) (c - 'A' + 'a');
+    sbuf_add(b, &c, c ? 1 : 0);
+    if (name[0]) sbuf_puts(b, name + 1);
+}
+
+/* ---- Java type names, for "Unrecognized collection type ..." ---- */
+
+/* Appends the Java type of f as Type.getTypeName() prints it (no "class " prefix). */
+static void java_type_name(struct sbuf *b, const struct field *f)
+{
+    switch (f->type) {
+    case F_STRING: sbuf_puts(b, "java.lang.String"); return;
+    case F_INTEGER: sbuf_puts(b, "java.lang.Integer"); return;
+    case F_LONG: sbuf_puts(b, "java.lang.Long"); return;
+    case F_DOUBLE: sbuf_puts(b, "java.lang.Double"); return;
+    case F_BOOLEAN: sbuf_puts(b, "java.lang.Boolean"); return;
+    case F_BLOB: sbuf_puts(b, "java.nio.ByteBuffer"); return;
+    case F_STRUCT:
+        sbuf_puts(b, CORAL_MODEL_PACKAGE);
+        sbuf_puts(b, f->shape_name ? f->shape_name : "Unknown");
+        return;
+    case F_ATTRIBUTE_VALUE: sbuf_puts(b, CORAL_MODEL_PACKAGE "AttributeValue"); return;
+    case F_LIST:
+        sbuf_puts(b, "java.util.List<");
+        java_type_name(b, f->member);
+        sbuf_puts(b, ">");
+        return;
+    case F_MAP:
+        sbuf_puts(b, "java.util.Map<java.lang.String, ");
+        java_type_name(b, f->member);
+        sbuf_puts(b, ">");
+        return;
+    case F_ATTRIBUTE_MAP:
+        sbuf_puts(b, "java.util.Map<java.lang.String, " CORAL_MODEL_PACKAGE "AttributeValue>");
+        return;
+    case F_NONE: break;
+    }
+    assert(!"field type without a Java name");
+}
+
+/* Sets "Unrecognized collection type <type>": the message for a JSON array where f is expected. */
+static int unrecognized_collection(const struct field *f, struct ddb_error *err)
+{
+    struct sbuf b = {0};
+    int rc;
+
+    sbuf_puts(&b, "Unrecognized collection type ");
+    /* Class.toString() says "class X"; a parameterized type prints bare. */
+    if (f->type != F_LIST && f->type != F_MAP && f->type != F_ATTRIBUTE_MAP)
+        sbuf_puts(&b, "class ");
+    java_type_name(&b, f);
+    rc = ddb_error_set(err, DDB_SERIALIZATION, "%s", b.data);
+    free(b.data);
+    return rc;
+}
+
+/* ---- pass 1: JSON types (SerializationException) ---- */
+
+/* The attribute value structure, as the model declares it. */
+static const struct field av_string = {.type = F_STRING};
+static const struct field av_blob = {.type = F_BLOB};
+static const struct field av_value = {.type = F_ATTRIBUTE_VALUE};
+static const struct field attribute_value_fields[] = {
+    {"S", F_STRING},
+    {"N", F_STRING},
+    {"B", F_BLOB},
+    {"SS", F_LIST, .member = &av_string},
+    {"NS", F_LIST, .member = &av_string},
+    {"BS", F_LIST, .member = &av_blob},
+    {"M", F_MAP, .member = &av_value},
+    {"L", F_LIST, .member = &av_value},
+    {"NULL", F_BOOLEAN},
+    {"BOOL", F_BOOLEAN},
+    {0},
+};
+
+/* Coral's name for the JSON token found where a scalar was expected. */
+static const char *token_name(json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_STRING: return "STRING_VALUE";
+    case JSON_INTEGER: return "NUMBER_VALUE";
+    case JSON_REAL: return "DECIMAL_VALUE";
+    case JSON_TRUE: return "TRUE_VALUE";
+    case JSON_FALSE: return "FALSE_VALUE";
+    default: return "UNKNOWN_VALUE";
+    }
+}
+
+static const struct field *field_find(const struct field *fields, const char *name)
+{
+    for (const struct field *f = fields; f->name; f++)
+        if (strcmp(f->name, name) == 0) return f;
+    return NULL;
+}
+
+static int base64_digit(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Base64 as Coral reads a blob: length a multiple of 4, standard alphabet,
+ * '=' only as one or two trailing pads. */
+static int check_base64(const char *s, size_t len, struct ddb_error *err)
+{
+    size_t units = 0, pad = 0;
+
+    for (size_t i = 0; i < len; i++)
+        if (((unsigned char) s[i] & 0xC0) != 0x80) units += ((unsigned char) s[i] >= 0xF0) ? 2 : 1;
+    if (units % 4 != 0)
+        return ddb_error_set(
+            err, DDB_SERIALIZATION,
+            "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", units);
+    while (pad < 2 && pad < len && s[len - 1 - pad] == '=')
+        pad++;
+    for (size_t i = 0; i < len - pad; i++) {
+        if (base64_digit((unsigned char) s[i]) < 0) goto invalid;
+    }
+    /* The bits of the last digit that fall past the final byte must be zero
+     * ("+/+=" is refused: its '+' carries two stray bits). */
+    if (pad && len > pad &&
+        (base64_digit((unsigned char) s[len - 1 - pad]) & (pad == 1 ? 0x3 : 0xF)))
+        goto invalid;
+    return 0;
+invalid:
+    /* AWS's text, misspelling included (dynalite test helpers, Blob). */
+    return ddb_error_set(err, DDB_SERIALIZATION, "Invalid last non-pad Base64 character dectected");
+}
+
+static int check_types(const struct field *f, json_t *v, bool in_collection, struct ddb_error *err);
+
+static int check_struct_members(const struct field *fields, json_t *obj, struct ddb_error *err)
+{
+    const char *key;
+    json_t *child;
+
+    /* Document order: the first bad member in the body is the one reported. */
+    json_object_foreach(obj, key, child)
+    {
+        const struct field *f = field_find(fields, key);
+        if (f && check_types(f, child, false, err) != 0) return -1;
+    }
+    return 0;
+}
+
+static int check_scalar(const char *java, json_t *v, json_type want, struct ddb_error *err)
+{
+    if (json_is_array(v))
+        return ddb_error_set(err, DDB_SERIALIZATION,
+                             "Unrecognized collection type class java.lang.%s", java);
+    if (json_is_object(v)) return ddb_error_set(err, DDB_SERIALIZATION, "%s", start_of_object);
+    if (want == JSON_STRING && json_is_string(v)) return 0;
+    if (want == JSON_INTEGER && json_is_number(v)) return 0;
+    if (want == JSON_TRUE && json_is_boolean(v)) return 0;
+    if (want == JSON_TRUE && json_is_string(v))
+        return ddb_error_set(err, DDB_SERIALIZATION, "Unexpected token received from parser");
+    return ddb_error_set(err, DDB_SERIALIZATION, "%s cannot be converted to %s", token_name(v),
+                         java);
+}
+
+/* Checks the JSON type of v against f. in_collection: v is a list element or
+ * map value rather than a structure field (Coral words some errors differently). */
+static int check_types(const struct field *f, json_t *v, bool in_collection, struct ddb_error *err)
+{
+    size_t i;
+    json_t *elem;
+    const char *key;
+
+    if (json_is_null(v)) return 0;
+    switch (f->type) {
+    case F_STRING: return check_scalar("String", v, JSON_STRING, err);
+    case F_INTEGER: return check_scalar("Integer", v, JSON_INTEGER, err);
+    case F_LONG: return check_scalar("Long", v, JSON_INTEGER, err);
+    case F_DOUBLE: return check_scalar("Double", v, JSON_INTEGER, err);
+    case F_BOOLEAN: return check_scalar("Boolean", v, JSON_TRUE, err);
+    case F_BLOB:
+        if (json_is_array(v)) return unrecognized_collection(f, err);
+        if (json_is_object(v)) return ddb_error_set(err, DDB_SERIALIZATION, "%s", start_of_object);
+        if (!json_is_string(v))
+            return ddb_error_set(err, DDB_SERIALIZATION,
+                                 "only base-64-encoded strings are convertible to bytes");
+        return check_base64(json_string_value(v), json_string_length(v), err);
+    case F_LIST:
+        if (json_is_object(v)) return ddb_error_set(err, DDB_SERIALIZATION, "%s", start_of_object);
+        if (!json_is_array(v))
+            return ddb_error_set(err, DDB_SERIALIZATION, "%s",
+                                 in_collection ? cast_message : "Unexpected field type");
+        json_array_foreach(v, i, elem) if (check_types(f->member, elem, true, err) != 0) return -1;
+        return 0;
+    case F_MAP:
+    case F_ATTRIBUTE_MAP:
+        if (json_is_array(v)) return unrecognized_collection(f, err);
+        if (!json_is_object(v))
+            return ddb_error_set(err, DDB_SERIALIZATION, "%s",
+                                 in_collection ? cast_message : "Unexpected field type");
+        json_object_foreach(v, key, elem)
+        {
+            if (check_types(f->type == F_MAP ? f->member : &av_value, elem, true, err) != 0)
+                return -1;
+        }
+        return 0;
+    case F_STRUCT:
+    case F_ATTRIBUTE_VALUE:
+        if (json_is_array(v)) return unrecognized_collection(f, err);
+        if (!json_is_object(v))
+            return ddb_error_set(err, DDB_SERIALIZATION, "%s",
+                                 in_collection ? "Unexpected value type in payload"
+                                               : "Unexpected field type");
+        return check_struct_members(f->type == F_STRUCT ? f->children : attribute_value_fields, v,
+                                    err);
+    case F_NONE: break;
+    }
+    assert(!"unknown field type");
+    return 0;
+}
+
+/* ---- value rendering for "Value '...' at" ---- */
+
+static void render(struct sbuf *b, const struct field *f, json_t *v);
+
+/* x without its fractional part (toward zero), without libm. */
+static double truncated(double x)
+{
+    if (x >= 9.0e18 || x <= -9.0e18 || x != x) return x;
+    return (double) (long long) x;
+}
+
+static void render_number(struct sbuf *b, const struct field *f, json_t *v)
+{
+    if (json_is_integer(v)) {
+        sbuf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    } else if (f && f->type == F_DOUBLE) {
+        sbuf_printf(b, "%.17g", json_real_value(v));
+    } else {
+        /* Integer/Long members keep the integral part of a decimal, as Coral converts it. */
+        sbuf_printf(b, "%.0f", truncated(json_real_value(v)));
+    }
+}
+
+static void render(struct sbuf *b, const struct field *f, json_t *v)
+{
+    size_t i;
+    json_t *elem;
+    const char *key;
+    bool first = true;
+
+    if (!v || json_is_null(v)) {
+        sbuf_puts(b, "null");
+        return;
+    }
+    switch (json_typeof(v)) {
+    case JSON_STRING: sbuf_add(b, json_string_value(v), json_string_length(v)); return;
+    case JSON_INTEGER:
+    case JSON_REAL: render_number(b, f, v); return;
+    case JSON_TRUE: sbuf_puts(b, "true"); return;
+    case JSON_FALSE: sbuf_puts(b, "false"); return;
+    case JSON_NULL: sbuf_puts(b, "null"); return;
+    case JSON_ARRAY:
+        /* java.util.List.toString(): "[a, b]" */
+        sbuf_puts(b, "[");
+        json_array_foreach(v, i, elem)
+        {
+            if (i) sbuf_puts(b, ", ");
+            render(b, f && f->type == F_LIST ? f->member : NULL, elem);
+        }
+        sbuf_puts(b, "]");
+        return;
+    case JSON_OBJECT: break;
+    }
+    if (f && f->type == F_STRUCT && f->children) {
+        /* The model classes print as ShapeName(memberName=value, ...), every member. */
+        sbuf_puts(b, f->shape_name ? f->shape_name : "");
+        sbuf_puts(b, "(");
+        for (const struct field *c = f->children; c->name; c++) {
+            if (c != f->children) sbuf_puts(b, ", ");
+            sbuf_lower_first(b, c->name);
+            sbuf_puts(b, "=");
+            render(b, c, json_object_get(v, c->name));
+        }
+        sbuf_puts(b, ")");
+        return;
+    }
+    /* java.util.Map.toString(): "{k=v, k2=v2}" */
+    sbuf_puts(b, "{");
+    json_object_foreach(v, key, elem)
+    {
+        if (!first) sbuf_puts(b, ", ");
+        first = false;
+        sbuf_puts(b, key);
+        sbuf_puts(b, "=");
+        render(b, f && f->type == F_MAP ? f->member : NULL, elem);
+    }
+    sbuf_puts(b, "}");
+}
+
+char *shape_render_value(const struct field *f, json_t *value)
+{
+    struct sbuf b = {0};
+
+    render(&b, f, value);
+    if (!b.data) return xstrdup("");
+    return b.data;
+}
+
+/* ---- pattern "[...]+" / "[...]*" ---- */
+
+bool shape_pattern_match(const char *pattern, const char *s, size_t len)
+{
+    const char *set, *end;
+    char quant;
+
+    /* Only the "[class]+" and "[class]*" forms exist in DynamoDB's request model. */
+    assert(pattern[0] == '[');
+    set = pattern + 1;
+    end = strchr(set + 1, ']');
+    assert(end && (end[1] == '+' || end[1] == '*') && end[2] == '\0');
+    quant = end[1];
+    if (len == 0) return quant == '*';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char) s[i];
+        bool in = false;
+        for (const char *p = set; p < end && !in; p++) {
+            if (p + 2 < end && p[1] == '-') {
+                in = c >= (unsigned char) p[0] && c <= (unsigned char) p[2];
+                p += 2;
+            } else {
+                in = c == (unsigned char) p[0];
+            }
+        }
+        if (!in) return false;
+    }
+    return true;
+}
+
+/* ---- pass 2: constraints (ValidationException) ---- */
+
+struct violations {
+    struct sbuf msg;  /* "Value ... ; Value ..." */
+    struct sbuf path; /* the current member path */
+    int count;
+};
+
+static void violation(struct violations *vs, const struct field *f, json_t *v, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void violation(struct violations *vs, const struct field *f, json_t *v, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+    int n;
+
+    if (vs->count >= SHAPE_MAX_LISTED_ERRORS) return;
+    if (vs->count) sbuf_puts(&vs->msg, "; ");
+    vs->count++;
+    sbuf_puts(&vs->msg, "Value ");
+    if (v && !json_is_null(v)) {
+        sbuf_puts(&vs->msg, "'");
+        render(&vs->msg, f, v);
+        sbuf_puts(&vs->msg, "'");
+    } else {
+        sbuf_puts(&vs->msg, "null");
+    }
+    sbuf_printf(&vs->msg, " at '%s' failed to satisfy constraint: ", vs->path.data);
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    text = xmalloc((size_t) n + 1);
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t) n + 1, fmt, ap);
+    va_end(ap);
+    sbuf_puts(&vs->msg, text);
+    free(text);
+}
+
+/* Length as Java's String.length() counts: UTF-16 code units. */
+static int64_t utf16_length(const char *s, size_t len)
+{
+    int64_t units = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char) s[i];
+        if ((c & 0xC0) == 0x80) continue;
+        units += c >= 0xF0 ? 2 : 1;
+    }
+    return units;
+}
+
+static int64_t base64_decoded_length(const char *s, size_t len)
+{
+    size_t pad = 0;
+
+    while (pad < 2 && pad < len && s[len - 1 - pad] == '=')
+        pad++;
+    return (int64_t) (len / 4 * 3) - (int64_t) pad;
+}
+
+static void check_length(struct violations *vs, const struct field *f, json_t *v, int64_t len)
+{
+    if (f->min_len && len < f->min_len)
+        violation(vs, f, v, "Member must have length greater than or equal to %" PRId64,
+                  f->min_len);
+    if (f->max_len && len > f->max_len)
+        violation(vs, f, v, "Member must have length less than or equal to %" PRId64, f->max_len);
+}
+
+static void check_constraints(struct violations *vs, const struct field *f, json_t *v);
+
+static void check_struct_constraints(struct violations *vs, const struct field *fields, json_t *obj)
+{
+    size_t base = vs->path.len;
+
+    for (const struct field *c = fields; c->name; c++) {
+        if (base) sbuf_puts(&vs->path, ".");
+        sbuf_lower_first(&vs->path, c->name);
+        check_constraints(vs, c, json_object_get(obj, c->name));
+        sbuf_truncate(&vs->path, base);
+    }
+}
+
+static void check_constraints(struct violations *vs, const struct field *f, json_t *v)
+{
+    size_t base = vs->path.len, i;
+    json_t *elem;
+    const char *key;
+
+    if (!v || json_is_null(v)) {
+        if (f->required) violation(vs, f, NULL, "Member must not be null");
+        return;
+    }
+    switch (f->type) {
+    case F_STRING: {
+        const char *s = json_string_value(v);
+        size_t len = json_string_length(v);
+        if (f->pattern && !shape_pattern_match(f->pattern, s, len))
+            violation(vs, f, v, "Member must satisfy regular expression pattern: %s", f->pattern);
+        check_length(vs, f, v, utf16_length(s, len));
+        if (f->choices) {
+            bool found = false;
+            for (const char *const *c = f->choices; *c && !found; c++)
+                found = strlen(*c) == len && memcmp(*c, s, len) == 0;
+            if (!found) {
+                struct sbuf set = {0};
+                for (const char *const *c = f->choices; *c; c++) {
+                    if (c != f->choices) sbuf_puts(&set, ", ");
+                    sbuf_puts(&set, *c);
+                }
+                violation(vs, f, v, "Member must satisfy enum value set: [%s]",
+                          set.data ? set.data : "");
+                free(set.data);
+            }
+        }
+        return;
+    }
+    case F_INTEGER:
+    case F_LONG:
+    case F_DOUBLE: {
+        double d = f->type == F_DOUBLE ? json_number_value(v) : truncated(json_number_value(v));
+        if (f->has_min &&
+            (json_is_integer(v) ? json_integer_value(v) < f->min_value : d < (double) f->min_value))
+            violation(vs, f, v, "Member must have value greater than or equal to %" PRId64,
+                      f->min_value);
+        if (f->has_max &&
+            (json_is_integer(v) ? json_integer_value(v) > f->max_value : d > (double) f->max_value))
+            violation(vs, f, v, "Member must have value less than or equal to %" PRId64,
+                      f->max_value);
+        return;
+    }
+    case F_BLOB:
+        check_length(vs, f, v, base64_decoded_length(json_string_value(v), json_string_length(v)));
+        return;
+    case F_LIST:
+        check_length(vs, f, v, (int64_t) json_array_size(v));
+        json_array_foreach(v, i, elem)
+        {
+            sbuf_printf(&vs->path, ".%zu.member", i + 1);
+            check_constraints(vs, f->member, elem);
+            sbuf_truncate(&vs->path, base);
+        }
+        return;
+    case F_MAP:
+        check_length(vs, f, v, (int64_t) json_object_size(v));
+        json_object_foreach(v, key, elem)
+        {
+            sbuf_puts(&vs->path, ".");
+            sbuf_puts(&vs->path, key);
+            sbuf_puts(&vs->path, ".member");
+            check_constraints(vs, f->member, elem);
+            sbuf_truncate(&vs->path, base);
+        }
+        return;
+    case F_ATTRIBUTE_MAP: check_length(vs, f, v, (int64_t) json_object_size(v)); return;
+    case F_STRUCT: check_struct_constraints(vs, f->children, v); return;
+    case F_BOOLEAN:
+    case F_ATTRIBUTE_VALUE: /* content rules live in wire_value.c */
+    case F_NONE: return;
+    }
+}
+
+/* ---- the entry point ---- */
+
+int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
+{
+    struct violations vs = {0};
+    int rc = 0;
+
+    assert(json_is_object(body));
+    if (check_struct_members(fields, body, err) != 0) return -1;
+
+    /* Checks DynamoDB makes on their own, before the model constraints. */
+    for (const struct field *f = fields; f->name; f++) {
+        json_t *v = json_object_get(body, f->name);
+        if (json_is_null(v)) v = NULL;
+        if (f->required_parameter && !v)
+            return ddb_error_set(
+                err, DDB_VALIDATION,
+                "The parameter '%s' is required but was not present in the request", f->name);
+        if (f->table_name && v && json_is_string(v)) {
+            int64_t len = utf16_length(json_string_value(v), json_string_length(v));
+            if (len < 3 || len > 255)
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "%s must be at least 3 characters long and at most 255 "
+                                     "characters long",
+                                     f->name);
+        }
+    }
+
+    sbuf_puts(&vs.path, "");
+    check_struct_constraints(&vs, fields, body);
+    if (vs.count)
+        rc = ddb_error_set(err, DDB_VALIDATION, "%d validation error%s detected: %s", vs.count,
+                           vs.count == 1 ? "" : "s", vs.msg.data);
+    free(vs.msg.data);
+    free(vs.path.data);
+    return rc;
+}

@@ -1,0 +1,41 @@
+/*
+ * item.h - an item: a top-level map of attributes, immutable once shared.
+ *
+ * Items are reference counted so that a read can take the item out of the
+ * lock without copying it: a stored item is never modified, a write replaces
+ * it with a new item and drops the table's reference to the old one. Stream
+ * records, condition-failure errors and index entries hold references too.
+ *
+ * Build an item's map with the value_map_* functions, then item_new() takes it.
+ * After item_new() the item must not be changed.
+ */
+#ifndef DDB_ITEM_H
+#define DDB_ITEM_H
+
+#include "storage/model/value.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+struct item {
+    atomic_int refcount;
+    size_t size_bytes;  /* DynamoDB's item size: sum of name bytes + value sizes */
+    struct value attrs; /* VALUE_M; owned */
+};
+
+/* Takes the contents of *attrs (a VALUE_M; left NULL-typed) and returns a new
+ * item with one reference, owned by the caller. Computes size_bytes. */
+struct item *item_new(struct value *attrs);
+/* An item holding a deep copy of attrs. */
+struct item *item_new_copy(const struct value *attrs);
+/* Adds a reference and returns item; item_ref(NULL) is NULL. */
+struct item *item_ref(struct item *item);
+/* Drops a reference; frees at zero. item_unref(NULL) is a no-op. */
+void item_unref(struct item *item);
+/* Borrowed pointer to an attribute's value, or NULL. Valid while the caller holds a reference. */
+const struct value *item_get(const struct item *item, const char *name, size_t name_len);
+const struct value *item_get_cstr(const struct item *item, const char *name);
+/* Size by DynamoDB's rules of a top-level attribute map. */
+size_t item_attrs_size_bytes(const struct value *attrs);
+
+#endif

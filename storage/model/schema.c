@@ -1,0 +1,226 @@
+/*
+ * schema.c - lifecycle and lookups for table and index definitions; see schema.h.
+ */
+#include "storage/model/schema.h"
+
+#include "storage/base/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+bool table_def_attr_type(const struct table_def *def, const char *name, enum value_type *out)
+{
+    for (size_t i = 0; i < def->attr_def_count; i++) {
+        if (strcmp(def->attr_defs[i].name, name) == 0) {
+            *out = def->attr_defs[i].type;
+            return true;
+        }
+    }
+    return false;
+}
+
+const struct index_def *table_def_find_index(const struct table_def *def, const char *name)
+{
+    for (size_t i = 0; i < def->gsi_count; i++) {
+        if (strcmp(def->gsis[i].name, name) == 0) return &def->gsis[i];
+    }
+    for (size_t i = 0; i < def->lsi_count; i++) {
+        if (strcmp(def->lsis[i].name, name) == 0) return &def->lsis[i];
+    }
+    return NULL;
+}
+
+void key_schema_clear(struct key_schema *k)
+{
+    for (size_t i = 0; i < k->hash_count; i++)
+        free(k->hash_names[i]);
+    for (size_t i = 0; i < k->range_count; i++)
+        free(k->range_names[i]);
+    memset(k, 0, sizeof *k);
+}
+
+void key_schema_copy(struct key_schema *dst, const struct key_schema *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->hash_count = src->hash_count;
+    dst->range_count = src->range_count;
+    for (size_t i = 0; i < src->hash_count; i++)
+        dst->hash_names[i] = xstrdup(src->hash_names[i]);
+    for (size_t i = 0; i < src->range_count; i++)
+        dst->range_names[i] = xstrdup(src->range_names[i]);
+}
+
+bool key_schema_has(const struct key_schema *k, const char *name)
+{
+    for (size_t i = 0; i < k->hash_count; i++) {
+        if (strcmp(k->hash_names[i], name) == 0) return true;
+    }
+    for (size_t i = 0; i < k->range_count; i++) {
+        if (strcmp(k->range_names[i], name) == 0) return true;
+    }
+    return false;
+}
+
+void projection_clear(struct projection *p)
+{
+    for (size_t i = 0; i < p->non_key_count; i++)
+        free(p->non_key_attrs[i]);
+    free(p->non_key_attrs);
+    memset(p, 0, sizeof *p);
+}
+
+void projection_copy(struct projection *dst, const struct projection *src)
+{
+    dst->type = src->type;
+    dst->non_key_count = src->non_key_count;
+    dst->non_key_attrs = NULL;
+    if (src->non_key_count) {
+        dst->non_key_attrs = xmalloc(sizeof(char *) * src->non_key_count);
+        for (size_t i = 0; i < src->non_key_count; i++)
+            dst->non_key_attrs[i] = xstrdup(src->non_key_attrs[i]);
+    }
+}
+
+void index_def_clear(struct index_def *d)
+{
+    free(d->name);
+    key_schema_clear(&d->key);
+    projection_clear(&d->projection);
+    memset(d, 0, sizeof *d);
+}
+
+void index_def_copy(struct index_def *dst, const struct index_def *src)
+{
+    dst->name = dup_or_null(src->name);
+    dst->is_global = src->is_global;
+    key_schema_copy(&dst->key, &src->key);
+    projection_copy(&dst->projection, &src->projection);
+    dst->throughput = src->throughput;
+}
+
+static struct index_def *copy_indexes(const struct index_def *src, size_t count)
+{
+    struct index_def *dst;
+    if (!count) return NULL;
+    dst = xcalloc(count, sizeof *dst);
+    for (size_t i = 0; i < count; i++)
+        index_def_copy(&dst[i], &src[i]);
+    return dst;
+}
+
+static void clear_indexes(struct index_def *defs, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        index_def_clear(&defs[i]);
+    free(defs);
+}
+
+void table_def_clear(struct table_def *def)
+{
+    free(def->name);
+    for (size_t i = 0; i < def->attr_def_count; i++)
+        free(def->attr_defs[i].name);
+    free(def->attr_defs);
+    key_schema_clear(&def->key);
+    clear_indexes(def->gsis, def->gsi_count);
+    clear_indexes(def->lsis, def->lsi_count);
+    free(def->sse.sse_type);
+    free(def->sse.kms_master_key_id);
+    free(def->table_class);
+    for (size_t i = 0; i < def->tag_count; i++) {
+        free(def->tags[i].key);
+        free(def->tags[i].value);
+    }
+    free(def->tags);
+    memset(def, 0, sizeof *def);
+}
+
+void table_def_copy(struct table_def *dst, const struct table_def *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->name = dup_or_null(src->name);
+    dst->attr_def_count = src->attr_def_count;
+    if (src->attr_def_count) {
+        dst->attr_defs = xcalloc(src->attr_def_count, sizeof *dst->attr_defs);
+        for (size_t i = 0; i < src->attr_def_count; i++) {
+            dst->attr_defs[i].name = xstrdup(src->attr_defs[i].name);
+            dst->attr_defs[i].type = src->attr_defs[i].type;
+        }
+    }
+    key_schema_copy(&dst->key, &src->key);
+    dst->billing = src->billing;
+    dst->throughput = src->throughput;
+    dst->gsis = copy_indexes(src->gsis, src->gsi_count);
+    dst->gsi_count = src->gsi_count;
+    dst->lsis = copy_indexes(src->lsis, src->lsi_count);
+    dst->lsi_count = src->lsi_count;
+    dst->stream = src->stream;
+    dst->sse.enabled = src->sse.enabled;
+    dst->sse.sse_type = dup_or_null(src->sse.sse_type);
+    dst->sse.kms_master_key_id = dup_or_null(src->sse.kms_master_key_id);
+    dst->deletion_protection = src->deletion_protection;
+    dst->table_class = dup_or_null(src->table_class);
+    dst->tag_count = src->tag_count;
+    if (src->tag_count) {
+        dst->tags = xcalloc(src->tag_count, sizeof *dst->tags);
+        for (size_t i = 0; i < src->tag_count; i++) {
+            dst->tags[i].key = xstrdup(src->tags[i].key);
+            dst->tags[i].value = xstrdup(src->tags[i].value);
+        }
+    }
+}
+
+static void clear_index_descs(struct index_desc *descs, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(descs[i].arn);
+    free(descs);
+}
+
+void table_desc_clear(struct table_desc *d)
+{
+    clear_index_descs(d->gsi_descs, d->def.gsi_count);
+    clear_index_descs(d->lsi_descs, d->def.lsi_count);
+    table_def_clear(&d->def);
+    free(d->arn);
+    free(d->table_id);
+    free(d->region);
+    free(d->latest_stream_arn);
+    free(d->latest_stream_label);
+    memset(d, 0, sizeof *d);
+}
+
+const char *billing_mode_name(enum billing_mode m)
+{
+    return m == BILLING_PAY_PER_REQUEST ? "PAY_PER_REQUEST" : "PROVISIONED";
+}
+
+const char *stream_view_name(enum stream_view v)
+{
+    static const char *const names[] = {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES",
+                                        "KEYS_ONLY"};
+    return names[v];
+}
+
+const char *table_status_name(enum table_status s)
+{
+    static const char *const names[] = {"CREATING", "UPDATING", "DELETING", "ACTIVE"};
+    return names[s];
+}
+
+const char *index_status_name(enum index_status s)
+{
+    static const char *const names[] = {"CREATING", "UPDATING", "DELETING", "ACTIVE"};
+    return names[s];
+}
+
+const char *projection_type_name(enum projection_type t)
+{
+    static const char *const names[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
+    return names[t];
+}

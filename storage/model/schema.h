@@ -1,0 +1,153 @@
+/*
+ * schema.h - table and index definitions, and the descriptions storage reports.
+ *
+ * A struct table_def is what CreateTable asks for, already decoded and
+ * validated by api/ (shapes and cross-field rules with AWS's messages); storage
+ * trusts it. struct table_desc is what DescribeTable and friends report: the
+ * definition plus the state storage keeps (status, counts, ARNs, times).
+ *
+ * Ownership: every pointer inside these structs is owned by the struct;
+ * *_clear() frees, *_copy() deep-copies.
+ */
+#ifndef DDB_SCHEMA_H
+#define DDB_SCHEMA_H
+
+#include "storage/model/value.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Multi-attribute GSI keys (November 2025) allow up to four attributes per role. */
+#define DDB_MAX_KEY_PARTS 4
+
+struct key_schema {
+    size_t hash_count; /* 1 for tables and LSIs; 1..4 for GSIs */
+    char *hash_names[DDB_MAX_KEY_PARTS];
+    size_t range_count; /* 0 or 1 for tables and LSIs; 0..4 for GSIs */
+    char *range_names[DDB_MAX_KEY_PARTS];
+};
+
+struct attr_def {
+    char *name;
+    enum value_type type; /* VALUE_S, VALUE_N or VALUE_B */
+};
+
+enum projection_type { PROJECTION_ALL, PROJECTION_KEYS_ONLY, PROJECTION_INCLUDE };
+
+struct projection {
+    enum projection_type type;
+    char **non_key_attrs; /* INCLUDE only */
+    size_t non_key_count;
+};
+
+struct throughput {
+    int64_t read_units; /* 0 when the table is on demand */
+    int64_t write_units;
+};
+
+enum index_status { INDEX_CREATING, INDEX_UPDATING, INDEX_DELETING, INDEX_ACTIVE };
+
+struct index_def {
+    char *name;
+    bool is_global;
+    struct key_schema key;
+    struct projection projection;
+    struct throughput throughput; /* GSIs on provisioned tables */
+};
+
+enum billing_mode { BILLING_PROVISIONED, BILLING_PAY_PER_REQUEST };
+
+enum stream_view {
+    STREAM_NEW_IMAGE,
+    STREAM_OLD_IMAGE,
+    STREAM_NEW_AND_OLD_IMAGES,
+    STREAM_KEYS_ONLY
+};
+
+struct stream_spec {
+    bool enabled;
+    enum stream_view view; /* meaningful when enabled */
+};
+
+struct sse_spec {
+    bool enabled;            /* SSESpecification.Enabled true: KMS; false/absent: AWS-owned key */
+    char *sse_type;          /* "KMS" or NULL */
+    char *kms_master_key_id; /* NULL unless given */
+};
+
+struct tag {
+    char *key;
+    char *value;
+};
+
+struct table_def {
+    char *name;
+    struct attr_def *attr_defs; /* every attribute used in any key schema, and no other */
+    size_t attr_def_count;
+    struct key_schema key;
+    enum billing_mode billing;
+    struct throughput throughput; /* zero for PAY_PER_REQUEST */
+    struct index_def *gsis;
+    size_t gsi_count;
+    struct index_def *lsis;
+    size_t lsi_count;
+    struct stream_spec stream;
+    struct sse_spec sse;
+    bool deletion_protection;
+    char *table_class; /* "STANDARD" or "STANDARD_INFREQUENT_ACCESS"; NULL when never set */
+    struct tag *tags;
+    size_t tag_count;
+};
+
+enum table_status { TABLE_CREATING, TABLE_UPDATING, TABLE_DELETING, TABLE_ACTIVE };
+
+struct index_desc {
+    enum index_status status;
+    bool backfilling;
+    bool show_backfilling; /* Backfilling is reported: GSIs added by UpdateTable, while CREATING */
+    int64_t item_count;
+    int64_t size_bytes;
+    char *arn; /* owned */
+};
+
+struct table_desc {
+    struct table_def def;
+    enum table_status status;
+    char *arn;      /* arn:aws:dynamodb:<region>:<account>:table/<name> */
+    char *table_id; /* a UUID */
+    char *region;
+    int64_t creation_ms;
+    int64_t item_count;
+    int64_t size_bytes;
+    int64_t billing_last_update_ms; /* 0 when never switched */
+    int64_t throughput_last_increase_ms;
+    int64_t throughput_last_decrease_ms;
+    int64_t throughput_decreases_today;
+    struct index_desc *gsi_descs; /* parallel to def.gsis */
+    struct index_desc *lsi_descs; /* parallel to def.lsis */
+    char *latest_stream_arn;      /* NULL when the table never had a stream */
+    char *latest_stream_label;
+};
+
+/* Type of a key attribute from the definitions, or false when not defined. */
+bool table_def_attr_type(const struct table_def *def, const char *name, enum value_type *out);
+const struct index_def *table_def_find_index(const struct table_def *def, const char *name);
+void key_schema_clear(struct key_schema *k);
+void key_schema_copy(struct key_schema *dst, const struct key_schema *src);
+bool key_schema_has(const struct key_schema *k, const char *name);
+void projection_clear(struct projection *p);
+void projection_copy(struct projection *dst, const struct projection *src);
+void index_def_clear(struct index_def *d);
+void index_def_copy(struct index_def *dst, const struct index_def *src);
+void table_def_clear(struct table_def *def);
+void table_def_copy(struct table_def *dst, const struct table_def *src);
+void table_desc_clear(struct table_desc *d);
+
+const char *billing_mode_name(enum billing_mode m);
+const char *stream_view_name(enum stream_view v);
+const char *table_status_name(enum table_status s);
+const char *index_status_name(enum index_status s);
+const char *projection_type_name(enum projection_type t);
+
+#endif

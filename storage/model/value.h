@@ -1,0 +1,115 @@
+/*
+ * value.h - DynamoDB attribute values as plain C data.
+ *
+ * struct value is the one in-memory form of an AttributeValue: api/wire/wire_value.c
+ * converts JSON to and from it, and everything in storage works on it. Binary
+ * data is always pointer + length (strings and binaries may hold NUL); every
+ * str.data also has a NUL after its last byte (not counted in len) for the
+ * convenience of code that prints it.
+ *
+ * Ownership: a struct value owns everything it points to. value_clear() frees
+ * it; value_copy() deep-copies. Set elements are values of the set's scalar
+ * type (S, N or B) and keep the order they were given in; N values hold their
+ * canonical text (see number.h), so equal numbers have equal bytes.
+ */
+#ifndef DDB_VALUE_H
+#define DDB_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum value_type {
+    VALUE_S,
+    VALUE_N,
+    VALUE_B,
+    VALUE_BOOL,
+    VALUE_NULL,
+    VALUE_M,
+    VALUE_L,
+    VALUE_SS,
+    VALUE_NS,
+    VALUE_BS,
+};
+
+struct attr;
+
+struct value {
+    enum value_type type;
+    union {
+        struct {
+            char *data; /* owned; S: UTF-8, B: raw bytes, N: canonical number text */
+            size_t len;
+        } str;
+        bool boolean; /* BOOL; NULL carries no data (DynamoDB's NULL is always true) */
+        struct {
+            struct value *elems; /* owned; L: any values; SS/NS/BS: S/N/B values */
+            size_t count;
+        } list;
+        struct {
+            struct attr *attrs; /* owned; names are unique */
+            size_t count;
+        } map;
+    } u;
+};
+
+/* One name/value pair of a map (and of an item, which is a top-level map). */
+struct attr {
+    char *name; /* owned, NUL-terminated; may contain NUL, so use name_len */
+    size_t name_len;
+    struct value value;
+};
+
+/* ---- lifecycle ---- */
+void value_clear(struct value *v); /* frees contents; v becomes NULL-typed */
+void value_copy(struct value *dst, const struct value *src);
+/* Moves src into dst (dst is overwritten without being cleared); src becomes NULL-typed. */
+void value_move(struct value *dst, struct value *src);
+
+/* ---- constructors (the value starts owning a copy of the bytes) ---- */
+void value_init_null(struct value *v);
+void value_init_bool(struct value *v, bool b);
+void value_init_string(struct value *v, const char *data, size_t len);
+void value_init_binary(struct value *v, const void *data, size_t len);
+/* text must already be canonical (number_format output). */
+void value_init_number_text(struct value *v, const char *text, size_t len);
+void value_init_map(struct value *v);                        /* empty M */
+void value_init_list(struct value *v, enum value_type type); /* empty L, SS, NS or BS */
+
+/* ---- type facts ---- */
+const char *value_type_name(enum value_type type); /* "S", "N", ..., "BS" */
+bool value_type_from_name(const char *name, size_t len, enum value_type *out);
+bool value_is_set(const struct value *v);            /* SS, NS, BS */
+bool value_is_scalar_key_type(enum value_type type); /* S, N, B: the types a key may have */
+/* The element type of a set type (SS -> S ...), or the set type of a scalar. */
+enum value_type value_set_element_type(enum value_type set_type);
+enum value_type value_set_type_of(enum value_type scalar_type);
+
+/* ---- comparison ---- */
+/* Deep equality as DynamoDB defines it: same type and same contents; sets
+ * compare as sets (order ignored), maps by names regardless of order. */
+bool value_equal(const struct value *a, const struct value *b);
+/* Order of two values of the same scalar type (S: bytes as unsigned, N:
+ * numerically, B: bytes as unsigned), as DynamoDB sorts keys and compares
+ * with < <= > >=. Asserts both have the same scalar key type. */
+int value_compare_scalar(const struct value *a, const struct value *b);
+
+/* ---- maps ---- */
+/* Borrowed pointer to the value named name in map m, or NULL. */
+const struct value *value_map_get(const struct value *m, const char *name, size_t name_len);
+struct value *value_map_get_mut(struct value *m, const char *name, size_t name_len);
+/* Sets name to *v, taking v's contents (v is left NULL-typed); replaces an existing value. */
+void value_map_set(struct value *m, const char *name, size_t name_len, struct value *v);
+/* Removes name; returns false if it was absent. */
+bool value_map_remove(struct value *m, const char *name, size_t name_len);
+
+/* ---- lists and sets ---- */
+/* Appends *v, taking its contents. Works for L and for sets (no duplicate check). */
+void value_list_append(struct value *l, struct value *v);
+/* For sets: true when an element equal to e is present. */
+bool value_set_contains(const struct value *set, const struct value *e);
+
+/* ---- size ---- */
+/* Size of the value alone by DynamoDB's item-size rules (not counting a name). */
+size_t value_size_bytes(const struct value *v);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * index.h - secondary indexes (GSI and LSI) as ordered maps over the table's items.
+ *
+ * An index is a skiplist of rows keyed by (hash of the index partition key,
+ * index partition key parts, index sort key parts, table partition key, table
+ * sort key). The trailing table key makes every row unique, so many items may
+ * share an index key (GSI keys need not be unique) and they come back ordered
+ * by index sort key and then, deterministically, by table key.
+ *
+ * Rows hold a reference to the whole base item; projections are applied when
+ * reading. An item appears in an index only when it has every index key
+ * attribute with its declared type, non-empty and within the key size limits
+ * (sparse indexes). Writes are checked by table_check_item() before they
+ * commit, so only items written before a GSI was added through UpdateTable can
+ * fail those rules; DynamoDB leaves such items out of the new index
+ * (scylla test_gsi_updatetable.py::test_gsi_backfill and
+ * ::test_gsi_backfill_oversized_key, run against AWS), and so does this.
+ *
+ * Backfill: a GSI added to a live table is filled from the table in bounded
+ * steps (index_backfill_step) while writes go on. The index remembers the
+ * last table row it copied (the cursor); a write to a row at or before the
+ * cursor updates the index at once, a write beyond it is left for the
+ * backfill, which reads the row's state when it gets there. So the index is
+ * exact for every row the backfill has passed, at every step.
+ *
+ * Only table_commit_write() and the backfill change an index, and only after
+ * every check of the write has passed. The caller holds db->lock.
+ */
+#ifndef DDB_INDEX_H
+#define DDB_INDEX_H
+
+#include "storage/model/item.h"
+#include "storage/model/key.h"
+#include "storage/model/schema.h"
+#include "storage/table/skiplist.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct table_index {
+    const struct index_def *def; /* borrowed from the table's definition; rebuilt when it moves */
+    const struct key_schema *table_key;            /* borrowed: the base table's key schema */
+    enum value_type hash_types[DDB_MAX_KEY_PARTS]; /* declared types of the key parts */
+    enum value_type range_types[DDB_MAX_KEY_PARTS];
+    struct skiplist rows;
+    int64_t size_bytes; /* sum of projected item sizes */
+    enum index_status status;
+    bool backfilling;             /* rows are still being copied from the table */
+    bool report_backfilling;      /* DescribeTable shows Backfilling (GSIs added by UpdateTable) */
+    struct item *backfill_cursor; /* owned reference: the last table row copied; NULL before */
+    uint64_t id;                  /* unique within its table, to find the index again later */
+};
+
+/* Prepares an empty, ACTIVE index for def; key types come from table->attr_defs. */
+void index_init(struct table_index *idx, const struct index_def *def, const struct table_def *table,
+                uint64_t id);
+void index_clear(struct table_index *idx);
+/* The index row key of an item; false when the item does not belong in the index. */
+bool index_row_key(const struct table_index *idx, const struct value *attrs, struct row_key *out);
+/* Moves one item's row from old_item to new_item (either may be NULL); table_key is the
+ * row's key in the table. Rows beyond a running backfill's cursor are left to it. */
+void index_apply_write(struct table_index *idx, const struct row_key *table_key,
+                       struct item *old_item, struct item *new_item);
+/* Size of an item as projected into the index (what DynamoDB stores there). */
+size_t index_projected_size(const struct table_index *idx, const struct item *item);
+/* True when the attribute is stored in the index (a key or a projected attribute). */
+bool index_projects(const struct table_index *idx, const char *name, size_t name_len);
+
+/* Starts filling the (empty) index from the table: IndexStatus CREATING, Backfilling. */
+void index_begin_backfill(struct table_index *idx);
+/* Copies up to max_rows more table rows (items is the table's row map, ordered by
+ * row key) into the index; when none are left the index becomes ACTIVE. Returns
+ * true while rows remain. */
+bool index_backfill_step(struct table_index *idx, const struct skiplist *items, size_t max_rows);
+
+#endif

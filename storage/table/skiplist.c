@@ -1,0 +1,164 @@
+/*
+ * skiplist.c - the engine's ordered map; see skiplist.h.
+ */
+#include "storage/table/skiplist.h"
+
+#include "storage/base/alloc.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct skiplist_node *node_new(int level)
+{
+    struct skiplist_node *n =
+        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level);
+    n->level = level;
+    return n;
+}
+
+void skiplist_init(struct skiplist *sl)
+{
+    sl->head = node_new(SKIPLIST_MAX_LEVEL);
+    sl->level = 1;
+    sl->count = 0;
+    sl->rng = 0x9e3779b97f4a7c15ULL;
+}
+
+void skiplist_clear(struct skiplist *sl)
+{
+    struct skiplist_node *n;
+    if (!sl->head) return;
+    n = sl->head->next[0];
+    while (n) {
+        struct skiplist_node *next = n->next[0];
+        item_unref(n->item);
+        free(n);
+        n = next;
+    }
+    free(sl->head);
+    memset(sl, 0, sizeof *sl);
+}
+
+/* Level with probability 1/4 per step: fewer pointers than 1/2, same O(log n). */
+static int random_level(struct skiplist *sl)
+{
+    int level = 1;
+    uint64_t x = sl->rng;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    sl->rng = x;
+    while (level < SKIPLIST_MAX_LEVEL && (x & 3) == 0) {
+        level++;
+        x >>= 2;
+    }
+    return level;
+}
+
+struct skiplist_node *skiplist_first(const struct skiplist *sl)
+{
+    return sl->head->next[0];
+}
+
+struct skiplist_node *skiplist_last(const struct skiplist *sl)
+{
+    struct skiplist_node *n = sl->head;
+    for (int i = sl->level - 1; i >= 0; i--) {
+        while (n->next[i])
+            n = n->next[i];
+    }
+    return n == sl->head ? NULL : n;
+}
+
+/* Fills update[] with the last node before the first key that fails `before`
+ * at each level, and returns that first node. strict: keys < probe are before;
+ * otherwise keys <= probe are before. */
+static struct skiplist_node *descend(const struct skiplist *sl, const struct row_key *probe,
+                                     enum key_bias bias, bool strict, struct skiplist_node **update)
+{
+    struct skiplist_node *n = sl->head;
+    for (int i = sl->level - 1; i >= 0; i--) {
+        while (n->next[i]) {
+            int c = row_key_compare(&n->next[i]->key, probe, bias);
+            if (strict ? c < 0 : c <= 0)
+                n = n->next[i];
+            else
+                break;
+        }
+        if (update) update[i] = n;
+    }
+    return n->next[0];
+}
+
+struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const struct row_key *probe,
+                                           enum key_bias bias)
+{
+    return descend(sl, probe, bias, true, NULL);
+}
+
+struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
+                                           enum key_bias bias)
+{
+    return descend(sl, probe, bias, false, NULL);
+}
+
+struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key)
+{
+    struct skiplist_node *n = descend(sl, key, KEY_BIAS_LOW, true, NULL);
+    if (n && row_key_compare(&n->key, key, KEY_BIAS_LOW) == 0) return n;
+    return NULL;
+}
+
+void skiplist_insert(struct skiplist *sl, const struct row_key *key, struct item *item)
+{
+    struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
+    struct skiplist_node *at = descend(sl, key, KEY_BIAS_LOW, true, update);
+    int level = random_level(sl);
+    struct skiplist_node *n;
+
+    assert(!at || row_key_compare(&at->key, key, KEY_BIAS_LOW) != 0);
+    (void) at; /* only the assertion reads it */
+    if (level > sl->level) {
+        for (int i = sl->level; i < level; i++)
+            update[i] = sl->head;
+        sl->level = level;
+    }
+    n = node_new(level);
+    n->key = *key;
+    n->item = item;
+    for (int i = 0; i < level; i++) {
+        n->next[i] = update[i]->next[i];
+        update[i]->next[i] = n;
+    }
+    n->prev = update[0] == sl->head ? NULL : update[0];
+    if (n->next[0]) n->next[0]->prev = n;
+    sl->count++;
+}
+
+void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item)
+{
+    struct item *old = node->item;
+    assert(row_key_compare(&node->key, key, KEY_BIAS_LOW) == 0);
+    node->key = *key;
+    node->item = item;
+    item_unref(old);
+}
+
+bool skiplist_remove(struct skiplist *sl, const struct row_key *key)
+{
+    struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
+    struct skiplist_node *n = descend(sl, key, KEY_BIAS_LOW, true, update);
+
+    if (!n || row_key_compare(&n->key, key, KEY_BIAS_LOW) != 0) return false;
+    for (int i = 0; i < n->level; i++) {
+        if (update[i]->next[i] == n) update[i]->next[i] = n->next[i];
+    }
+    if (n->next[0]) n->next[0]->prev = n->prev;
+    while (sl->level > 1 && !sl->head->next[sl->level - 1])
+        sl->level--;
+    item_unref(n->item);
+    free(n);
+    sl->count--;
+    return true;
+}

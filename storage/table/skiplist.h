@@ -1,0 +1,73 @@
+/*
+ * skiplist.h - an ordered map from struct row_key to item, with bidirectional walks.
+ *
+ * Query needs exactly three things from its ordered structure: seek to a
+ * bound, walk forwards or backwards (ScanIndexForward), and resume after an
+ * ExclusiveStartKey; Scan needs a walk in hash order from any hash. A skiplist
+ * gives all of them in O(log n) with a doubly linked bottom level, and its
+ * readers never modify it, so concurrent readers under the db read lock need
+ * no further synchronisation.
+ *
+ * Each node owns one reference to its item; its key's parts point into that
+ * item. The caller holds db->lock (shared for reads, exclusive for changes).
+ */
+#ifndef DDB_SKIPLIST_H
+#define DDB_SKIPLIST_H
+
+#include "storage/model/item.h"
+#include "storage/model/key.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SKIPLIST_MAX_LEVEL 32
+
+struct skiplist_node {
+    struct row_key key;
+    struct item *item;          /* owned reference */
+    struct skiplist_node *prev; /* NULL for the first node */
+    int level;
+    struct skiplist_node *next[]; /* level entries */
+};
+
+struct skiplist {
+    struct skiplist_node *head; /* sentinel with SKIPLIST_MAX_LEVEL links */
+    int level;
+    size_t count;
+    uint64_t rng; /* xorshift state for node levels; changed only under the write lock */
+};
+
+void skiplist_init(struct skiplist *sl);
+/* Frees every node and drops its item reference. */
+void skiplist_clear(struct skiplist *sl);
+
+struct skiplist_node *skiplist_first(const struct skiplist *sl);
+struct skiplist_node *skiplist_last(const struct skiplist *sl);
+static inline struct skiplist_node *skiplist_next(const struct skiplist_node *n)
+{
+    return n->next[0];
+}
+static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
+{
+    return n->prev;
+}
+
+/* First node whose key is >= probe (missing probe parts per bias), or NULL. */
+struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const struct row_key *probe,
+                                           enum key_bias bias);
+/* First node whose key is > probe, or NULL. */
+struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
+                                           enum key_bias bias);
+/* The node with exactly this (complete) key, or NULL. */
+struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
+
+/* Inserts a new node for key (which must not be present), taking the item
+ * reference; key's parts must point into item. */
+void skiplist_insert(struct skiplist *sl, const struct row_key *key, struct item *item);
+/* Puts item (reference taken) into the existing node for key, whose parts
+ * must point into the new item, and drops the old item's reference. */
+void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item);
+/* Removes the node with this key, dropping its item reference; false if absent. */
+bool skiplist_remove(struct skiplist *sl, const struct row_key *key);
+
+#endif

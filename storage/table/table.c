@@ -1,0 +1,478 @@
+/*
+ * table.c - a table's items, key checks and the single write path; see table.h.
+ */
+#include "storage/table/table.h"
+
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
+#include "storage/db.h"
+#include "storage/stream/stream.h"
+#include "storage/ttl.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+static char *new_uuid(void)
+{
+    unsigned char b[16];
+    char *out = xmalloc(37);
+    if (getrandom(b, sizeof b, 0) != (ssize_t) sizeof b) {
+        /* getrandom on Linux does not fail for 16 bytes once the pool is seeded. */
+        for (size_t i = 0; i < sizeof b; i++)
+            b[i] = (unsigned char) rand();
+    }
+    b[6] = (unsigned char) ((b[6] & 0x0f) | 0x40); /* version 4 */
+    b[8] = (unsigned char) ((b[8] & 0x3f) | 0x80); /* RFC 4122 variant */
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+             b[14], b[15]);
+    return out;
+}
+
+/* Creates the empty index structures for a new table's indexes. */
+static void table_init_indexes(struct table *t)
+{
+    size_t n = 0;
+    t->index_count = t->def.gsi_count + t->def.lsi_count;
+    t->indexes = t->index_count ? xcalloc(t->index_count, sizeof *t->indexes) : NULL;
+    for (size_t i = 0; i < t->def.gsi_count; i++)
+        index_init(&t->indexes[n++], &t->def.gsis[i], &t->def, t->next_index_id++);
+    for (size_t i = 0; i < t->def.lsi_count; i++)
+        index_init(&t->indexes[n++], &t->def.lsis[i], &t->def, t->next_index_id++);
+}
+
+struct table_index *table_find_index(const struct table *t, const char *name)
+{
+    for (size_t i = 0; i < t->index_count; i++) {
+        if (strcmp(t->indexes[i].def->name, name) == 0) return &t->indexes[i];
+    }
+    return NULL;
+}
+
+struct table_index *table_find_index_by_id(const struct table *t, uint64_t id)
+{
+    for (size_t i = 0; i < t->index_count; i++) {
+        if (t->indexes[i].id == id) return &t->indexes[i];
+    }
+    return NULL;
+}
+
+/* Points every index at its definition again after def.gsis or def.lsis moved. */
+static void repoint_index_defs(struct table *t)
+{
+    for (size_t i = 0; i < t->def.gsi_count; i++)
+        t->indexes[i].def = &t->def.gsis[i];
+    for (size_t i = 0; i < t->def.lsi_count; i++)
+        t->indexes[t->def.gsi_count + i].def = &t->def.lsis[i];
+}
+
+void table_define_attr(struct table *t, const char *name, enum value_type type)
+{
+    enum value_type existing;
+    if (table_def_attr_type(&t->def, name, &existing)) return;
+    t->def.attr_defs =
+        xrealloc(t->def.attr_defs, sizeof *t->def.attr_defs * (t->def.attr_def_count + 1));
+    t->def.attr_defs[t->def.attr_def_count].name = xstrdup(name);
+    t->def.attr_defs[t->def.attr_def_count].type = type;
+    t->def.attr_def_count++;
+}
+
+struct table_index *table_add_gsi(struct table *t, struct index_def *def)
+{
+    size_t g = t->def.gsi_count;
+    struct table_index *indexes = xcalloc(t->index_count + 1, sizeof *indexes);
+
+    /* Existing indexes move as they are (their skiplists do not point back at them);
+     * the GSI goes after the others, as DescribeTable lists them in creation order. */
+    if (g) memcpy(indexes, t->indexes, sizeof *indexes * g);
+    if (t->def.lsi_count)
+        memcpy(indexes + g + 1, t->indexes + g, sizeof *indexes * t->def.lsi_count);
+    free(t->indexes);
+    t->indexes = indexes;
+    t->index_count++;
+    t->def.gsis = xrealloc(t->def.gsis, sizeof *t->def.gsis * (g + 1));
+    t->def.gsis[g] = *def;
+    memset(def, 0, sizeof *def);
+    t->def.gsi_count++;
+    repoint_index_defs(t);
+    index_init(&t->indexes[g], &t->def.gsis[g], &t->def, t->next_index_id++);
+    return &t->indexes[g];
+}
+
+static bool attr_in_use(const struct table *t, const char *name)
+{
+    if (key_schema_has(&t->def.key, name)) return true;
+    for (size_t i = 0; i < t->def.gsi_count; i++) {
+        if (key_schema_has(&t->def.gsis[i].key, name)) return true;
+    }
+    for (size_t i = 0; i < t->def.lsi_count; i++) {
+        if (key_schema_has(&t->def.lsis[i].key, name)) return true;
+    }
+    return false;
+}
+
+void table_remove_gsi(struct table *t, const char *name)
+{
+    size_t g, kept = 0;
+
+    for (g = 0; g < t->def.gsi_count; g++) {
+        if (strcmp(t->def.gsis[g].name, name) == 0) break;
+    }
+    assert(g < t->def.gsi_count);
+    index_clear(&t->indexes[g]);
+    memmove(&t->indexes[g], &t->indexes[g + 1], sizeof *t->indexes * (t->index_count - g - 1));
+    t->index_count--;
+    index_def_clear(&t->def.gsis[g]);
+    memmove(&t->def.gsis[g], &t->def.gsis[g + 1], sizeof *t->def.gsis * (t->def.gsi_count - g - 1));
+    t->def.gsi_count--;
+    if (t->def.gsi_count == 0) {
+        free(t->def.gsis);
+        t->def.gsis = NULL;
+    }
+    if (t->index_count == 0) {
+        free(t->indexes);
+        t->indexes = NULL;
+    }
+    repoint_index_defs(t);
+    for (size_t i = 0; i < t->def.attr_def_count; i++) {
+        if (attr_in_use(t, t->def.attr_defs[i].name))
+            t->def.attr_defs[kept++] = t->def.attr_defs[i];
+        else
+            free(t->def.attr_defs[i].name);
+    }
+    t->def.attr_def_count = kept;
+}
+
+struct table *table_new(struct table_def *def, const char *region, int64_t now_ms)
+{
+    struct table *t = xcalloc(1, sizeof *t);
+    size_t arn_len;
+
+    t->def = *def;
+    memset(def, 0, sizeof *def);
+    t->region = xstrdup(region);
+    arn_len = strlen(region) + strlen(t->def.name) + 64;
+    t->arn = xmalloc(arn_len);
+    snprintf(t->arn, arn_len, "arn:aws:dynamodb:%s:%s:table/%s", region, DDB_ACCOUNT_ID,
+             t->def.name);
+    t->table_id = new_uuid();
+    t->status = TABLE_ACTIVE;
+    t->creation_ms = now_ms;
+    /* AWS reports LastUpdateToPayPerRequestDateTime for tables created on demand too. */
+    if (t->def.billing == BILLING_PAY_PER_REQUEST) t->billing_last_update_ms = now_ms;
+    skiplist_init(&t->items);
+    collection_sizes_init(&t->collections);
+    t->collection_limit_bytes = DDB_MAX_ITEM_COLLECTION_BYTES;
+    table_init_indexes(t);
+    return t;
+}
+
+void table_free(struct table *t)
+{
+    if (!t) return;
+    for (size_t i = 0; i < t->index_count; i++)
+        index_clear(&t->indexes[i]);
+    free(t->indexes);
+    collection_sizes_clear(&t->collections);
+    skiplist_clear(&t->items);
+    table_def_clear(&t->def);
+    free(t->arn);
+    free(t->table_id);
+    free(t->region);
+    free(t->latest_stream_arn);
+    free(t->latest_stream_label);
+    stream_detach(t->stream); /* issue #7: the stream stays readable for 24 hours */
+    ttl_free(t->ttl);
+    free(t);
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+/* Descriptions of count indexes starting at t->indexes[first]. */
+static struct index_desc *describe_indexes(const struct table *t, size_t first, size_t count)
+{
+    struct index_desc *descs;
+    if (!count) return NULL;
+    descs = xcalloc(count, sizeof *descs);
+    for (size_t i = 0; i < count; i++) {
+        const struct table_index *idx = &t->indexes[first + i];
+        size_t len = strlen(t->arn) + strlen(idx->def->name) + 8;
+        descs[i].status = idx->status;
+        descs[i].backfilling = idx->backfilling;
+        descs[i].show_backfilling = idx->report_backfilling;
+        descs[i].item_count = (int64_t) idx->rows.count;
+        descs[i].size_bytes = idx->size_bytes;
+        descs[i].arn = xmalloc(len);
+        snprintf(descs[i].arn, len, "%s/index/%s", t->arn, idx->def->name);
+    }
+    return descs;
+}
+
+void table_describe(const struct table *t, struct table_desc *out)
+{
+    memset(out, 0, sizeof *out);
+    table_def_copy(&out->def, &t->def);
+    out->status = t->status;
+    out->arn = xstrdup(t->arn);
+    out->table_id = xstrdup(t->table_id);
+    out->region = xstrdup(t->region);
+    out->creation_ms = t->creation_ms;
+    out->item_count = (int64_t) t->items.count;
+    out->size_bytes = t->size_bytes;
+    out->billing_last_update_ms = t->billing_last_update_ms;
+    out->throughput_last_increase_ms = t->throughput_last_increase_ms;
+    out->throughput_last_decrease_ms = t->throughput_last_decrease_ms;
+    out->throughput_decreases_today = t->throughput_decreases_today;
+    out->gsi_descs = describe_indexes(t, 0, t->def.gsi_count);
+    out->lsi_descs = describe_indexes(t, t->def.gsi_count, t->def.lsi_count);
+    out->latest_stream_arn = dup_or_null(t->latest_stream_arn);
+    out->latest_stream_label = dup_or_null(t->latest_stream_label);
+}
+
+static enum value_type key_type(const struct table *t, const char *name)
+{
+    enum value_type type = VALUE_S;
+    bool found = table_def_attr_type(&t->def, name, &type);
+    assert(found); /* api/ checked that every key attribute is defined */
+    (void) found;
+    return type;
+}
+
+void table_row_key(const struct table *t, const struct value *attrs, struct row_key *out)
+{
+    const struct key_schema *k = &t->def.key;
+    memset(out, 0, sizeof *out);
+    out->parts[0] = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));
+    out->part_count = 1;
+    if (k->range_count) {
+        out->parts[1] = value_map_get(attrs, k->range_names[0], strlen(k->range_names[0]));
+        out->part_count = 2;
+    }
+    assert(out->parts[0] && (out->part_count == 1 || out->parts[1]));
+    out->hash = key_hash(out->parts, 1);
+}
+
+/* Size limits of key values (ServiceQuotas.html: partition key 2048 bytes,
+ * sort key 1024 bytes; numbers are not limited by bytes). Texts as AWS sends
+ * them, including the missing space in "limit of2048". */
+static int check_key_size(const struct value *v, bool is_hash, struct ddb_error *err)
+{
+    if (v->type == VALUE_N) return 0;
+    if (is_hash && v->u.str.len > DDB_MAX_PARTITION_KEY_BYTES)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "One or more parameter values were invalid: Size of hashkey has "
+                             "exceeded the maximum size limit of2048 bytes");
+    if (!is_hash && v->u.str.len > DDB_MAX_SORT_KEY_BYTES)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "One or more parameter values were invalid: Aggregated size of all "
+                             "range keys has exceeded the size limit of 1024 bytes");
+    return 0;
+}
+
+/* AWS words this rule two ways: for an item being written "are not valid."
+ * (recorded PutItem/BatchWriteItem responses), for a Key parameter "were
+ * invalid:" (dynalite test/getItem.js, recorded). */
+static int check_not_empty(const struct value *v, const char *name, bool in_item,
+                           struct ddb_error *err)
+{
+    if ((v->type == VALUE_S || v->type == VALUE_B) && v->u.str.len == 0)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "One or more parameter values %s The AttributeValue for a key "
+                             "attribute cannot contain an empty %s value. Key: %s",
+                             in_item ? "are not valid." : "were invalid:",
+                             v->type == VALUE_S ? "string" : "binary", name);
+    return 0;
+}
+
+int table_check_key(const struct table *t, const struct value *key, struct ddb_error *err)
+{
+    const struct key_schema *k = &t->def.key;
+    const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
+    size_t expected = k->range_count ? 2 : 1;
+
+    if (key->u.map.count != expected)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "The provided key element does not match the schema");
+    for (size_t i = 0; i < expected; i++) {
+        const struct value *v = value_map_get(key, names[i], strlen(names[i]));
+        if (!v || v->type != key_type(t, names[i]))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "The provided key element does not match the schema");
+    }
+    for (size_t i = 0; i < expected; i++) {
+        const struct value *v = value_map_get(key, names[i], strlen(names[i]));
+        if (check_not_empty(v, names[i], false, err) != 0) return -1;
+        if (check_key_size(v, i == 0, err) != 0) return -1;
+    }
+    return 0;
+}
+
+/* Secondary index key attributes need not be present (sparse indexes), but
+ * when present they must have the declared type and must not be empty. */
+static int check_index_keys(const struct table *t, const struct index_def *idx,
+                            const struct value *attrs, struct ddb_error *err)
+{
+    const struct key_schema *k = &idx->key;
+    for (size_t r = 0; r < 2; r++) {
+        size_t count = r == 0 ? k->hash_count : k->range_count;
+        for (size_t i = 0; i < count; i++) {
+            const char *name = r == 0 ? k->hash_names[i] : k->range_names[i];
+            const struct value *v = value_map_get(attrs, name, strlen(name));
+            enum value_type type;
+            if (!v) continue;
+            type = key_type(t, name);
+            if (v->type != type)
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "One or more parameter values were invalid: Type mismatch "
+                                     "for Index Key %s Expected: %s Actual: %s IndexName: %s",
+                                     name, value_type_name(type), value_type_name(v->type),
+                                     idx->name);
+            if ((v->type == VALUE_S || v->type == VALUE_B) && v->u.str.len == 0)
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "One or more parameter values are not valid. A value "
+                                     "specified for a secondary index key is not supported. The "
+                                     "AttributeValue for a key attribute cannot contain an empty "
+                                     "%s value. IndexName: %s, IndexKey: %s",
+                                     v->type == VALUE_S ? "string" : "binary", idx->name, name);
+        }
+    }
+    return 0;
+}
+
+int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
+{
+    const struct key_schema *k = &t->def.key;
+    const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
+    size_t count = k->range_count ? 2 : 1;
+
+    for (size_t i = 0; i < count; i++) {
+        const struct value *v = value_map_get(attrs, names[i], strlen(names[i]));
+        enum value_type type = key_type(t, names[i]);
+        if (!v)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "One or more parameter values were invalid: Missing the key %s "
+                                 "in the item",
+                                 names[i]);
+        if (v->type != type)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "One or more parameter values were invalid: Type mismatch for "
+                                 "key %s expected: %s actual: %s",
+                                 names[i], value_type_name(type), value_type_name(v->type));
+        if (check_not_empty(v, names[i], true, err) != 0) return -1;
+        if (check_key_size(v, i == 0, err) != 0) return -1;
+    }
+    for (size_t i = 0; i < t->def.gsi_count; i++) {
+        if (check_index_keys(t, &t->def.gsis[i], attrs, err) != 0) return -1;
+    }
+    for (size_t i = 0; i < t->def.lsi_count; i++) {
+        if (check_index_keys(t, &t->def.lsis[i], attrs, err) != 0) return -1;
+    }
+    return 0;
+}
+
+struct item *table_find(const struct table *t, const struct row_key *key)
+{
+    struct skiplist_node *n = skiplist_find(&t->items, key);
+    return n ? n->item : NULL;
+}
+
+/* What one item adds to its item collection: its own size plus its LSI entries
+ * (developerguide/LSI.html#LSI.ItemCollections: the collection's size is that of
+ * the items sharing the partition key and of their local secondary index entries). */
+static int64_t collection_share(const struct table *t, const struct item *item)
+{
+    int64_t size;
+    if (!item) return 0;
+    size = (int64_t) item->size_bytes;
+    for (size_t i = 0; i < t->def.lsi_count; i++) {
+        const struct table_index *idx = &t->indexes[t->def.gsi_count + i];
+        struct row_key key;
+        if (index_row_key(idx, &item->attrs, &key))
+            size += (int64_t) index_projected_size(idx, item);
+    }
+    return size;
+}
+
+int64_t table_collection_size(const struct table *t, const struct value *attrs)
+{
+    const char *hash_name = t->def.key.hash_names[0];
+    const struct value *pk = value_map_get(attrs, hash_name, strlen(hash_name));
+    assert(pk);
+    return collection_sizes_get(&t->collections, key_hash(&pk, 1), pk);
+}
+
+int table_check_collection(const struct table *t, const struct item *old,
+                           const struct item *new_item, struct ddb_error *err)
+{
+    int64_t delta;
+    if (!t->def.lsi_count || !new_item) return 0;
+    delta = collection_share(t, new_item) - collection_share(t, old);
+    if (delta <= 0) return 0;
+    /* The text of developerguide/Programming.Errors.html for this exception. */
+    if (table_collection_size(t, &new_item->attrs) + delta > t->collection_limit_bytes)
+        return ddb_error_set(err, DDB_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED,
+                             "Collection size exceeded.");
+    return 0;
+}
+
+void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item)
+{
+    table_commit_write_from(t, key, new_item, STREAM_ORIGIN_USER);
+}
+
+void table_commit_write_from(struct table *t, const struct row_key *key, struct item *new_item,
+                             enum stream_origin origin)
+{
+    struct skiplist_node *node = skiplist_find(&t->items, key);
+    /* Keep the old item alive until every structure has let go of it. */
+    struct item *old_item = node ? item_ref(node->item) : NULL;
+    struct row_key new_key;
+
+    if (t->def.lsi_count)
+        collection_sizes_add(&t->collections, key->hash, key->parts[0],
+                             collection_share(t, new_item) - collection_share(t, old_item));
+    for (size_t i = 0; i < t->index_count; i++)
+        index_apply_write(&t->indexes[i], key, old_item, new_item);
+    if (old_item) t->size_bytes -= (int64_t) old_item->size_bytes;
+    if (!new_item) {
+        if (node) skiplist_remove(&t->items, key);
+    } else {
+        /* The row key must point into the item the node holds. */
+        table_row_key(t, &new_item->attrs, &new_key);
+        t->size_bytes += (int64_t) new_item->size_bytes;
+        if (node)
+            skiplist_replace(node, &new_key, new_item);
+        else
+            skiplist_insert(&t->items, &new_key, new_item);
+    }
+    /* Streams (issue #7): one record per committed change, in commit order. */
+    if (t->stream) stream_record_change(t->stream, old_item, new_item, origin);
+    item_unref(old_item);
+}
+
+/* Stream ARNs and labels as DynamoDB forms them: the label is the stream's
+ * creation time in ISO 8601 with milliseconds, appended to the table ARN. */
+void table_start_stream(struct table *t, int64_t now_ms)
+{
+    char label[40];
+    time_t secs = (time_t) (now_ms / 1000);
+    struct tm tm;
+    size_t len;
+
+    gmtime_r(&secs, &tm);
+    len = strftime(label, sizeof label, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(label + len, sizeof label - len, ".%03d", (int) (now_ms % 1000));
+    free(t->latest_stream_label);
+    free(t->latest_stream_arn);
+    t->latest_stream_label = xstrdup(label);
+    len = strlen(t->arn) + strlen(label) + 16;
+    t->latest_stream_arn = xmalloc(len);
+    snprintf(t->latest_stream_arn, len, "%s/stream/%s", t->arn, label);
+}

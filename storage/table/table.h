@@ -1,0 +1,114 @@
+/*
+ * table.h - one table: its definition, its items in hash order, its statistics.
+ *
+ * A table's items live in one skiplist ordered by (partition hash, partition
+ * key, sort key) - see key.h. Lookups are O(log n); nothing walks the table to
+ * find an item.
+ *
+ * table_commit_write() is the single place where a committed write changes a
+ * table. Put, update and delete from every operation (single-item, batch,
+ * transaction, and the TTL sweeper) end there, so that secondary indexes,
+ * stream records and the persistence journal see every change exactly once,
+ * in commit order.
+ *
+ * The caller holds db->lock: shared for the const functions, exclusive for
+ * the others.
+ */
+#ifndef DDB_TABLE_H
+#define DDB_TABLE_H
+
+#include "storage/base/error.h"
+#include "storage/model/item.h"
+#include "storage/model/key.h"
+#include "storage/model/schema.h"
+#include "storage/stream/stream.h"
+#include "storage/table/collection.h"
+#include "storage/table/index.h"
+#include "storage/table/skiplist.h"
+
+#include <stdint.h>
+
+struct table {
+    struct table_def def;
+    char *arn;
+    char *table_id;
+    char *region;
+    enum table_status status;
+    int64_t creation_ms;
+    int64_t billing_last_update_ms;
+    int64_t throughput_last_increase_ms;
+    int64_t throughput_last_decrease_ms;
+    int64_t throughput_decreases_today;
+    struct skiplist items;
+    int64_t size_bytes;          /* sum of item sizes */
+    struct table_index *indexes; /* GSIs in definition order, then LSIs */
+    size_t index_count;
+    uint64_t next_index_id;              /* for struct table_index.id */
+    struct collection_sizes collections; /* per partition; kept only when the table has an LSI */
+    int64_t collection_limit_bytes;      /* DDB_MAX_ITEM_COLLECTION_BYTES; unit tests lower it */
+    char *latest_stream_arn;             /* NULL when the table never had a stream */
+    char *latest_stream_label;
+    /* Streams and TTL (issue #7): */
+    struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
+    struct table_ttl *ttl; /* the TimeToLive setting (ttl.c); NULL until first set */
+};
+
+/* Creates a table from def (taken). Caller holds the lock exclusively. */
+struct table *table_new(struct table_def *def, const char *region, int64_t now_ms);
+void table_free(struct table *t);
+/* Deep copy of the table's description into *out. */
+void table_describe(const struct table *t, struct table_desc *out);
+
+/* The row key of an item (or of a request's Key map) whose key attributes
+ * have been checked by table_check_key/table_check_item. */
+void table_row_key(const struct table *t, const struct value *attrs, struct row_key *out);
+
+/* Checks a request's Key map against the key schema: exactly the key
+ * attributes, with the declared types, non-empty, within the key size limits. */
+int table_check_key(const struct table *t, const struct value *key, struct ddb_error *err);
+/* Checks a whole item that is about to be written: key attributes present
+ * with the declared types and sizes, secondary index key attributes (when
+ * present) with their declared types. */
+int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err);
+
+/* The stored item with this key, borrowed (valid while the lock is held), or NULL. */
+struct item *table_find(const struct table *t, const struct row_key *key);
+
+/* Applies one committed write: new_item (reference taken; NULL to delete)
+ * replaces whatever the table holds at key. Cannot fail: every check happens
+ * before. */
+void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item);
+/* The same, for a change made by origin: the TTL sweeper passes STREAM_ORIGIN_TTL
+ * so that the stream record carries the service identity. */
+void table_commit_write_from(struct table *t, const struct row_key *key, struct item *new_item,
+                             enum stream_origin origin);
+
+/* The index named name, or NULL. */
+struct table_index *table_find_index(const struct table *t, const char *name);
+/* The index whose id is id, or NULL (it was deleted). */
+struct table_index *table_find_index_by_id(const struct table *t, uint64_t id);
+
+/* ---- index changes (UpdateTable); the caller holds the lock exclusively ---- */
+
+/* Defines attribute name with type unless it is already defined (callers check conflicts). */
+void table_define_attr(struct table *t, const char *name, enum value_type type);
+/* Appends a GSI (def taken) with an empty index and returns that index, valid until
+ * the next index change. Index pointers into the table are rebuilt. */
+struct table_index *table_add_gsi(struct table *t, struct index_def *def);
+/* Removes the GSI named name with its rows, and the attribute definitions no key
+ * uses any more (DynamoDB prunes them: ack-api-quirks DDB-TABLE-151). */
+void table_remove_gsi(struct table *t, const char *name);
+
+/* ---- item collections (tables with an LSI) ---- */
+
+/* The size of the item collection that the item (or key map) attrs belongs to. */
+int64_t table_collection_size(const struct table *t, const struct value *attrs);
+/* ItemCollectionSizeLimitExceededException when replacing old (NULL: none) with
+ * new_item (NULL: a delete) would grow the item's collection past the limit. */
+int table_check_collection(const struct table *t, const struct item *old,
+                           const struct item *new_item, struct ddb_error *err);
+
+/* Gives the table a new stream ARN and label (enabling, or re-enabling, a stream). */
+void table_start_stream(struct table *t, int64_t now_ms);
+
+#endif
