@@ -153,5 +153,6 @@ void write_result_clear(struct write_result *r)
     item_unref(r->new_item);
     consumed_capacity_clear(&r->capacity);
     value_clear(&r->collection_metrics.key);
+    failure_details_clear(&r->failure);
     memset(r, 0, sizeof *r);
 }

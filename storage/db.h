@@ -23,6 +23,7 @@
 
 #include "storage/base/error.h"
 #include "storage/expr/expr.h"
+#include "storage/model/failure.h"
 #include "storage/model/item.h"
 #include "storage/model/schema.h"
 
@@ -167,14 +168,15 @@ struct write_result {
     struct item *new_item; /* reference, or NULL after a delete */
     struct consumed_capacity capacity;
     struct item_collection_metrics collection_metrics;
+    struct failure_details failure; /* on ConditionalCheckFailed with ALL_OLD: the item */
 };
 
 void write_result_clear(struct write_result *r);
 
 /* Validates the key/item against the table, evaluates the condition against
  * the current item and applies the write, all under the lock; on -1 nothing
- * changed. ConditionalCheckFailedException carries the old item in err->item
- * when the op asked for it. */
+ * changed. On ConditionalCheckFailedException res->failure.item is the old
+ * item when the op asked for it (the rest of *res is empty). */
 int db_write_item(struct db *db, const struct db_scope *scope, const struct write_op *op,
                   enum return_capacity return_capacity, struct write_result *res,
                   struct ddb_error *err);
@@ -219,21 +221,25 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
  * request's parameters, computed by api/) makes retries idempotent for 10
  * minutes of the engine's clock: a repeat with the same digest succeeds
  * without writing; a different digest is IdempotentParameterMismatchException.
- * *capacities receives one entry per table written (owned array).
+ * *capacities receives one entry per table written (owned array). On
+ * TransactionCanceledException *failure receives the reasons (owned by the
+ * caller, who passes it empty).
  */
 int db_transact_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
                       size_t op_count, const char *client_token, const char *request_digest,
                       enum return_capacity return_capacity, struct consumed_capacity **capacities,
-                      size_t *capacity_count, struct ddb_error *err);
+                      size_t *capacity_count, struct failure_details *failure,
+                      struct ddb_error *err);
 
 /* TransactGetItems: items[i] is a reference to the item for gets[i], or NULL;
  * all read from one consistent state. Missing tables, empty key values and two
  * Gets of one item are plain exceptions; a Key that does not fit its table
- * cancels the transaction (TransactionCanceledException, ValidationError). */
+ * cancels the transaction (TransactionCanceledException, ValidationError,
+ * its reasons in *failure, as for db_transact_write). */
 int db_transact_get(struct db *db, const struct db_scope *scope, const struct get_op *gets,
                     size_t get_count, enum return_capacity return_capacity, struct item **items,
                     struct consumed_capacity **capacities, size_t *capacity_count,
-                    struct ddb_error *err);
+                    struct failure_details *failure, struct ddb_error *err);
 
 /* ---- Query and Scan ---- */
 

@@ -234,18 +234,35 @@ static int check_targets(struct db *db, const struct db_scope *scope, const stru
 
 /* ---- cancellation ---- */
 
-/* Builds TransactionCanceledException from the per-action outcomes (one
- * ddb_error per action, DDB_OK for "None"), taking their messages and items.
+/* What one action of a transaction came to: its error (DDB_OK for "None") and,
+ * for a failed condition with ALL_OLD, the item as it was. */
+struct outcome {
+    struct ddb_error err;
+    struct item *item; /* owned reference, or NULL */
+};
+
+static void outcomes_free(struct outcome *outcomes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        ddb_error_clear(&outcomes[i].err);
+        item_unref(outcomes[i].item);
+    }
+    free(outcomes);
+}
+
+/* Builds TransactionCanceledException from the per-action outcomes, taking
+ * their messages and items into failure's reasons.
  * The codes are those of CancellationReason in the API reference
  * (API_TransactWriteItems.html, TransactionCanceledException). */
-static int cancel(struct ddb_error *outcomes, size_t n, struct ddb_error *err)
+static int cancel(struct outcome *outcomes, size_t n, struct failure_details *failure,
+                  struct ddb_error *err)
 {
     size_t len = 0, pos;
     char *list;
     struct cancel_reason *reasons = xcalloc(n ? n : 1, sizeof *reasons);
 
     for (size_t i = 0; i < n; i++) {
-        struct ddb_error *e = &outcomes[i];
+        struct ddb_error *e = &outcomes[i].err;
         const char *code = "None";
         if (e->code == DDB_CONDITIONAL_CHECK_FAILED)
             code = "ConditionalCheckFailed";
@@ -256,9 +273,9 @@ static int cancel(struct ddb_error *outcomes, size_t n, struct ddb_error *err)
         reasons[i].code = xstrdup(code);
         if (e->code != DDB_OK) {
             reasons[i].message = e->message;
-            reasons[i].item = e->item;
+            reasons[i].item = outcomes[i].item;
             e->message = NULL;
-            e->item = NULL;
+            outcomes[i].item = NULL;
         }
         len += strlen(code) + 2;
     }
@@ -279,21 +296,20 @@ static int cancel(struct ddb_error *outcomes, size_t n, struct ddb_error *err)
                   "[%s]",
                   list);
     free(list);
-    err->reasons = reasons;
-    err->reason_count = n;
+    failure->reasons = reasons;
+    failure->reason_count = n;
     return -1;
 }
 
 /* A cancellation whose only reason is action `failed`'s schema error. */
-static int cancel_at(size_t failed, struct ddb_error *failure, size_t n, struct ddb_error *err)
+static int cancel_at(size_t failed, struct ddb_error *schema_error, size_t n,
+                     struct failure_details *failure, struct ddb_error *err)
 {
-    struct ddb_error *outcomes = xcalloc(n, sizeof *outcomes);
+    struct outcome *outcomes = xcalloc(n, sizeof *outcomes);
 
-    ddb_error_move(&outcomes[failed], failure);
-    cancel(outcomes, n, err);
-    for (size_t i = 0; i < n; i++)
-        ddb_error_clear(&outcomes[i]);
-    free(outcomes);
+    ddb_error_move(&outcomes[failed].err, schema_error);
+    cancel(outcomes, n, failure, err);
+    outcomes_free(outcomes, n);
     return -1;
 }
 
@@ -348,11 +364,12 @@ static void charge_condition_check(struct prepared_write *pw, struct consumed_ca
 int db_transact_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
                       size_t op_count, const char *client_token, const char *request_digest,
                       enum return_capacity return_capacity, struct consumed_capacity **capacities,
-                      size_t *capacity_count, struct ddb_error *err)
+                      size_t *capacity_count, struct failure_details *failure,
+                      struct ddb_error *err)
 {
     size_t n = op_count ? op_count : 1;
     struct prepared_write *pws = xcalloc(n, sizeof *pws);
-    struct ddb_error *outcomes = xcalloc(n, sizeof *outcomes);
+    struct outcome *outcomes = xcalloc(n, sizeof *outcomes);
     struct table **tables = xcalloc(n, sizeof *tables);
     struct target *targets = xcalloc(n, sizeof *targets);
     bool any_failed = false;
@@ -394,28 +411,28 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
             (struct target){ops[i].table_name, op_key_attrs(&ops[i]), ops[i].kind == WRITE_PUT};
     if (check_targets(db, scope, targets, op_count, tables, err) != 0) goto out;
     for (size_t i = 0; i < op_count; i++) {
-        struct ddb_error failure = {0};
-        if (write_prepare(db, scope, &ops[i], &pws[i], &failure) != 0) {
-            if (failure.code != DDB_VALIDATION) {
-                ddb_error_move(err, &failure);
+        struct ddb_error schema_error = {0};
+        if (write_prepare(db, scope, &ops[i], &pws[i], &schema_error) != 0) {
+            if (schema_error.code != DDB_VALIDATION) {
+                ddb_error_move(err, &schema_error);
                 goto out;
             }
-            cancel_at(i, &failure, op_count, err);
+            cancel_at(i, &schema_error, op_count, failure, err);
             goto out;
         }
     }
     for (size_t i = 0; i < op_count; i++) {
-        if (write_evaluate(&pws[i], &outcomes[i]) != 0) {
+        if (write_evaluate(&pws[i], &outcomes[i].err) != 0) {
             any_failed = true;
         } else if (!pws[i].matched) {
-            ddb_error_set(&outcomes[i], DDB_CONDITIONAL_CHECK_FAILED,
+            ddb_error_set(&outcomes[i].err, DDB_CONDITIONAL_CHECK_FAILED,
                           "The conditional request failed");
             if (ops[i].return_old_on_condition_failure) outcomes[i].item = item_ref(pws[i].old);
             any_failed = true;
         }
     }
     if (any_failed) {
-        cancel(outcomes, op_count, err);
+        cancel(outcomes, op_count, failure, err);
         goto out;
     }
     for (size_t i = 0; i < op_count; i++) {
@@ -432,12 +449,10 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
 out:
     db_unlock(db);
 out_unlocked:
-    for (size_t i = 0; i < op_count; i++) {
+    for (size_t i = 0; i < op_count; i++)
         prepared_write_clear(&pws[i]);
-        ddb_error_clear(&outcomes[i]);
-    }
     free(pws);
-    free(outcomes);
+    outcomes_free(outcomes, op_count);
     free(tables);
     free(targets);
     if (rc != 0) capacities_free(capacities, capacity_count);
@@ -449,7 +464,7 @@ out_unlocked:
 int db_transact_get(struct db *db, const struct db_scope *scope, const struct get_op *gets,
                     size_t get_count, enum return_capacity return_capacity, struct item **items,
                     struct consumed_capacity **capacities, size_t *capacity_count,
-                    struct ddb_error *err)
+                    struct failure_details *failure, struct ddb_error *err)
 {
     size_t n = get_count ? get_count : 1;
     struct table **tables = xcalloc(n, sizeof *tables);
@@ -467,9 +482,9 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
     /* A Key that does not fit the schema cancels the transaction with a
      * ValidationError reason (paritysuite transactGetItems.test.ts). */
     for (size_t i = 0; i < get_count; i++) {
-        struct ddb_error failure = {0};
-        if (table_check_key(tables[i], &gets[i].key, &failure) != 0) {
-            cancel_at(i, &failure, get_count, err);
+        struct ddb_error schema_error = {0};
+        if (table_check_key(tables[i], &gets[i].key, &schema_error) != 0) {
+            cancel_at(i, &schema_error, get_count, failure, err);
             goto out;
         }
     }

@@ -340,7 +340,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     if (write_evaluate(&pw, err) != 0) goto out;
     if (!pw.matched) {
         ddb_error_set(err, DDB_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
-        if (op->return_old_on_condition_failure) err->item = item_ref(pw.old);
+        if (op->return_old_on_condition_failure) res->failure.item = item_ref(pw.old);
         goto out;
     }
     res->old_item = item_ref(pw.old);

@@ -41,11 +41,14 @@
 
 static const char unknown_operation_page[] = "<UnknownOperationException/>\n";
 
-/* Answers err with the request's content type. */
-static void reply_error(struct http_response *resp, const char *content_type, struct ddb_error *err)
+/* Answers err (and failure, NULL when there is none) with the request's
+ * content type, then clears both. */
+static void reply_error(struct http_response *resp, const char *content_type, struct ddb_error *err,
+                        struct failure_details *failure)
 {
-    response_error(resp, content_type, err);
+    response_error(resp, content_type, err, failure);
     ddb_error_clear(err);
+    if (failure) failure_details_clear(failure);
 }
 
 static void reply_bare(struct http_response *resp, const char *content_type,
@@ -54,7 +57,7 @@ static void reply_bare(struct http_response *resp, const char *content_type,
     struct ddb_error err = {0};
 
     ddb_error_set_bare(&err, code);
-    reply_error(resp, content_type, &err);
+    reply_error(resp, content_type, &err, NULL);
 }
 
 static void reply_text(struct http_response *resp, int status, const char *text)
@@ -282,11 +285,11 @@ static void run_operation(const struct api_context *ctx, const struct operation 
     set_scope(&rq, cred);
 
     if (shape_check(op->fields, rq.body, &rq.err) != 0) {
-        reply_error(resp, content_type, &rq.err);
+        reply_error(resp, content_type, &rq.err, &rq.failure);
     } else if (op->handler(&rq) != 0) {
         if (!ddb_error_is_set(&rq.err))
             ddb_error_set(&rq.err, DDB_INTERNAL_SERVER_ERROR, "Internal server error");
-        reply_error(resp, content_type, &rq.err);
+        reply_error(resp, content_type, &rq.err, &rq.failure);
     } else if (rq.reply_body.len) {
         size_t len;
         char *text = json_out_take(&rq.reply_body, &len);
@@ -300,6 +303,7 @@ static void run_operation(const struct api_context *ctx, const struct operation 
     json_decref(rq.reply);
     json_decref(rq.body);
     ddb_error_clear(&rq.err);
+    failure_details_clear(&rq.failure);
 }
 
 void api_handle(const struct api_context *ctx, const struct http_request *req,
@@ -371,7 +375,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
 
     if (check_auth(req, &cred, &err) != 0) {
         json_decref(body);
-        reply_error(resp, content_type, &err);
+        reply_error(resp, content_type, &err, NULL);
         return;
     }
 

@@ -40,6 +40,9 @@ struct api_request {
     json_t *reply;              /* owned: the success body; NULL until the handler sets it */
     struct json_out reply_body; /* the success body as written text; empty unless used */
     struct ddb_error err;       /* set when the handler fails */
+    /* What the error's answer carries besides its text (an item, cancellation
+     * reasons): a failing handler moves it here from the storage result. */
+    struct failure_details failure;
 };
 
 typedef int op_handler_fn(struct api_request *rq);

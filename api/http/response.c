@@ -187,11 +187,11 @@ static void write_message(struct json_out *w, const char *key, const char *messa
  * {"Code":"ConditionalCheckFailed","Item":{...},"Message":"The conditional
  * request failed"}; a "None" reason is {"Code":"None"} alone.
  */
-static void write_cancellation_reasons(struct json_out *w, const struct ddb_error *err)
+static void write_cancellation_reasons(struct json_out *w, const struct failure_details *failure)
 {
     json_out_array_begin(w);
-    for (size_t i = 0; i < err->reason_count; i++) {
-        const struct cancel_reason *r = &err->reasons[i];
+    for (size_t i = 0; failure && i < failure->reason_count; i++) {
+        const struct cancel_reason *r = &failure->reasons[i];
         json_out_object_begin(w);
         write_message(w, "Code", r->code ? r->code : "None");
         if (r->item) {
@@ -205,7 +205,7 @@ static void write_cancellation_reasons(struct json_out *w, const struct ddb_erro
 }
 
 void response_error(struct http_response *resp, const char *content_type,
-                    const struct ddb_error *err)
+                    const struct ddb_error *err, const struct failure_details *failure)
 {
     struct json_out w;
     char *body;
@@ -218,12 +218,12 @@ void response_error(struct http_response *resp, const char *content_type,
     json_out_string(&w, ddb_error_type(err->code));
     if (err->code == DDB_TRANSACTION_CANCELED) {
         json_out_key(&w, "CancellationReasons");
-        write_cancellation_reasons(&w, err);
+        write_cancellation_reasons(&w, failure);
     }
     write_message(&w, ddb_error_message_key(err->code), err->message);
-    if (err->item) {
+    if (failure && failure->item) {
         json_out_key(&w, "Item");
-        wire_value_write_map(&w, &err->item->attrs);
+        wire_value_write_map(&w, &failure->item->attrs);
     }
     json_out_object_end(&w);
     body = json_out_take(&w, &len);

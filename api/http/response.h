@@ -13,6 +13,7 @@
 
 #include "api/http/server.h"
 #include "storage/base/error.h"
+#include "storage/model/failure.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -37,9 +38,10 @@ void response_success(struct http_response *resp, const char *content_type, json
 
 /* The error answer for err (borrowed): its HTTP status and
  * {"__type": ddb_error_type(code), <ddb_error_message_key(code)>: message},
- * the message left out when err->message is NULL. TransactionCanceledException
- * also carries CancellationReasons. */
+ * the message left out when err->message is NULL. failure (borrowed; NULL
+ * when there is none) adds what some errors carry: CancellationReasons for
+ * TransactionCanceledException, the Item of a ConditionalCheckFailed. */
 void response_error(struct http_response *resp, const char *content_type,
-                    const struct ddb_error *err);
+                    const struct ddb_error *err, const struct failure_details *failure);
 
 #endif

@@ -20,7 +20,7 @@
  * Then storage: the table, the key, the condition against the current item.
  *
  * A failed condition is ConditionalCheckFailedException, with the current
- * item in err->item when ReturnValuesOnConditionCheckFailure is ALL_OLD;
+ * item in rq->failure when ReturnValuesOnConditionCheckFailure is ALL_OLD;
  * response.c writes it as the exception's "Item" member.
  */
 #include "api/ops/expr_params.h"
@@ -238,7 +238,10 @@ int op_put_item(struct api_request *rq)
         goto out;
     }
     if (decode_condition(body, &a, &rq->err) != 0) goto out;
-    if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
+    if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) {
+        failure_details_move(&rq->failure, &res.failure);
+        goto out;
+    }
     write_write_answer(&rq->reply_body, body, &a, &res);
     rc = 0;
 out:
@@ -266,7 +269,10 @@ int op_delete_item(struct api_request *rq)
     if (wire_value_map_from_json(body_member(body, "Key"), &a.op.key, &rq->err) != 0) goto out;
     if (decode_write_return_values(body, &a.op.return_values, &rq->err) != 0) goto out;
     if (decode_condition(body, &a, &rq->err) != 0) goto out;
-    if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
+    if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) {
+        failure_details_move(&rq->failure, &res.failure);
+        goto out;
+    }
     write_write_answer(&rq->reply_body, body, &a, &res);
     rc = 0;
 out:

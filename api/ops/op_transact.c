@@ -631,7 +631,7 @@ int op_transact_write_items(struct api_request *rq)
         ops[i] = args.actions[i].op;
     if (token) digest = request_digest(rq->body);
     if (db_transact_write(rq->db, &rq->scope, ops, args.count, token, digest, args.capacity, &caps,
-                          &cap_count, &rq->err) != 0)
+                          &cap_count, &rq->failure, &rq->err) != 0)
         goto out;
     json_out_object_begin(&rq->reply_body);
     write_capacities(&rq->reply_body, caps, cap_count, args.capacity);
@@ -725,7 +725,7 @@ int op_transact_get_items(struct api_request *rq)
     for (size_t i = 0; i < args.count; i++)
         gets[i] = args.actions[i].get;
     if (db_transact_get(rq->db, &rq->scope, gets, args.count, args.capacity, found, &caps,
-                        &cap_count, &rq->err) != 0)
+                        &cap_count, &rq->failure, &rq->err) != 0)
         goto out;
     write_get_answer(&rq->reply_body, &args, found, caps, cap_count);
     rc = 0;

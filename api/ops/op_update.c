@@ -279,7 +279,10 @@ int op_update_item(struct api_request *rq)
     if (decode_expressions(body, &a, &rq->err) != 0) goto out;
     a.op.update = a.update;
     a.op.condition = a.condition;
-    if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) goto out;
+    if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) {
+        failure_details_move(&rq->failure, &res.failure);
+        goto out;
+    }
     write_update_answer(&rq->reply_body, body, &a, &res);
     rc = 0;
 out:

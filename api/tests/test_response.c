@@ -37,7 +37,7 @@ static void test_error_bodies_match_aws(void)
 
     memset(&r, 0, sizeof r);
     ddb_error_set_bare(&err, DDB_SERIALIZATION);
-    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err);
+    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err, NULL);
     CHECK_INT_EQ(r.status, 400);
     CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazon.coral.service#SerializationException\"}");
     CHECK_STR_EQ(header(&r, "x-amz-crc32"), "3948637019");
@@ -46,14 +46,14 @@ static void test_error_bodies_match_aws(void)
     ddb_error_clear(&err);
 
     ddb_error_set_bare(&err, DDB_UNKNOWN_OPERATION);
-    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err);
+    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err, NULL);
     CHECK_STR_EQ(header(&r, "x-amz-crc32"), "1368724161");
     http_response_clear(&r);
     ddb_error_clear(&err);
 
     ddb_error_set(&err, DDB_MISSING_AUTHENTICATION_TOKEN,
                   "Request is missing Authentication Token");
-    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err);
+    response_error(&r, RESPONSE_CONTENT_TYPE_JSON, &err, NULL);
     CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazon.coral.service#"
                          "MissingAuthenticationTokenException\",\"message\":\"Request is missing "
                          "Authentication Token\"}");
@@ -63,7 +63,7 @@ static void test_error_bodies_match_aws(void)
 
     /* SerializationException spells its key "Message" */
     ddb_error_set(&err, DDB_SERIALIZATION, "Unexpected field type");
-    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err, NULL);
     CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazon.coral.service#SerializationException\","
                          "\"Message\":\"Unexpected field type\"}");
     CHECK_STR_EQ(header(&r, "Content-Type"), "application/x-amz-json-1.0");
@@ -71,7 +71,7 @@ static void test_error_bodies_match_aws(void)
     ddb_error_clear(&err);
 
     ddb_error_set(&err, DDB_INTERNAL_SERVER_ERROR, "Internal server error");
-    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err, NULL);
     CHECK_INT_EQ(r.status, 500);
     http_response_clear(&r);
     ddb_error_clear(&err);
@@ -85,18 +85,19 @@ static void test_transaction_cancelled_body_matches_aws(void)
 {
     struct http_response r;
     struct ddb_error err = {0};
+    struct failure_details failure = {0};
     struct value attrs, v;
 
     memset(&r, 0, sizeof r);
     ddb_error_set(&err, DDB_TRANSACTION_CANCELED,
                   "Transaction cancelled, please refer cancellation reasons for specific reasons "
                   "[None, ConditionalCheckFailed]");
-    err.reason_count = 2;
-    err.reasons = xcalloc(2, sizeof *err.reasons);
-    err.reasons[0].code = xstrdup("None");
-    err.reasons[1].code = xstrdup("ConditionalCheckFailed");
-    err.reasons[1].message = xstrdup("The conditional request failed");
-    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    failure.reason_count = 2;
+    failure.reasons = xcalloc(2, sizeof *failure.reasons);
+    failure.reasons[0].code = xstrdup("None");
+    failure.reasons[1].code = xstrdup("ConditionalCheckFailed");
+    failure.reasons[1].message = xstrdup("The conditional request failed");
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err, &failure);
     CHECK_INT_EQ(r.status, 400);
     CHECK_STR_EQ(r.body, "{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
                          "TransactionCanceledException\",\"CancellationReasons\":[{\"Code\":"
@@ -109,12 +110,13 @@ static void test_transaction_cancelled_body_matches_aws(void)
     value_init_map(&attrs);
     value_init_string(&v, "x", 1);
     value_map_set(&attrs, "pk", 2, &v);
-    err.reasons[1].item = item_new(&attrs);
-    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err);
+    failure.reasons[1].item = item_new(&attrs);
+    response_error(&r, RESPONSE_CONTENT_TYPE_AMZ_JSON, &err, &failure);
     CHECK(strstr(r.body, "{\"Code\":\"ConditionalCheckFailed\",\"Item\":{\"pk\":{\"S\":\"x\"}},"
                          "\"Message\":\"The conditional request failed\"}") != NULL);
     http_response_clear(&r);
     ddb_error_clear(&err);
+    failure_details_clear(&failure);
 }
 
 static void test_success_body(void)

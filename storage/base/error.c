@@ -4,7 +4,6 @@
 #include "storage/base/error.h"
 
 #include "storage/base/alloc.h"
-#include "storage/model/item.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -51,13 +50,6 @@ int ddb_error_set_bare(struct ddb_error *err, enum ddb_error_code code)
 void ddb_error_clear(struct ddb_error *err)
 {
     free(err->message);
-    item_unref(err->item);
-    for (size_t i = 0; i < err->reason_count; i++) {
-        free(err->reasons[i].code);
-        free(err->reasons[i].message);
-        item_unref(err->reasons[i].item);
-    }
-    free(err->reasons);
     memset(err, 0, sizeof *err);
 }
 

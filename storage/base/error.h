@@ -62,21 +62,11 @@ enum ddb_error_code {
 #undef X
 };
 
-struct item;
-
-/* One entry of TransactionCanceledException's CancellationReasons. */
-struct cancel_reason {
-    char *code;        /* owned; "None", "ConditionalCheckFailed", ... */
-    char *message;     /* owned; NULL when AWS sends none */
-    struct item *item; /* owned reference; only with ReturnValuesOnConditionCheckFailure */
-};
-
+/* The payloads some errors carry (an item, cancellation reasons) are not
+ * here: they travel in the results that produce them (model/failure.h). */
 struct ddb_error {
-    enum ddb_error_code code;      /* DDB_OK while nothing has failed */
-    char *message;                 /* owned; the exact text AWS sends; NULL when AWS sends none */
-    struct item *item;             /* ConditionalCheckFailed with ALL_OLD; owned reference */
-    struct cancel_reason *reasons; /* TransactionCanceledException only; owned */
-    size_t reason_count;
+    enum ddb_error_code code; /* DDB_OK while nothing has failed */
+    char *message;            /* owned; the exact text AWS sends; NULL when AWS sends none */
 };
 
 /* Records the first error of a request and returns -1, so that callers can
@@ -86,7 +76,7 @@ int ddb_error_set(struct ddb_error *err, enum ddb_error_code code, const char *f
     __attribute__((format(printf, 3, 4)));
 /* Same, with no message at all (some AWS errors carry none). */
 int ddb_error_set_bare(struct ddb_error *err, enum ddb_error_code code);
-/* Frees the message, item and reasons; leaves err clear (DDB_OK). */
+/* Frees the message; leaves err clear (DDB_OK). */
 void ddb_error_clear(struct ddb_error *err);
 /* Moves src into dst (dst must be clear); src is left clear. */
 void ddb_error_move(struct ddb_error *dst, struct ddb_error *src);

@@ -273,6 +273,7 @@ static void test_failed_transaction_changes_nothing(void)
     struct write_op ops[2];
     struct consumed_capacity *caps;
     size_t cap_count;
+    struct failure_details failure = {0};
     struct expr *cond;
     struct table_desc desc;
 
@@ -295,12 +296,14 @@ static void test_failed_transaction_changes_nothing(void)
     ops[1].table_name = "t";
     ops[1].condition = cond;
     CHECK_INT_EQ(db_transact_write(db, &scope, ops, 2, NULL, NULL, RETURN_CAPACITY_NONE, &caps,
-                                   &cap_count, &err),
+                                   &cap_count, &failure, &err),
                  -1);
     CHECK_INT_EQ(err.code, DDB_TRANSACTION_CANCELED);
     CHECK_STR_EQ(err.message, "Transaction cancelled, please refer cancellation reasons for "
                               "specific reasons [None, ConditionalCheckFailed]");
+    CHECK_INT_EQ(failure.reason_count, 2);
     ddb_error_clear(&err);
+    failure_details_clear(&failure);
     CHECK_INT_EQ(db_describe_table(db, &scope, "t", &desc, &err), 0);
     CHECK_INT_EQ(desc.item_count, 1);
     table_desc_clear(&desc);

@@ -644,6 +644,7 @@ static void test_transaction_writes_appear_once_each(void)
     struct write_op ops[2];
     struct consumed_capacity *caps = NULL;
     size_t cap_count = 0;
+    struct failure_details failure = {0};
     struct ddb_error err = {0};
     char *arn, *it;
 
@@ -660,7 +661,7 @@ static void test_transaction_writes_appear_once_each(void)
         ops[i].put_item = item_new(&m);
     }
     CHECK_INT_EQ(db_transact_write(db, &scope, ops, 2, NULL, NULL, RETURN_CAPACITY_NONE, &caps,
-                                   &cap_count, &err),
+                                   &cap_count, &failure, &err),
                  0);
     ddb_error_clear(&err);
     for (size_t i = 0; i < cap_count; i++)

@@ -90,13 +90,20 @@ static struct expr *condition(const char *text, struct expr_ctx *ctx)
     return e;
 }
 
+/* The cancellation reasons of the last transact() call. */
+static struct failure_details last_failure;
+
 static int transact(struct db *db, struct write_op *ops, size_t n, const char *token,
                     const char *digest, enum return_capacity mode, double *read_units,
                     double *write_units, struct ddb_error *err)
 {
     struct consumed_capacity *caps;
     size_t count;
-    int rc = db_transact_write(db, &scope, ops, n, token, digest, mode, &caps, &count, err);
+    int rc;
+
+    failure_details_clear(&last_failure);
+    rc = db_transact_write(db, &scope, ops, n, token, digest, mode, &caps, &count, &last_failure,
+                           err);
     if (read_units) *read_units = 0;
     if (write_units) *write_units = 0;
     for (size_t i = 0; i < count; i++) {
@@ -156,7 +163,7 @@ static void test_same_token_replays_for_ten_minutes_of_the_engine_clock(void)
         struct consumed_capacity *caps;
         size_t count;
         CHECK_INT_EQ(db_transact_write(db, &other, ops, 1, "tok", "d2", RETURN_CAPACITY_NONE, &caps,
-                                       &count, &err),
+                                       &count, &last_failure, &err),
                      -1);
         CHECK_INT_EQ(err.code, DDB_RESOURCE_NOT_FOUND);
         ddb_error_clear(&err);
@@ -186,10 +193,11 @@ static void test_first_schema_error_is_the_only_reason(void)
     CHECK_INT_EQ(err.code, DDB_TRANSACTION_CANCELED);
     CHECK_STR_EQ(err.message, "Transaction cancelled, please refer cancellation reasons for "
                               "specific reasons [None, ValidationError, None]");
-    CHECK_INT_EQ(err.reason_count, 3);
-    CHECK(err.reasons[0].message == NULL);
-    CHECK_STR_EQ(err.reasons[1].message, "The provided key element does not match the schema");
-    CHECK(err.reasons[2].message == NULL);
+    CHECK_INT_EQ(last_failure.reason_count, 3);
+    CHECK(last_failure.reasons[0].message == NULL);
+    CHECK_STR_EQ(last_failure.reasons[1].message,
+                 "The provided key element does not match the schema");
+    CHECK(last_failure.reasons[2].message == NULL);
     CHECK(!exists(db, "ok"));
     ddb_error_clear(&err);
     ops_clear(ops, 3);
@@ -270,8 +278,9 @@ static void test_get_reads_one_state_and_reports_key_errors_as_reasons(void)
     CHECK_INT_EQ(transact(db, ops, 1, NULL, NULL, RETURN_CAPACITY_NONE, NULL, NULL, &err), 0);
     gets[0].key = key_s("a");
     gets[1].key = key_s("b");
-    CHECK_INT_EQ(
-        db_transact_get(db, &scope, gets, 2, RETURN_CAPACITY_TOTAL, items, &caps, &count, &err), 0);
+    CHECK_INT_EQ(db_transact_get(db, &scope, gets, 2, RETURN_CAPACITY_TOTAL, items, &caps, &count,
+                                 &last_failure, &err),
+                 0);
     CHECK(items[0] != NULL && items[1] == NULL);
     CHECK_INT_EQ(count, 1);
     CHECK(caps[0].read_units == 4.0);
@@ -280,9 +289,9 @@ static void test_get_reads_one_state_and_reports_key_errors_as_reasons(void)
     free(caps);
     value_clear(&gets[1].key);
     gets[1].key = key_n("1");
-    CHECK_INT_EQ(
-        db_transact_get(db, &scope, gets, 2, RETURN_CAPACITY_TOTAL, items, &caps, &count, &err),
-        -1);
+    CHECK_INT_EQ(db_transact_get(db, &scope, gets, 2, RETURN_CAPACITY_TOTAL, items, &caps, &count,
+                                 &last_failure, &err),
+                 -1);
     CHECK_INT_EQ(err.code, DDB_TRANSACTION_CANCELED);
     CHECK_STR_EQ(err.message, "Transaction cancelled, please refer cancellation reasons for "
                               "specific reasons [None, ValidationError]");
@@ -301,5 +310,6 @@ int main(void)
     RUN(test_request_level_errors_come_before_reasons);
     RUN(test_condition_check_is_billed_as_two_writes);
     RUN(test_get_reads_one_state_and_reports_key_errors_as_reasons);
+    failure_details_clear(&last_failure);
     return check_report();
 }
