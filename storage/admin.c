@@ -26,7 +26,7 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
         /* Tables first: freeing one closes its stream, which the drop below
          * then forgets together with the older ones. */
         for (size_t i = 0; i < ns->table_count; i++)
-            table_free(ns->tables[i]);
+            table_free(ns->tables[i], db_now_ms(db));
         removed = ns->table_count;
         ns->table_count = 0;
     }

@@ -79,7 +79,7 @@ int db_create_table(struct db *db, const struct db_scope *scope, struct table_de
     ns->tables[pos] = t;
     ns->table_count++;
     if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
-    stream_sync_table(db, scope->namespace_id, t); /* issue #7: open its stream */
+    table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
     table_describe(t, out);
     out->status = TABLE_CREATING;
     /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
@@ -147,7 +147,7 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     memmove(&ns->tables[pos], &ns->tables[pos + 1],
             sizeof *ns->tables * (ns->table_count - pos - 1));
     ns->table_count--;
-    table_free(t);
+    table_free(t, db_now_ms(db));
     rc = 0;
 out:
     db_unlock(db);
@@ -516,7 +516,7 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
     if (u->has_stream) {
         t->def.stream = u->stream;
         if (u->stream.enabled) table_start_stream(t, now_ms);
-        stream_sync_table(db, scope->namespace_id, t); /* issue #7: open or close it */
+        table_sync_stream(t, db->streams, scope->namespace_id, now_ms);
     }
     if (u->has_deletion_protection) t->def.deletion_protection = u->deletion_protection;
     if (u->has_table_class) {

@@ -23,17 +23,20 @@ struct db *db_new(void)
     pthread_rwlock_init(&db->lock, &attr);
     pthread_rwlockattr_destroy(&attr);
     atomic_init(&db->clock_offset_ms, 0);
-    db->streams = stream_registry_new(db);
+    db->streams = stream_registry_new();
     return db;
 }
 
 void db_free(struct db *db)
 {
+    int64_t now_ms;
+
     if (!db) return;
+    now_ms = db_now_ms(db);
     for (size_t i = 0; i < db->namespace_count; i++) {
         struct namespace *ns = &db->namespaces[i];
         for (size_t t = 0; t < ns->table_count; t++)
-            table_free(ns->tables[t]);
+            table_free(ns->tables[t], now_ms);
         free(ns->tables);
         free(ns->id);
     }

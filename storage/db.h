@@ -26,13 +26,11 @@
 #include "storage/model/failure.h"
 #include "storage/model/item.h"
 #include "storage/model/schema.h"
+#include "storage/stream/stream.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* The fixed account id in every ARN (DynamoDB Local uses the same). */
-#define DDB_ACCOUNT_ID "000000000000"
 
 struct db;
 
@@ -315,26 +313,7 @@ int db_describe_ttl(struct db *db, const struct db_scope *scope, const char *tab
  * 24 hours. Returns the number of items deleted. Takes the lock itself. */
 size_t db_expire_items(struct db *db, size_t max_items);
 
-/* ---- DynamoDB Streams (storage/stream/stream.c) ---- */
-
-enum stream_status { STREAM_ENABLING, STREAM_ENABLED, STREAM_DISABLING, STREAM_DISABLED };
-enum stream_event { STREAM_EVENT_INSERT, STREAM_EVENT_MODIFY, STREAM_EVENT_REMOVE };
-enum shard_iterator_type {
-    SHARD_ITERATOR_TRIM_HORIZON,
-    SHARD_ITERATOR_LATEST,
-    SHARD_ITERATOR_AT_SEQUENCE_NUMBER,
-    SHARD_ITERATOR_AFTER_SEQUENCE_NUMBER,
-};
-
-const char *stream_status_name(enum stream_status s);
-const char *stream_event_name(enum stream_event e);
-
-/* One entry of ListStreams. Strings owned. */
-struct stream_summary {
-    char *arn;
-    char *table_name;
-    char *label;
-};
+/* ---- DynamoDB Streams (storage/streams.c; the types are in stream/stream.h) ---- */
 
 /* ListStreams: the scope's streams (of table_name only, when not NULL), in
  * ARN order after exclusive_start_arn (NULL: from the start), at most limit.
@@ -344,30 +323,6 @@ struct stream_summary {
 int db_list_streams(struct db *db, const struct db_scope *scope, const char *table_name,
                     const char *exclusive_start_arn, size_t limit, struct stream_summary **out,
                     size_t *count, char **last_evaluated_arn, struct ddb_error *err);
-void stream_summary_clear(struct stream_summary *s);
-
-/* Sequence numbers are decimal strings of 21 to 40 digits (SequenceNumber's length). */
-#define STREAM_SEQUENCE_TEXT_MAX 41
-
-struct shard_desc {
-    char *shard_id;        /* owned */
-    char *parent_shard_id; /* owned; NULL for a stream's first shard */
-    char starting_sequence[STREAM_SEQUENCE_TEXT_MAX];
-    char ending_sequence[STREAM_SEQUENCE_TEXT_MAX]; /* "" while the shard is open */
-};
-
-struct stream_desc {
-    char *arn;
-    char *label;
-    char *table_name;
-    enum stream_status status;
-    enum stream_view view;
-    int64_t creation_ms;
-    struct key_schema key;
-    struct shard_desc *shards; /* owned, in shard id order (oldest first) */
-    size_t shard_count;
-    char *last_evaluated_shard_id; /* owned; set when more shards follow */
-};
 
 /* DescribeStream: the stream and at most limit of its shards with ids after
  * exclusive_start_shard_id (NULL: from the first); with child_of_shard_id
@@ -377,7 +332,6 @@ struct stream_desc {
 int db_describe_stream(struct db *db, const struct db_scope *scope, const char *arn, size_t limit,
                        const char *exclusive_start_shard_id, const char *child_of_shard_id,
                        struct stream_desc *out, struct ddb_error *err);
-void stream_desc_clear(struct stream_desc *d);
 
 /* GetShardIterator: a new iterator (owned string) valid for 15 minutes of the
  * engine's clock. sequence_number is given exactly for the AT/AFTER types.
@@ -386,29 +340,6 @@ void stream_desc_clear(struct stream_desc *d);
 int db_get_shard_iterator(struct db *db, const struct db_scope *scope, const char *arn,
                           const char *shard_id, enum shard_iterator_type type,
                           const char *sequence_number, char **iterator, struct ddb_error *err);
-
-/* One stream record as GetRecords returns it. */
-struct stream_record_out {
-    char event_id[33];
-    enum stream_event event;
-    bool by_ttl; /* deleted by TTL: userIdentity is the DynamoDB service */
-    int64_t created_ms;
-    char sequence_number[STREAM_SEQUENCE_TEXT_MAX];
-    size_t size_bytes;
-    enum stream_view view;
-    struct value keys;      /* owned VALUE_M: the item's key attributes */
-    struct item *new_image; /* owned reference, or NULL (not in the view, or a REMOVE) */
-    struct item *old_image; /* owned reference, or NULL (not in the view, or an INSERT) */
-};
-
-struct stream_records {
-    struct stream_record_out *records; /* owned */
-    size_t count;
-    char *region;        /* owned: awsRegion of every record */
-    char *next_iterator; /* owned; NULL once a closed shard has been read to its end */
-};
-
-void stream_records_clear(struct stream_records *r);
 
 /* GetRecords: at most limit records (and about 1 MB) from the iterator's
  * position. ValidationException for a malformed iterator,

@@ -74,6 +74,7 @@ struct prepared_write {
     struct item *old;      /* borrowed: the current item, or NULL */
     struct item *new_item; /* owned reference: what apply stores (NULL deletes) */
     bool matched;          /* the condition held */
+    int64_t now_ms;        /* the engine's clock when the write was prepared */
 };
 
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,

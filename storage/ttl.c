@@ -11,7 +11,7 @@
  * Until the sweeper deletes an expired item it stays readable, as on AWS.
  * "Now" is the engine's clock, so tests advance it instead of waiting.
  *
- * Each deletion goes through table_commit_write_from() with the TTL origin:
+ * Each deletion goes through table_commit_write() with the TTL origin:
  * indexes lose the item in the same critical section, and the stream record
  * is a REMOVE carrying the service identity. Deletions consume no capacity.
  *
@@ -29,8 +29,6 @@
  * (never seen at 1 s polling - ack-api-quirks DDB-TABLE-143/144), so
  * DescribeTimeToLive reports ENABLED or DISABLED right after the update.
  */
-#include "storage/ttl.h"
-
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/db_internal.h"
@@ -46,13 +44,6 @@
 /* Items looked at per lock hold. */
 #define SWEEP_BATCH 512
 
-struct table_ttl {
-    bool enabled;
-    char *attribute; /* owned; NULL while disabled */
-    size_t attribute_len;
-    int64_t changed_ms; /* the last successful UpdateTimeToLive; 0 when never */
-};
-
 /* Where a pass over one table resumes after releasing the lock: the key of
  * the first item not yet looked at (values owned), or none (the start). */
 struct sweep_cursor {
@@ -67,13 +58,6 @@ static void cursor_clear(struct sweep_cursor *c)
     for (size_t i = 0; i < c->part_count; i++)
         value_clear(&c->parts[i]);
     memset(c, 0, sizeof *c);
-}
-
-void ttl_free(struct table_ttl *ttl)
-{
-    if (!ttl) return;
-    free(ttl->attribute);
-    free(ttl);
 }
 
 const char *ttl_status_name(enum ttl_status s)
@@ -100,7 +84,7 @@ static int table_not_found(const char *name, struct ddb_error *err)
                          "Requested resource not found: Table: %s not found", name);
 }
 
-static bool same_attribute(const struct table_ttl *ttl, const char *attribute)
+static bool same_attribute(const struct ttl_setting *ttl, const char *attribute)
 {
     return ttl->attribute && strcmp(ttl->attribute, attribute) == 0;
 }
@@ -113,10 +97,10 @@ static bool same_attribute(const struct table_ttl *ttl, const char *attribute)
  * applications that match on them, e.g. "TimeToLive is active on a different
  * AttributeName: current AttributeName is ttlx").
  */
-static int check_ttl_change(const struct table_ttl *ttl, bool enabled, const char *attribute,
+static int check_ttl_change(const struct ttl_setting *ttl, bool enabled, const char *attribute,
                             int64_t now_ms, struct ddb_error *err)
 {
-    bool active = ttl && ttl->enabled;
+    bool active = ttl->enabled;
 
     if (active && (enabled || !same_attribute(ttl, attribute))) {
         if (enabled && same_attribute(ttl, attribute))
@@ -130,7 +114,7 @@ static int check_ttl_change(const struct table_ttl *ttl, bool enabled, const cha
         return ddb_error_set(err, DDB_VALIDATION, "TimeToLive is already disabled");
     /* "Any additional UpdateTimeToLive calls for the same table during this one
      * hour duration result in a ValidationException" (API reference). */
-    if (ttl && ttl->changed_ms && now_ms - ttl->changed_ms < DDB_TTL_CHANGE_INTERVAL_MS)
+    if (ttl->changed_ms && now_ms - ttl->changed_ms < DDB_TTL_CHANGE_INTERVAL_MS)
         return ddb_error_set(err, DDB_VALIDATION,
                              "Time to live has been modified multiple times within a fixed "
                              "interval");
@@ -151,13 +135,12 @@ int db_update_ttl(struct db *db, const struct db_scope *scope, const char *table
         table_not_found(table_name, err);
         goto out;
     }
-    if (check_ttl_change(t->ttl, enabled, attribute, now_ms, err) != 0) goto out;
-    if (!t->ttl) t->ttl = xcalloc(1, sizeof *t->ttl);
-    free(t->ttl->attribute);
-    t->ttl->attribute = enabled ? xstrdup(attribute) : NULL;
-    t->ttl->attribute_len = enabled ? strlen(attribute) : 0;
-    t->ttl->enabled = enabled;
-    t->ttl->changed_ms = now_ms;
+    if (check_ttl_change(&t->ttl, enabled, attribute, now_ms, err) != 0) goto out;
+    free(t->ttl.attribute);
+    t->ttl.attribute = enabled ? xstrdup(attribute) : NULL;
+    t->ttl.attribute_len = enabled ? strlen(attribute) : 0;
+    t->ttl.enabled = enabled;
+    t->ttl.changed_ms = now_ms;
     rc = 0;
 out:
     db_unlock(db);
@@ -177,8 +160,8 @@ int db_describe_ttl(struct db *db, const struct db_scope *scope, const char *tab
         table_not_found(table_name, err);
         goto out;
     }
-    out->status = t->ttl && t->ttl->enabled ? TTL_ENABLED : TTL_DISABLED;
-    if (t->ttl && t->ttl->enabled) out->attribute = xstrdup(t->ttl->attribute);
+    out->status = t->ttl.enabled ? TTL_ENABLED : TTL_DISABLED;
+    if (t->ttl.enabled) out->attribute = xstrdup(t->ttl.attribute);
     rc = 0;
 out:
     db_unlock(db);
@@ -216,7 +199,7 @@ static void expiry_window_init(struct expiry_window *w, int64_t now_ms)
 }
 
 /* Whether the item's TTL attribute is a Number inside the expiry window. */
-static bool is_expired(const struct table_ttl *ttl, const struct item *item,
+static bool is_expired(const struct ttl_setting *ttl, const struct item *item,
                        const struct expiry_window *w)
 {
     const struct value *v = item_get(item, ttl->attribute, ttl->attribute_len);
@@ -248,10 +231,11 @@ static void cursor_save(struct sweep_cursor *c, const struct skiplist_node *node
 static size_t sweep_batch(struct table *t, int64_t now_ms, size_t budget,
                           struct sweep_cursor *cursor, bool *pass_done)
 {
-    const struct table_ttl *ttl = t->ttl;
+    const struct ttl_setting *ttl = &t->ttl;
     struct skiplist_node *node;
     struct expiry_window w;
     size_t examined = 0, deleted = 0;
+    const struct commit_info info = {.now_ms = now_ms, .origin = STREAM_ORIGIN_TTL};
 
     expiry_window_init(&w, now_ms);
     if (cursor->set) {
@@ -271,7 +255,7 @@ static size_t sweep_batch(struct table *t, int64_t now_ms, size_t budget,
             struct item *item = item_ref(node->item);
             struct row_key key;
             table_row_key(t, &item->attrs, &key);
-            table_commit_write_from(t, &key, NULL, STREAM_ORIGIN_TTL);
+            table_commit_write(t, &key, NULL, &info);
             item_unref(item);
             deleted++;
         }
@@ -299,7 +283,7 @@ size_t db_expire_items(struct db *db, size_t max_items)
         const struct namespace *ns = &db->namespaces[n];
         for (size_t i = 0; i < ns->table_count; i++) {
             const struct table *t = ns->tables[i];
-            if (!t->ttl || !t->ttl->enabled) continue;
+            if (!t->ttl.enabled) continue;
             targets = xrealloc(targets, sizeof *targets * (target_count + 1));
             targets[target_count].namespace_id = xstrdup(ns->id);
             targets[target_count].table_name = xstrdup(t->def.name);
@@ -316,7 +300,7 @@ size_t db_expire_items(struct db *db, size_t max_items)
             struct table *t;
             db_write_lock(db);
             t = db_find_table(db, &scope, targets[i].table_name);
-            if (t && t->ttl && t->ttl->enabled)
+            if (t && t->ttl.enabled)
                 deleted += sweep_batch(t, db_now_ms(db), max_items - deleted, &cursor, &pass_done);
             else
                 pass_done = true;

@@ -232,6 +232,7 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
 {
     memset(pw, 0, sizeof *pw);
     pw->op = op;
+    pw->now_ms = db_now_ms(db);
     if (db_require_table(db, scope, op->table_name, &pw->t, err) != 0) return -1;
     if (op->kind == WRITE_PUT) {
         if (table_check_item(pw->t, &op->put_item->attrs, err) != 0) return -1;
@@ -283,7 +284,8 @@ void write_apply(struct prepared_write *pw, enum return_capacity mode, double mu
         charge_index_writes(pw->t, pw->old, pw->new_item, mode, multiplier, c);
     }
     if (op->kind != WRITE_CONDITION_CHECK && (pw->old || pw->new_item)) {
-        table_commit_write(pw->t, &pw->key, pw->new_item);
+        struct commit_info info = {.now_ms = pw->now_ms, .origin = STREAM_ORIGIN_USER};
+        table_commit_write(pw->t, &pw->key, pw->new_item, &info);
         pw->new_item = NULL; /* the table took the reference */
     }
     prepared_write_clear(pw);

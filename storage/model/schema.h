@@ -18,6 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The fixed account id in every ARN (DynamoDB Local uses the same). */
+#define DDB_ACCOUNT_ID "000000000000"
+
 /* Multi-attribute GSI keys (November 2025) allow up to four attributes per role. */
 #define DDB_MAX_KEY_PARTS 4
 

@@ -1,67 +1,94 @@
 /*
  * stream.h - DynamoDB Streams inside the engine: one change log per enabled
- * stream, fed by the single write path.
+ * stream, fed by the single write path, and read by the Streams API.
  *
  * Every committed change of a table with an enabled stream reaches
- * stream_record_change() from table_commit_write() (table.c), in commit order,
- * with the item before and after it (immutable and refcounted, so an image is
- * a reference, not a copy). A stream is a list of shards; records go to the
- * open (last) shard; about every four hours of the engine's clock the open
- * shard closes and a child opens (ParentShardId), as on AWS.
+ * stream_record_change() from table_commit_write() (table/table.c), in commit
+ * order, with the item before and after it (immutable and refcounted, so an
+ * image is a reference, not a copy). A stream is a list of shards; records go
+ * to the open (last) shard; about every four hours of the engine's clock the
+ * open shard closes and a child opens (ParentShardId), as on AWS.
  *
  * Streams outlive their tables: the registry in struct db owns them, so a
  * disabled stream, or the stream of a deleted table, stays readable for 24
- * hours, as AWS documents. A table points at its open stream only
- * (t->stream); disabling, re-enabling (a new ARN and label) or deleting the
- * table closes it.
+ * hours, as AWS documents. A table points at its open stream only; disabling,
+ * re-enabling (a new ARN and label) or deleting the table closes it.
  *
- * Time: everything follows the engine's clock (db_now_ms): record times, the
- * 24-hour trim, shard rollover and iterator expiry. Trimming and rollover are
- * applied lazily whenever a stream is touched under the exclusive lock (a
- * write, a Streams API call, the TTL sweeper's pass), so what a reader sees
- * is always what the clock says.
+ * Time: this room has no clock of its own. Every function that depends on
+ * time takes now_ms, the engine's clock read by the caller. Trimming and
+ * rollover are applied lazily whenever a stream is touched, so what a reader
+ * sees is always what the clock says.
+ *
+ * stream.c holds the log (registry, shards, recording, rollover and trim);
+ * stream_read.c the reading side (ListStreams, DescribeStream, iterators,
+ * GetRecords). storage/streams.c wraps the reading side in the db_* entry
+ * points, which take the lock and read the clock.
  *
  * The caller holds db->lock exclusively for every function here.
  */
 #ifndef DDB_STREAM_H
 #define DDB_STREAM_H
 
+#include "storage/base/error.h"
 #include "storage/model/item.h"
 #include "storage/model/schema.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-struct db;
-struct table;
 struct stream;
 struct stream_registry;
+
+enum stream_status { STREAM_ENABLING, STREAM_ENABLED, STREAM_DISABLING, STREAM_DISABLED };
+enum stream_event { STREAM_EVENT_INSERT, STREAM_EVENT_MODIFY, STREAM_EVENT_REMOVE };
+enum shard_iterator_type {
+    SHARD_ITERATOR_TRIM_HORIZON,
+    SHARD_ITERATOR_LATEST,
+    SHARD_ITERATOR_AT_SEQUENCE_NUMBER,
+    SHARD_ITERATOR_AFTER_SEQUENCE_NUMBER,
+};
 
 /* Who made a change: an application request, or the TTL sweeper (whose
  * records carry userIdentity {Type: Service, PrincipalId: dynamodb.amazonaws.com}). */
 enum stream_origin { STREAM_ORIGIN_USER, STREAM_ORIGIN_TTL };
 
-/* The registry of one struct db; db is borrowed for its clock. */
-struct stream_registry *stream_registry_new(struct db *db);
+const char *stream_status_name(enum stream_status s);
+const char *stream_event_name(enum stream_event e);
+
+/* ---- the change log (stream.c) ---- */
+
+/* What a stream is opened for: its table's names and key schema (borrowed). */
+struct stream_source {
+    const char *arn;   /* the table's LatestStreamArn */
+    const char *label; /* the table's LatestStreamLabel */
+    const char *table_name;
+    const char *region;
+    const struct key_schema *key;
+    enum stream_view view;
+};
+
+/* The registry of one struct db. */
+struct stream_registry *stream_registry_new(void);
 /* Frees every stream. Tables must already have let go of theirs (db_free frees
  * tables first). */
 void stream_registry_free(struct stream_registry *reg);
 
-/* Makes t's open stream match its definition: opens a stream named by
- * t->latest_stream_arn/label when the table's stream is enabled and that
- * stream is not open yet (a new table, or a re-enable, which minted a new
- * ARN), and closes the open one when the stream was disabled or replaced. */
-void stream_sync_table(struct db *db, const char *namespace_id, struct table *t);
+/* Opens a new stream for src in the namespace and returns it (owned by the
+ * registry; the table keeps it as its open stream). */
+struct stream *stream_open(struct stream_registry *reg, const char *namespace_id,
+                           const struct stream_source *src, int64_t now_ms);
+/* Disables a stream (its table disabled or replaced it, or is going away): its
+ * open shard closes at now_ms and it stays readable for 24 hours. NULL is a no-op. */
+void stream_close(struct stream *s, int64_t now_ms);
+/* The stream's ARN (borrowed). */
+const char *stream_arn(const struct stream *s);
 
-/* The table is going away (DeleteTable, a namespace reset, db_free): its open
- * stream is closed and stays readable for 24 hours. NULL is a no-op. */
-void stream_detach(struct stream *s);
-
-/* Records one committed change (old and/or new item; references are taken as
- * the stream's view needs them). A write that changes nothing - old and new
- * equal, or neither present - records nothing. */
+/* Records one committed change at now_ms (old and/or new item; references
+ * are taken as the stream's view needs them). A write that changes nothing -
+ * old and new equal, or neither present - records nothing. */
 void stream_record_change(struct stream *s, struct item *old_item, struct item *new_item,
-                          enum stream_origin origin);
+                          enum stream_origin origin, int64_t now_ms);
 
 /* Rolls shards over and trims records, shards and streams older than the
  * retention period, for every stream (the TTL sweeper's periodic pass). */
@@ -69,5 +96,83 @@ void stream_registry_maintain(struct stream_registry *reg, int64_t now_ms);
 
 /* Forgets every stream of a namespace at once (emulator reset). */
 void stream_registry_drop_namespace(struct stream_registry *reg, const char *namespace_id);
+
+/* ---- the reading side (stream_read.c) ---- */
+
+/* One entry of ListStreams. Strings owned. */
+struct stream_summary {
+    char *arn;
+    char *table_name;
+    char *label;
+};
+
+void stream_summary_clear(struct stream_summary *s);
+
+/* Sequence numbers are decimal strings of 21 to 40 digits (SequenceNumber's length). */
+#define STREAM_SEQUENCE_TEXT_MAX 41
+
+struct shard_desc {
+    char *shard_id;        /* owned */
+    char *parent_shard_id; /* owned; NULL for a stream's first shard */
+    char starting_sequence[STREAM_SEQUENCE_TEXT_MAX];
+    char ending_sequence[STREAM_SEQUENCE_TEXT_MAX]; /* "" while the shard is open */
+};
+
+struct stream_desc {
+    char *arn;
+    char *label;
+    char *table_name;
+    enum stream_status status;
+    enum stream_view view;
+    int64_t creation_ms;
+    struct key_schema key;
+    struct shard_desc *shards; /* owned, in shard id order (oldest first) */
+    size_t shard_count;
+    char *last_evaluated_shard_id; /* owned; set when more shards follow */
+};
+
+void stream_desc_clear(struct stream_desc *d);
+
+/* One stream record as GetRecords returns it. */
+struct stream_record_out {
+    char event_id[33];
+    enum stream_event event;
+    bool by_ttl; /* deleted by TTL: userIdentity is the DynamoDB service */
+    int64_t created_ms;
+    char sequence_number[STREAM_SEQUENCE_TEXT_MAX];
+    size_t size_bytes;
+    enum stream_view view;
+    struct value keys;      /* owned VALUE_M: the item's key attributes */
+    struct item *new_image; /* owned reference, or NULL (not in the view, or a REMOVE) */
+    struct item *old_image; /* owned reference, or NULL (not in the view, or an INSERT) */
+};
+
+struct stream_records {
+    struct stream_record_out *records; /* owned */
+    size_t count;
+    char *region;        /* owned: awsRegion of every record */
+    char *next_iterator; /* owned; NULL once a closed shard has been read to its end */
+};
+
+void stream_records_clear(struct stream_records *r);
+
+/* ListStreams, DescribeStream, GetShardIterator and GetRecords over the
+ * namespace's streams at now_ms: see their db_* entry points in db.h for what
+ * each answers and raises. */
+int stream_list(struct stream_registry *reg, const char *namespace_id, const char *table_name,
+                const char *exclusive_start_arn, size_t limit, int64_t now_ms,
+                struct stream_summary **out, size_t *count, char **last_evaluated_arn,
+                struct ddb_error *err);
+int stream_describe(struct stream_registry *reg, const char *namespace_id, const char *arn,
+                    size_t limit, const char *exclusive_start_shard_id,
+                    const char *child_of_shard_id, int64_t now_ms, struct stream_desc *out,
+                    struct ddb_error *err);
+int stream_shard_iterator(struct stream_registry *reg, const char *namespace_id, const char *arn,
+                          const char *shard_id, enum shard_iterator_type type,
+                          const char *sequence_number, int64_t now_ms, char **iterator,
+                          struct ddb_error *err);
+int stream_read_records(struct stream_registry *reg, const char *namespace_id, const char *iterator,
+                        size_t limit, int64_t now_ms, struct stream_records *out,
+                        struct ddb_error *err);
 
 #endif

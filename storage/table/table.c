@@ -5,9 +5,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
 #include "storage/stream/stream.h"
-#include "storage/ttl.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -171,7 +169,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     return t;
 }
 
-void table_free(struct table *t)
+void table_free(struct table *t, int64_t now_ms)
 {
     if (!t) return;
     for (size_t i = 0; i < t->index_count; i++)
@@ -185,8 +183,8 @@ void table_free(struct table *t)
     free(t->region);
     free(t->latest_stream_arn);
     free(t->latest_stream_label);
-    stream_detach(t->stream); /* issue #7: the stream stays readable for 24 hours */
-    ttl_free(t->ttl);
+    stream_close(t->stream, now_ms); /* the registry keeps it readable for 24 hours */
+    free(t->ttl.attribute);
     free(t);
 }
 
@@ -422,13 +420,8 @@ int table_check_collection(const struct table *t, const struct item *old,
     return 0;
 }
 
-void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item)
-{
-    table_commit_write_from(t, key, new_item, STREAM_ORIGIN_USER);
-}
-
-void table_commit_write_from(struct table *t, const struct row_key *key, struct item *new_item,
-                             enum stream_origin origin)
+void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
+                        const struct commit_info *info)
 {
     struct skiplist_node *node = skiplist_find(&t->items, key);
     /* Keep the old item alive until every structure has let go of it. */
@@ -452,8 +445,8 @@ void table_commit_write_from(struct table *t, const struct row_key *key, struct 
         else
             skiplist_insert(&t->items, &new_key, new_item);
     }
-    /* Streams (issue #7): one record per committed change, in commit order. */
-    if (t->stream) stream_record_change(t->stream, old_item, new_item, origin);
+    /* One stream record per committed change, in commit order. */
+    if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
     item_unref(old_item);
 }
 
@@ -475,4 +468,26 @@ void table_start_stream(struct table *t, int64_t now_ms)
     len = strlen(t->arn) + strlen(label) + 16;
     t->latest_stream_arn = xmalloc(len);
     snprintf(t->latest_stream_arn, len, "%s/stream/%s", t->arn, label);
+}
+
+void table_sync_stream(struct table *t, struct stream_registry *reg, const char *namespace_id,
+                       int64_t now_ms)
+{
+    const char *want = t->def.stream.enabled ? t->latest_stream_arn : NULL;
+
+    if (t->stream && (!want || strcmp(stream_arn(t->stream), want) != 0)) {
+        stream_close(t->stream, now_ms);
+        t->stream = NULL;
+    }
+    if (want && !t->stream) {
+        struct stream_source src = {
+            .arn = t->latest_stream_arn,
+            .label = t->latest_stream_label,
+            .table_name = t->def.name,
+            .region = t->region,
+            .key = &t->def.key,
+            .view = t->def.stream.view,
+        };
+        t->stream = stream_open(reg, namespace_id, &src, now_ms);
+    }
 }

@@ -26,7 +26,24 @@
 #include "storage/table/index.h"
 #include "storage/table/skiplist.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/* A table's TimeToLive setting (UpdateTimeToLive); all zero until first set. */
+struct ttl_setting {
+    bool enabled;
+    char *attribute; /* owned; NULL while disabled */
+    size_t attribute_len;
+    int64_t changed_ms; /* the last successful UpdateTimeToLive; 0 when never */
+};
+
+/* When and by whom a committed change was made: the engine's clock, read once
+ * by the caller, and the origin the stream record shows. */
+struct commit_info {
+    int64_t now_ms;
+    enum stream_origin origin;
+};
 
 struct table {
     struct table_def def;
@@ -48,14 +65,15 @@ struct table {
     int64_t collection_limit_bytes;      /* DDB_MAX_ITEM_COLLECTION_BYTES; unit tests lower it */
     char *latest_stream_arn;             /* NULL when the table never had a stream */
     char *latest_stream_label;
-    /* Streams and TTL (issue #7): */
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
-    struct table_ttl *ttl; /* the TimeToLive setting (ttl.c); NULL until first set */
+    struct ttl_setting ttl;
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
 struct table *table_new(struct table_def *def, const char *region, int64_t now_ms);
-void table_free(struct table *t);
+/* Frees the table. Its open stream is closed at now_ms and stays readable,
+ * owned by the registry, for 24 hours. */
+void table_free(struct table *t, int64_t now_ms);
 /* Deep copy of the table's description into *out. */
 void table_describe(const struct table *t, struct table_desc *out);
 
@@ -75,13 +93,11 @@ int table_check_item(const struct table *t, const struct value *attrs, struct dd
 struct item *table_find(const struct table *t, const struct row_key *key);
 
 /* Applies one committed write: new_item (reference taken; NULL to delete)
- * replaces whatever the table holds at key. Cannot fail: every check happens
+ * replaces whatever the table holds at key, and the change reaches the
+ * indexes and the stream as info says. Cannot fail: every check happens
  * before. */
-void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item);
-/* The same, for a change made by origin: the TTL sweeper passes STREAM_ORIGIN_TTL
- * so that the stream record carries the service identity. */
-void table_commit_write_from(struct table *t, const struct row_key *key, struct item *new_item,
-                             enum stream_origin origin);
+void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
+                        const struct commit_info *info);
 
 /* The index named name, or NULL. */
 struct table_index *table_find_index(const struct table *t, const char *name);
@@ -110,5 +126,11 @@ int table_check_collection(const struct table *t, const struct item *old,
 
 /* Gives the table a new stream ARN and label (enabling, or re-enabling, a stream). */
 void table_start_stream(struct table *t, int64_t now_ms);
+/* Makes t's open stream match its definition: opens a stream in reg named by
+ * t->latest_stream_arn/label when the table's stream is enabled and that
+ * stream is not open yet (a new table, or a re-enable, which minted a new
+ * ARN), and closes the open one when the stream was disabled or replaced. */
+void table_sync_stream(struct table *t, struct stream_registry *reg, const char *namespace_id,
+                       int64_t now_ms);
 
 #endif

@@ -1,0 +1,77 @@
+/*
+ * stream_internal.h - the change log's data, shared by stream.c (which
+ * writes it) and stream_read.c (which reads it). Private to storage/stream/.
+ *
+ * The caller holds db->lock exclusively for every function here.
+ */
+#ifndef DDB_STREAM_INTERNAL_H
+#define DDB_STREAM_INTERNAL_H
+
+#include "storage/stream/stream.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct stream_record {
+    uint64_t seq;
+    int64_t created_ms;
+    size_t size_bytes;
+    enum stream_event event;
+    bool by_ttl;
+    struct item *old_image; /* held when the view shows it */
+    struct item *new_image; /* held when the view shows it */
+    struct item *keys_only; /* the key attributes, when neither image is held */
+};
+
+struct shard {
+    char *id;
+    char *parent_id; /* NULL for a stream's first shard */
+    int64_t created_ms;
+    uint64_t start_seq;
+    uint64_t last_seq; /* the last number given out in this shard (start_seq when none) */
+    bool closed;
+    int64_t closed_ms;
+    struct stream_record *records; /* the live records are [head, count) */
+    size_t head, count, cap;
+    uint64_t trimmed_through; /* the highest sequence number trimmed away; 0 when none */
+};
+
+struct stream {
+    struct stream_registry *reg;
+    char *namespace_id;
+    char *arn;
+    char *label;
+    char *table_name;
+    char *region;
+    struct key_schema key;
+    enum stream_view view;
+    int64_t creation_ms;
+    bool enabled;
+    int64_t disabled_ms;
+    struct shard *shards; /* oldest first, which is also shard id order */
+    size_t shard_count, shard_cap;
+    uint64_t event_seed; /* eventIDs are hashes of (stream, sequence number) */
+};
+
+struct stream_registry {
+    struct stream **streams; /* sorted by (namespace_id, arn) */
+    size_t count, cap;
+    uint64_t next_seq; /* the next sequence number; never 0 */
+    uint64_t secret;   /* keys the iterators' hashes */
+};
+
+/* Registry order: namespace, then ARN (ListStreams pages in ARN order). */
+int stream_order(const struct stream *s, const char *namespace_id, const char *arn);
+/* The first position whose stream is >= (namespace_id, arn). */
+size_t registry_lower_bound(const struct stream_registry *reg, const char *namespace_id,
+                            const char *arn);
+/* The stream (namespace_id, arn), or NULL. */
+struct stream *registry_find(const struct stream_registry *reg, const char *namespace_id,
+                             const char *arn);
+/* Applies the rollover and trim that now_ms calls for to one stream. */
+void stream_maintain(struct stream *s, int64_t now_ms);
+/* The key attributes of item as a new VALUE_M, in key schema order. */
+void stream_item_keys(const struct key_schema *k, const struct item *item, struct value *out);
+
+#endif
