@@ -254,7 +254,7 @@ struct expr {
     size_t term_count;
 };
 
-/* ---- arena and builders (expr_parse.c) ---- */
+/* ---- arena and builders (expr_ast.c) ---- */
 
 /* A new empty expression of the given kind, owned by the caller (expr_free). */
 struct expr *expr_new(enum expr_kind kind);
@@ -278,23 +278,28 @@ struct expr_node *expr_node_new_value_owned(struct expr *e, struct value *v);
 struct expr_node *expr_node_new_op(struct expr *e, enum expr_op op, struct expr_node **args,
                                    size_t argc);
 
-/* ---- checking (expr_check.c) ---- */
+/* ---- names and rendering (expr_ast.c) ---- */
 
 /* The name DynamoDB prints for an operator or function ("=", "BETWEEN", "size");
  * "" for OP_FUNC_UNKNOWN, whose name is the node's ref. */
 const char *expr_op_name(enum expr_op op);
-/* Runs every semantic check on a freshly parsed e, in DynamoDB's order, resolving
- * #names and :values through ctx (marking them used). Errors carry the
- * "Invalid <param>: " prefix where AWS's do. */
-int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct ddb_error *err);
 /* A growing byte buffer for messages; free(sb->data) when done. */
 struct expr_sbuf {
     char *data;
     size_t len, cap;
 };
 void expr_sbuf_add(struct expr_sbuf *sb, const char *s, size_t len);
+/* Appends one element of a path: its name, or "[index]". */
+void expr_path_elem_render(struct expr_sbuf *sb, const struct expr_path_elem *el);
 /* Appends "[a, b, [1]]", DynamoDB's rendering of a document path in messages. */
 void expr_path_render(struct expr_sbuf *sb, const struct expr_path *p);
+
+/* ---- checking (expr_check.c) ---- */
+
+/* Runs every semantic check on a freshly parsed e, in DynamoDB's order, resolving
+ * #names and :values through ctx (marking them used). Errors carry the
+ * "Invalid <param>: " prefix where AWS's do. */
+int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct ddb_error *err);
 
 /* ---- key conditions (expr_key.c) ---- */
 

@@ -102,40 +102,6 @@ int expr_ctx_check_unused(const struct expr_ctx *ctx, struct ddb_error *err)
 
 /* ---- message helpers ---- */
 
-/* Appends len bytes to sb. */
-void expr_sbuf_add(struct expr_sbuf *sb, const char *s, size_t len)
-{
-    if (sb->len + len + 1 > sb->cap) {
-        sb->cap = (sb->len + len + 1) * 2;
-        sb->data = xrealloc(sb->data, sb->cap);
-    }
-    if (len) memcpy(sb->data + sb->len, s, len);
-    sb->len += len;
-    sb->data[sb->len] = '\0';
-}
-
-static void sbuf_elem(struct expr_sbuf *sb, const struct expr_path_elem *el)
-{
-    if (el->is_index) {
-        char buf[16];
-        int n = snprintf(buf, sizeof buf, "[%u]", el->index);
-        expr_sbuf_add(sb, buf, (size_t) n);
-    } else {
-        expr_sbuf_add(sb, el->name, el->name_len);
-    }
-}
-
-/* Appends "[a, b, [1]]" (dynalite test/updateItem.js "overlapping paths"). */
-void expr_path_render(struct expr_sbuf *sb, const struct expr_path *p)
-{
-    expr_sbuf_add(sb, "[", 1);
-    for (size_t i = 0; i < p->count; i++) {
-        if (i) expr_sbuf_add(sb, ", ", 2);
-        sbuf_elem(sb, &p->elems[i]);
-    }
-    expr_sbuf_add(sb, "]", 1);
-}
-
 struct checker {
     struct expr *e;
     const char *param;
@@ -166,36 +132,6 @@ static int bad(struct checker *c, const char *fmt, ...)
 }
 
 /* ---- operators: names and types ---- */
-
-/* The name DynamoDB prints for an operator (Operator.operatorName). */
-const char *expr_op_name(enum expr_op op)
-{
-    switch (op) {
-    case OP_EQ: return "=";
-    case OP_NE: return "<>";
-    case OP_LT: return "<";
-    case OP_LE: return "<=";
-    case OP_GT: return ">";
-    case OP_GE: return ">=";
-    case OP_BETWEEN: return "BETWEEN";
-    case OP_IN: return "IN";
-    case OP_AND: return "AND";
-    case OP_OR: return "OR";
-    case OP_NOT: return "NOT";
-    case OP_PLUS: return "+";
-    case OP_MINUS: return "-";
-    case OP_FUNC_UNKNOWN: return "";
-    case OP_ATTRIBUTE_EXISTS: return "attribute_exists";
-    case OP_ATTRIBUTE_NOT_EXISTS: return "attribute_not_exists";
-    case OP_ATTRIBUTE_TYPE: return "attribute_type";
-    case OP_BEGINS_WITH: return "begins_with";
-    case OP_CONTAINS: return "contains";
-    case OP_SIZE: return "size";
-    case OP_IF_NOT_EXISTS: return "if_not_exists";
-    case OP_LIST_APPEND: return "list_append";
-    }
-    return "";
-}
 
 /* Sets of attribute types, one bit per enum value_type. */
 #define TBIT(t) (1u << (t))
@@ -647,11 +583,11 @@ static int paths_clash(struct checker *c, const char *what, const struct expr_pa
     expr_sbuf_add(&b, "[", 1);
     for (size_t i = 0; i < prefix; i++) {
         if (i) expr_sbuf_add(&b, ", ", 2);
-        sbuf_elem(&b, &one->elems[i]);
+        expr_path_elem_render(&b, &one->elems[i]);
     }
     for (const struct expr_ptree *n = from; n; n = n->leaf ? NULL : n->first_child) {
         if (b.len > 1) expr_sbuf_add(&b, ", ", 2);
-        sbuf_elem(&b, n->elem);
+        expr_path_elem_render(&b, n->elem);
     }
     expr_sbuf_add(&b, "]", 1);
     rc = bad(c,
