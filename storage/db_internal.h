@@ -84,8 +84,5 @@ int write_evaluate(struct prepared_write *pw, struct ddb_error *err);
 void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
                  struct consumed_capacity *c);
 void prepared_write_clear(struct prepared_write *pw);
-/* ValidationException when a path of e goes inside a key attribute of t or of
- * one of its indexes (write.c); caller holds db->lock. */
-int write_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err);
 
 #endif

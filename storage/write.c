@@ -99,43 +99,13 @@ static int check_index_type_after(const struct table *t, const struct index_def 
                          "unsupported type");
 }
 
-/* Key attributes are scalars: "Key attributes must be scalars; list random
- * access '[]' and map lookup '.' are not allowed: Key: a" ("IndexKey: d" for
- * an index key), for an update's paths and a GetItem projection (dynalite
- * db/index.js validateKeyPaths, test/updateItem.js and test/getItem.js). The
- * same rule as query.c's check_key_paths for Query and Scan. */
-int write_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err)
-{
-    static const char fmt[] = "Key attributes must be scalars; list random access '[]' and map "
-                              "lookup '.' are not allowed: %s: %s";
-    const struct key_schema *k = &t->def.key;
-
-    for (size_t i = 0; i < 1 + k->range_count; i++) {
-        const char *name = i == 0 ? k->hash_names[0] : k->range_names[0];
-        if (expr_uses_nested(e, name, strlen(name)))
-            return ddb_error_set(err, DDB_VALIDATION, fmt, "Key", name);
-    }
-    for (size_t g = 0; g < t->def.gsi_count + t->def.lsi_count; g++) {
-        const struct index_def *idx =
-            g < t->def.gsi_count ? &t->def.gsis[g] : &t->def.lsis[g - t->def.gsi_count];
-        for (size_t i = 0; i < idx->key.hash_count + idx->key.range_count; i++) {
-            const char *name = i < idx->key.hash_count
-                                   ? idx->key.hash_names[i]
-                                   : idx->key.range_names[i - idx->key.hash_count];
-            if (expr_uses_nested(e, name, strlen(name)))
-                return ddb_error_set(err, DDB_VALIDATION, fmt, "IndexKey", name);
-        }
-    }
-    return 0;
-}
-
 /* What DynamoDB checks of an update against the table before it reads the
  * item, in its order (dynalite db/index.js validateUpdates). */
 static int check_update(const struct table *t, const struct expr *update, struct ddb_error *err)
 {
     if (check_update_spares_keys(t, update, err) != 0) return -1;
     if (each_index_key(t, check_static_index_type, update, err) != 0) return -1;
-    return write_check_key_paths(t, update, err);
+    return table_check_key_paths(t, update, err);
 }
 
 /*

@@ -6,7 +6,7 @@
  * ConditionalOperator) and AttributesToGet. api/ decodes their JSON into the
  * plain structs below (values already validated by api/wire/wire_value.c); this
  * module checks what DynamoDB checks on them, in DynamoDB's order and with its
- * texts, and builds ordinary struct expr trees that query.c and the evaluator
+ * texts, and builds ordinary struct expr trees that read.c and the evaluator
  * use exactly as if they had been parsed from an expression:
  *
  *   QueryFilter/ScanFilter -> EXPR_CONDITION (one comparison per attribute,

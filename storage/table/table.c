@@ -5,6 +5,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/expr/expr.h"
 #include "storage/stream/stream.h"
 
 #include <assert.h>
@@ -371,6 +372,40 @@ int table_check_item(const struct table *t, const struct value *attrs, struct dd
     }
     for (size_t i = 0; i < t->def.lsi_count; i++) {
         if (check_index_keys(t, &t->def.lsis[i], attrs, err) != 0) return -1;
+    }
+    return 0;
+}
+
+/*
+ * "Key attributes must be scalars; list random access '[]' and map lookup '.'
+ * are not allowed: Key: a" ("IndexKey: d" for an index key), for update
+ * paths, projections and filters alike; the table's keys first, then each
+ * index's in definition order, GSIs before LSIs (dynalite db/index.js
+ * validateKeyPaths, recorded against AWS: test/updateItem.js, getItem.js,
+ * query.js, scan.js).
+ */
+int table_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err)
+{
+    static const char fmt[] = "Key attributes must be scalars; list random access '[]' and map "
+                              "lookup '.' are not allowed: %s: %s";
+    const struct key_schema *k = &t->def.key;
+
+    if (!e) return 0;
+    for (size_t i = 0; i < 1 + k->range_count; i++) {
+        const char *name = i == 0 ? k->hash_names[0] : k->range_names[0];
+        if (expr_uses_nested(e, name, strlen(name)))
+            return ddb_error_set(err, DDB_VALIDATION, fmt, "Key", name);
+    }
+    for (size_t g = 0; g < t->def.gsi_count + t->def.lsi_count; g++) {
+        const struct index_def *idx =
+            g < t->def.gsi_count ? &t->def.gsis[g] : &t->def.lsis[g - t->def.gsi_count];
+        for (size_t i = 0; i < idx->key.hash_count + idx->key.range_count; i++) {
+            const char *name = i < idx->key.hash_count
+                                   ? idx->key.hash_names[i]
+                                   : idx->key.range_names[i - idx->key.hash_count];
+            if (expr_uses_nested(e, name, strlen(name)))
+                return ddb_error_set(err, DDB_VALIDATION, fmt, "IndexKey", name);
+        }
     }
     return 0;
 }

@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct expr;
+
 /* A table's TimeToLive setting (UpdateTimeToLive); all zero until first set. */
 struct ttl_setting {
     bool enabled;
@@ -88,6 +90,10 @@ int table_check_key(const struct table *t, const struct value *key, struct ddb_e
  * with the declared types and sizes, secondary index key attributes (when
  * present) with their declared types. */
 int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err);
+
+/* Key attributes are scalars: ValidationException when a path of e (NULL:
+ * none) goes inside a key attribute of t or of one of its indexes. */
+int table_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err);
 
 /* The stored item with this key, borrowed (valid while the lock is held), or NULL. */
 struct item *table_find(const struct table *t, const struct row_key *key);
