@@ -153,6 +153,13 @@ int expr_params_decode(const json_t *obj, struct expr_params *p, struct ddb_erro
             struct value decoded;
             struct ddb_error inner = {0};
             if (wire_value_from_json(v, &decoded, &inner) != 0) {
+                /* A value the deserializer refuses (bad base64) is a
+                 * SerializationException of the whole request, as in an
+                 * Item or Key; only validation failures name the key. */
+                if (inner.code != DDB_VALIDATION) {
+                    ddb_error_move(err, &inner);
+                    return -1;
+                }
                 ddb_error_set(err, DDB_VALIDATION,
                               "ExpressionAttributeValues contains invalid value: %s for key %s",
                               inner.message ? inner.message : "", key);

@@ -37,6 +37,7 @@
  * Everything allocated for a request lives in struct transact_args and is
  * freed in one place.
  */
+#include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
@@ -180,12 +181,9 @@ const struct field transact_get_items_fields[] = {
 /* One action and everything it owns. expr_ctx borrows names/values, so
  * actions live in an array that is never reallocated. */
 struct action {
-    struct write_op op;  /* op.key, op.put_item, op.condition, op.update point below */
-    struct get_op get;   /* TransactGetItems */
-    struct value names;  /* ExpressionAttributeNames as VALUE_M of S, or VALUE_NULL */
-    struct value values; /* ExpressionAttributeValues, or VALUE_NULL */
-    struct expr_ctx ctx;
-    bool has_ctx;
+    struct write_op op;        /* op.key, op.put_item, op.condition, op.update point below */
+    struct get_op get;         /* TransactGetItems */
+    struct expr_params params; /* the action's own names and values */
     struct expr *condition;
     struct expr *update;
     struct expr *projection;
@@ -206,9 +204,7 @@ static void action_clear(struct action *a)
     expr_free(a->condition);
     expr_free(a->update);
     expr_free(a->projection);
-    if (a->has_ctx) expr_ctx_clear(&a->ctx);
-    value_clear(&a->names);
-    value_clear(&a->values);
+    expr_params_clear(&a->params);
     memset(a, 0, sizeof *a);
 }
 
@@ -220,8 +216,7 @@ static void transact_args_init(struct transact_args *args, size_t count)
     for (size_t i = 0; i < count; i++) {
         value_init_null(&args->actions[i].op.key);
         value_init_null(&args->actions[i].get.key);
-        value_init_null(&args->actions[i].names);
-        value_init_null(&args->actions[i].values);
+        expr_params_init(&args->actions[i].params);
     }
 }
 
@@ -237,111 +232,14 @@ static void transact_args_clear(struct transact_args *args)
 /* shared decoding                                                           */
 /* ------------------------------------------------------------------------ */
 
-/* Whether key matches [prefix][0-9a-zA-Z_]+, the form DynamoDB accepts for
- * ExpressionAttributeNames ('#') and ExpressionAttributeValues (':') keys
- * (dynalite validations/index.js validateExpressions, recorded against AWS). */
-static bool is_placeholder(const char *key, char prefix)
-{
-    if (key[0] != prefix || !key[1]) return false;
-    for (const char *p = key + 1; *p; p++) {
-        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-              *p == '_'))
-            return false;
-    }
-    return true;
-}
-
-/*
- * ExpressionAttributeNames and ExpressionAttributeValues of one action, in
- * dynalite's order (validations/index.js validateExpressionParams, then
- * validateExpressions): usable only with an expression, not empty, keys of
- * the #name / :value form, values valid AttributeValues. has_value_expr says
- * whether an expression that may use values (condition, update) is present,
- * value_exprs is how AWS names those expressions in its message (NULL for a
- * Get, which has no values).
- */
-static int decode_expression_params(const json_t *obj, bool has_expr, bool has_value_expr,
-                                    const char *value_exprs, struct action *a,
-                                    struct ddb_error *err)
-{
-    json_t *names = body_member(obj, "ExpressionAttributeNames");
-    /* A Get has no ExpressionAttributeValues member: one sent anyway is
-     * ignored, like every unknown member. */
-    json_t *values = value_exprs ? body_member(obj, "ExpressionAttributeValues") : NULL;
-    const char *key;
-    json_t *v;
-
-    if (names && !has_expr)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "ExpressionAttributeNames can only be specified when using "
-                             "expressions");
-    if (values && !has_value_expr)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "ExpressionAttributeValues can only be specified when using "
-                             "expressions: %s",
-                             value_exprs);
-    if (names) {
-        if (json_object_size(names) == 0)
-            return ddb_error_set(err, DDB_VALIDATION, "ExpressionAttributeNames must not be empty");
-        value_init_map(&a->names);
-        json_object_foreach(names, key, v)
-        {
-            struct value s;
-            if (!is_placeholder(key, '#'))
-                return ddb_error_set(err, DDB_VALIDATION,
-                                     "ExpressionAttributeNames contains invalid key: Syntax "
-                                     "error; key: \"%s\"",
-                                     key);
-            value_init_string(&s, json_string_value(v), json_string_length(v));
-            value_map_set(&a->names, key, strlen(key), &s);
-        }
-    }
-    if (values) {
-        if (json_object_size(values) == 0)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "ExpressionAttributeValues must not be empty");
-        json_object_foreach(values, key, v)
-        {
-            if (!is_placeholder(key, ':'))
-                return ddb_error_set(err, DDB_VALIDATION,
-                                     "ExpressionAttributeValues contains invalid key: Syntax "
-                                     "error; key: \"%s\"",
-                                     key);
-        }
-        value_init_map(&a->values);
-        json_object_foreach(values, key, v)
-        {
-            struct value decoded;
-            struct ddb_error inner = {0};
-            if (wire_value_from_json(v, &decoded, &inner) != 0) {
-                if (inner.code != DDB_VALIDATION) {
-                    ddb_error_move(err, &inner);
-                    return -1;
-                }
-                ddb_error_set(err, DDB_VALIDATION,
-                              "ExpressionAttributeValues contains invalid value: %s for key %s",
-                              inner.message ? inner.message : "", key);
-                ddb_error_clear(&inner);
-                return -1;
-            }
-            value_map_set(&a->values, key, strlen(key), &decoded);
-        }
-    }
-    expr_ctx_init(&a->ctx, names ? &a->names : NULL, values ? &a->values : NULL);
-    a->has_ctx = true;
-    return 0;
-}
-
-/* Parses the optional string member `param` of obj as an expression of kind. */
-static int parse_member(const json_t *obj, const char *param, enum expr_kind kind, struct action *a,
-                        struct expr **out, struct ddb_error *err)
-{
-    json_t *s = body_member(obj, param);
-
-    *out = NULL;
-    if (!s) return 0;
-    return expr_parse(kind, param, json_string_value(s), json_string_length(s), &a->ctx, out, err);
-}
+/* The expressions of each action type, for the expression-parameter rules
+ * (expr_params.h): ExpressionAttributeNames needs one of them,
+ * ExpressionAttributeValues one that is not a projection ("...: UpdateExpression
+ * and ConditionExpression are null"). No action takes legacy parameters. */
+static const char *const update_expressions[] = {"UpdateExpression", "ConditionExpression", NULL};
+static const char *const condition_expressions[] = {"ConditionExpression", NULL};
+static const char *const projection_expressions[] = {"ProjectionExpression", NULL};
+static const char *const no_legacy[] = {NULL};
 
 /* ------------------------------------------------------------------------ */
 /* TransactWriteItems                                                        */
@@ -384,7 +282,7 @@ static int decode_write_action(const json_t *elem, struct action *a, struct ddb_
 {
     const json_t *obj = NULL;
     size_t which = 0;
-    bool is_update, has_condition, has_update;
+    bool is_update;
     struct value attrs;
 
     if (find_action(elem, &which, &obj, err) != 0) return -1;
@@ -402,18 +300,17 @@ static int decode_write_action(const json_t *elem, struct action *a, struct ddb_
         if (wire_value_map_from_json(body_member(obj, "Key"), &a->op.key, err) != 0) return -1;
     }
     is_update = a->op.kind == WRITE_UPDATE;
-    has_condition = body_member(obj, "ConditionExpression") != NULL;
-    has_update = is_update && body_member(obj, "UpdateExpression") != NULL;
-    if (decode_expression_params(obj, has_condition || has_update, has_condition || has_update,
-                                 is_update ? "UpdateExpression and ConditionExpression are null"
-                                           : "ConditionExpression is null",
-                                 a, err) != 0)
+    if (expr_params_check_mix(obj, is_update ? update_expressions : condition_expressions,
+                              no_legacy, err) != 0)
         return -1;
-    if (is_update && parse_member(obj, "UpdateExpression", EXPR_UPDATE, a, &a->update, err) != 0)
+    if (expr_params_decode(obj, &a->params, err) != 0) return -1;
+    if (is_update &&
+        expr_params_parse(&a->params, obj, "UpdateExpression", EXPR_UPDATE, &a->update, err) != 0)
         return -1;
-    if (parse_member(obj, "ConditionExpression", EXPR_CONDITION, a, &a->condition, err) != 0)
+    if (expr_params_parse(&a->params, obj, "ConditionExpression", EXPR_CONDITION, &a->condition,
+                          err) != 0)
         return -1;
-    if (expr_ctx_check_unused(&a->ctx, err) != 0) return -1;
+    if (expr_params_check_unused(&a->params, err) != 0) return -1;
     a->op.condition = a->condition;
     a->op.update = a->update;
     return 0;
@@ -656,15 +553,18 @@ out:
 static int decode_get_action(const json_t *elem, struct action *a, struct ddb_error *err)
 {
     const json_t *obj = body_member(elem, "Get");
-    bool has_projection = body_member(obj, "ProjectionExpression") != NULL;
 
     a->get.table_name = json_string_value(body_member(obj, "TableName"));
     a->get.consistent_read = true;
     if (wire_value_map_from_json(body_member(obj, "Key"), &a->get.key, err) != 0) return -1;
-    if (decode_expression_params(obj, has_projection, false, NULL, a, err) != 0) return -1;
-    if (parse_member(obj, "ProjectionExpression", EXPR_PROJECTION, a, &a->projection, err) != 0)
+    if (expr_params_check_mix(obj, projection_expressions, no_legacy, err) != 0) return -1;
+    /* A Get has no ExpressionAttributeValues member: one sent anyway is
+     * ignored, like every unknown member. */
+    if (expr_params_decode_names(obj, &a->params, err) != 0) return -1;
+    if (expr_params_parse(&a->params, obj, "ProjectionExpression", EXPR_PROJECTION, &a->projection,
+                          err) != 0)
         return -1;
-    return expr_ctx_check_unused(&a->ctx, err);
+    return expr_params_check_unused(&a->params, err);
 }
 
 /* Writes {"Item": ...} projected when asked, or {} for an item that does not exist. */
