@@ -18,7 +18,7 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
 {
     struct db_scope scope = {.namespace_id = namespace_id, .region = ""};
     struct namespace *ns;
-    size_t removed = 0, kept = 0;
+    size_t removed = 0;
 
     db_write_lock(db);
     ns = db_find_namespace(db, &scope);
@@ -31,17 +31,7 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
         ns->table_count = 0;
     }
     stream_registry_drop_namespace(db->streams, namespace_id);
-    for (size_t i = 0; i < db->token_count; i++) {
-        struct client_token *ct = &db->tokens[i];
-        if (strcmp(ct->namespace_id, namespace_id) == 0) {
-            free(ct->namespace_id);
-            free(ct->token);
-            free(ct->digest);
-        } else {
-            db->tokens[kept++] = *ct;
-        }
-    }
-    db->token_count = kept;
+    db_forget_tokens(db, namespace_id, INT64_MAX);
     db_unlock(db);
     return removed;
 }

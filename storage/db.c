@@ -41,11 +41,7 @@ void db_free(struct db *db)
         free(ns->id);
     }
     free(db->namespaces);
-    for (size_t i = 0; i < db->token_count; i++) {
-        free(db->tokens[i].namespace_id);
-        free(db->tokens[i].token);
-        free(db->tokens[i].digest);
-    }
+    db_forget_tokens(db, NULL, INT64_MAX);
     free(db->tokens);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     pthread_rwlock_destroy(&db->lock);
@@ -158,4 +154,22 @@ void write_result_clear(struct write_result *r)
     value_clear(&r->collection_metrics.key);
     failure_details_clear(&r->failure);
     memset(r, 0, sizeof *r);
+}
+
+void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < db->token_count; i++) {
+        struct client_token *ct = &db->tokens[i];
+        bool in_namespace = !namespace_id || strcmp(ct->namespace_id, namespace_id) == 0;
+        if (in_namespace && ct->expires_ms <= until_ms) {
+            free(ct->namespace_id);
+            free(ct->token);
+            free(ct->digest);
+        } else {
+            db->tokens[kept++] = *ct;
+        }
+    }
+    db->token_count = kept;
 }

@@ -44,6 +44,11 @@ struct db {
     struct stream_registry *streams; /* every stream, open or readable for 24 h (stream.c) */
 };
 
+/* Forgets the client tokens of namespace_id (NULL: of every namespace) that
+ * expire at or before until_ms (INT64_MAX: all of them). Caller holds the
+ * lock exclusively. */
+void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms);
+
 void db_read_lock(struct db *db);
 void db_write_lock(struct db *db);
 void db_unlock(struct db *db);

@@ -48,22 +48,6 @@
  * (developerguide/transaction-apis.html, "Capacity management for transactions"). */
 #define TRANSACT_MULTIPLIER 2.0
 
-static void forget_expired_tokens(struct db *db, int64_t now_ms)
-{
-    size_t kept = 0;
-    for (size_t i = 0; i < db->token_count; i++) {
-        struct client_token *ct = &db->tokens[i];
-        if (ct->expires_ms <= now_ms) {
-            free(ct->namespace_id);
-            free(ct->token);
-            free(ct->digest);
-        } else {
-            db->tokens[kept++] = *ct;
-        }
-    }
-    db->token_count = kept;
-}
-
 static struct client_token *find_token(struct db *db, const struct db_scope *scope,
                                        const char *token)
 {
@@ -387,7 +371,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     }
     db_write_lock(db);
     now_ms = db_now_ms(db);
-    forget_expired_tokens(db, now_ms);
+    db_forget_tokens(db, NULL, now_ms);
     if (client_token) {
         struct client_token *ct = find_token(db, scope, client_token);
         if (ct && strcmp(ct->digest, request_digest) != 0) {

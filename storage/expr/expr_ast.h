@@ -307,5 +307,7 @@ int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct d
  * (operators allowed, one plain key attribute per condition, one condition per
  * key), filling e->terms. */
 int expr_key_check(struct expr *e, struct ddb_error *err);
+/* The key condition's term on attribute name (borrowed), or NULL when it has none. */
+const struct expr_key_term *expr_key_find_term(const struct expr *kc, const char *name);
 
 #endif

@@ -149,7 +149,7 @@ int expr_key_check(struct expr *e, struct ddb_error *err)
     return rc;
 }
 
-static const struct expr_key_term *find_term(const struct expr *kc, const char *name)
+const struct expr_key_term *expr_key_find_term(const struct expr *kc, const char *name)
 {
     size_t len = strlen(name);
     for (size_t i = 0; i < kc->term_count; i++) {
@@ -222,22 +222,25 @@ int expr_key_condition_resolve(const struct expr *kc, const struct key_schema *s
     if (single && kc->term_count > 2)
         return ddb_error_set(err, DDB_VALIDATION, "Conditions can be of length 1 or 2 only");
     for (size_t i = 0; i < schema->hash_count; i++) {
-        if (!find_term(kc, schema->hash_names[i])) return missed(err, schema->hash_names[i]);
+        if (!expr_key_find_term(kc, schema->hash_names[i]))
+            return missed(err, schema->hash_names[i]);
     }
     for (size_t i = 0; i < kc->term_count; i++) {
         if (is_key_name(schema, kc->terms[i].name, kc->terms[i].name_len)) continue;
         /* A condition on another attribute: DynamoDB names the sort key it
          * expected instead, or refuses when there is none. */
         for (size_t r = 0; r < schema->range_count; r++) {
-            if (!find_term(kc, schema->range_names[r])) return missed(err, schema->range_names[r]);
+            if (!expr_key_find_term(kc, schema->range_names[r]))
+                return missed(err, schema->range_names[r]);
         }
         return not_supported(err);
     }
     for (size_t i = 0; i < schema->hash_count; i++) {
-        if (find_term(kc, schema->hash_names[i])->op != KEY_RANGE_EQ) return not_supported(err);
+        if (expr_key_find_term(kc, schema->hash_names[i])->op != KEY_RANGE_EQ)
+            return not_supported(err);
     }
     for (size_t r = 0; r < schema->range_count; r++) {
-        range_terms[r] = find_term(kc, schema->range_names[r]);
+        range_terms[r] = expr_key_find_term(kc, schema->range_names[r]);
         if (range_terms[r]) {
             range_count++;
             last_range = r;
@@ -248,8 +251,8 @@ int expr_key_condition_resolve(const struct expr *kc, const struct key_schema *s
         if (range_terms[r]->op != KEY_RANGE_EQ) return not_supported(err);
     }
     for (size_t i = 0; i < schema->hash_count; i++) {
-        if (check_types(find_term(kc, schema->hash_names[i]), schema->hash_names[i], attr_defs,
-                        attr_def_count, err) != 0)
+        if (check_types(expr_key_find_term(kc, schema->hash_names[i]), schema->hash_names[i],
+                        attr_defs, attr_def_count, err) != 0)
             return -1;
     }
     for (size_t r = 0; range_count && r <= last_range; r++) {
@@ -260,7 +263,7 @@ int expr_key_condition_resolve(const struct expr *kc, const struct key_schema *s
 
     for (size_t i = 0; i < schema->hash_count; i++)
         take_term(&out->hash[out->hash_count++], schema->hash_names[i],
-                  find_term(kc, schema->hash_names[i]));
+                  expr_key_find_term(kc, schema->hash_names[i]));
     if (range_count) {
         const struct expr_key_term *t = range_terms[last_range];
         for (size_t r = 0; r < last_range; r++)

@@ -489,16 +489,6 @@ bool expr_legacy_is_built(const struct expr *e)
 
 /* ---- KeyConditions against a key schema ---- */
 
-static const struct expr_key_term *find_term(const struct expr *kc, const char *name)
-{
-    size_t len = strlen(name);
-    for (size_t i = 0; i < kc->term_count; i++) {
-        if (kc->terms[i].name_len == len && memcmp(kc->terms[i].name, name, len) == 0)
-            return &kc->terms[i];
-    }
-    return NULL;
-}
-
 static enum value_type attr_type(const struct attr_def *defs, size_t n, const char *name)
 {
     for (size_t i = 0; i < n; i++) {
@@ -511,7 +501,7 @@ static enum value_type attr_type(const struct attr_def *defs, size_t n, const ch
 static int check_key_attr(const struct expr *kc, const char *name, bool is_hash, bool hash_only,
                           const struct attr_def *defs, size_t ndefs, struct ddb_error *err)
 {
-    const struct expr_key_term *t = find_term(kc, name);
+    const struct expr_key_term *t = expr_key_find_term(kc, name);
     enum value_type type = attr_type(defs, ndefs, name);
 
     if (is_hash && hash_only && kc->term_count > 1)
@@ -574,7 +564,7 @@ int expr_legacy_key_resolve(const struct expr *kc, const struct key_schema *sche
             known = known || strcmp(schema->range_names[r], kc->terms[i].name) == 0;
         if (!known) {
             for (size_t r = 0; r < schema->range_count; r++) {
-                if (!find_term(kc, schema->range_names[r]))
+                if (!expr_key_find_term(kc, schema->range_names[r]))
                     return ddb_error_set(err, DDB_VALIDATION,
                                          "Query condition missed key schema element: %s",
                                          schema->range_names[r]);
@@ -584,11 +574,11 @@ int expr_legacy_key_resolve(const struct expr *kc, const struct key_schema *sche
     }
     for (size_t i = 0; i < schema->hash_count; i++)
         take(&out->hash[out->hash_count++], schema->hash_names[i],
-             find_term(kc, schema->hash_names[i]));
-    while (last > 0 && !find_term(kc, schema->range_names[last - 1]))
+             expr_key_find_term(kc, schema->hash_names[i]));
+    while (last > 0 && !expr_key_find_term(kc, schema->range_names[last - 1]))
         last--;
     for (size_t r = 0; r < last; r++) {
-        const struct expr_key_term *t = find_term(kc, schema->range_names[r]);
+        const struct expr_key_term *t = expr_key_find_term(kc, schema->range_names[r]);
         if (!t) {
             key_condition_clear(out);
             return ddb_error_set(err, DDB_VALIDATION,
