@@ -45,7 +45,6 @@
 /* request shapes                                                            */
 /* ------------------------------------------------------------------------ */
 
-static const char *const return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 
 static const struct field string_member = {.type = F_STRING};
@@ -66,7 +65,7 @@ static const struct field keys_and_attributes = {
 /* BatchGetItem request shape (dynalite test/batchGetItem.js lists
  * returnConsumedCapacity before requestItems). */
 const struct field batch_get_item_fields[] = {
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &keys_and_attributes},
     {0},
 };
@@ -90,7 +89,7 @@ static const struct field write_request_list = {.type = F_LIST, .member = &write
 
 /* BatchWriteItem request shape (dynalite test/batchWriteItem.js order). */
 const struct field batch_write_item_fields[] = {
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &write_request_list},
     {0},
@@ -132,7 +131,8 @@ static int check_request_items_map(const struct field *fields, const json_t *ite
     {
         size_t len = strlen(key);
         const char *rule = NULL;
-        if (len < 1 || len > 255 || !shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, key, len))
+        if (len < 1 || len > DDB_MAX_TABLE_NAME_LEN ||
+            !shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, key, len))
             rule = keys_rule;
         for (int pass = 0; pass < 2 && count < SHAPE_MAX_LISTED_ERRORS; pass++) {
             if (pass == 1)

@@ -45,19 +45,12 @@
 /* Choice lists in the order AWS prints them (dynalite's recorded messages). */
 static const char *const return_values_choices[] = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD",
                                                     "NONE",    "UPDATED_NEW", NULL};
-static const char *const return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 static const char *const conditional_operator_choices[] = {"OR", "AND", NULL};
 static const char *const comparison_operator_choices[] = {
     "IN",       "NULL", "BETWEEN", "LT",          "NOT_CONTAINS", "EQ",       "GT",
     "NOT_NULL", "NE",   "LE",      "BEGINS_WITH", "GE",           "CONTAINS", NULL};
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
-
-#define TABLE_NAME_FIELD                                                                           \
-    {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,                     \
-                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
-    }
 
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
 static const struct field string_member = {.type = F_STRING};
@@ -73,11 +66,11 @@ static const struct field expected_value = {
     .type = F_STRUCT, .shape_name = "ExpectedAttributeValue", .children = expected_value_fields};
 
 const struct field put_item_fields[] = {
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"Item", F_ATTRIBUTE_MAP, .required = true},
     {"Expected", F_MAP, .member = &expected_value},
     {"ReturnValues", F_STRING, .choices = return_values_choices},
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"ConditionExpression", F_STRING},
@@ -88,23 +81,23 @@ const struct field put_item_fields[] = {
 };
 
 const struct field get_item_fields[] = {
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"Key", F_ATTRIBUTE_MAP, .required = true},
     {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
     {"ConsistentRead", F_BOOLEAN},
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ProjectionExpression", F_STRING},
     {"ExpressionAttributeNames", F_MAP, .member = &string_member},
     {0},
 };
 
 const struct field delete_item_fields[] = {
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"Key", F_ATTRIBUTE_MAP, .required = true},
     {"Expected", F_MAP, .member = &expected_value},
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"ReturnValues", F_STRING, .choices = return_values_choices},
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"ConditionExpression", F_STRING},
     {"ExpressionAttributeNames", F_MAP, .member = &string_member},

@@ -44,7 +44,6 @@
 /* Choice lists in the order AWS prints them (dynalite test/query.js, scan.js). */
 static const char *const select_choices[] = {"SPECIFIC_ATTRIBUTES", "COUNT", "ALL_ATTRIBUTES",
                                              "ALL_PROJECTED_ATTRIBUTES", NULL};
-static const char *const return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
 static const char *const conditional_operator_choices[] = {"OR", "AND", NULL};
 static const char *const comparison_operator_choices[] = {
     "IN",       "NULL", "BETWEEN", "LT",          "NOT_CONTAINS", "EQ",       "GT",
@@ -61,14 +60,10 @@ static const struct field condition_fields[] = {
 static const struct field condition = {
     .type = F_STRUCT, .shape_name = "Condition", .children = condition_fields};
 
-#define TABLE_NAME_FIELD                                                                           \
-    {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,                     \
-                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
-    }
 #define INDEX_NAME_FIELD                                                                           \
     {                                                                                              \
-        "IndexName", F_STRING, .min_len = 3, .max_len = 255, .pattern = SHAPE_TABLE_NAME_PATTERN   \
+        "IndexName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,                    \
+                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
     }
 
 /* Query request shape, in the order AWS lists its violations (dynalite
@@ -76,9 +71,9 @@ static const struct field condition = {
 const struct field query_fields[] = {
     {"Select", F_STRING, .choices = select_choices},
     INDEX_NAME_FIELD,
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"QueryFilter", F_MAP, .member = &condition},
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1},
@@ -102,8 +97,8 @@ const struct field scan_fields[] = {
     INDEX_NAME_FIELD,
     {"TotalSegments", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
      .max_value = DDB_MAX_SCAN_SEGMENTS},
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
-    TABLE_NAME_FIELD,
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
+    SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"ScanFilter", F_MAP, .member = &condition},
     {"Segment", F_INTEGER, .has_min = true, .min_value = 0, .has_max = true,

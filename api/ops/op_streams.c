@@ -44,7 +44,8 @@ static const char *const iterator_type_choices[] = {"TRIM_HORIZON", "LATEST", "A
 static const char *const shard_filter_type_choices[] = {"CHILD_SHARDS", NULL};
 
 const struct field list_streams_fields[] = {
-    {"TableName", F_STRING, .min_len = 3, .max_len = 255, .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {"TableName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
      .max_value = DDB_MAX_LIST_STREAMS_LIMIT},
     {"ExclusiveStartStreamArn", F_STRING},

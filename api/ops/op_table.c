@@ -53,14 +53,6 @@ static const char *const stream_view_choices[] = {"NEW_IMAGE", "OLD_IMAGE", "NEW
                                                   "KEYS_ONLY", NULL};
 static const char *const sse_type_choices[] = {"AES256", "KMS", NULL};
 
-/* Data-plane and control-plane calls alike report TableName as a model
- * constraint: length 1..255 and the pattern ([p] putItem, createTable). */
-#define TABLE_NAME_FIELD                                                                           \
-    {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,                     \
-                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
-    }
-
 /* CreateTable, DescribeTable and DeleteTable check TableName on its own first:
  * "The parameter 'TableName' is required but was not present in the request",
  * then "TableName must be at least 3 characters long and at most 255
@@ -69,13 +61,13 @@ static const char *const sse_type_choices[] = {"AES256", "KMS", NULL};
  * test asserts the same text). */
 #define TABLE_NAME_FIELD_CHECKED_FIRST                                                             \
     {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,                     \
+        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
                                .pattern = SHAPE_TABLE_NAME_PATTERN, .required_parameter = true,    \
                                .table_name = true                                                  \
     }
 
 static const struct field key_schema_element_fields[] = {
-    {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = 255},
+    {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_KEY_NAME_BYTES},
     {"KeyType", F_STRING, .required = true, .choices = key_type_choices},
     {0},
 };
@@ -83,7 +75,7 @@ static const struct field key_schema_element = {
     .type = F_STRUCT, .shape_name = "KeySchemaElement", .children = key_schema_element_fields};
 
 static const struct field attribute_definition_fields[] = {
-    {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = 255},
+    {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_KEY_NAME_BYTES},
     {"AttributeType", F_STRING, .required = true, .choices = attribute_type_choices},
     {0},
 };
@@ -119,7 +111,7 @@ static const struct field projection_fields[] = {
 
 #define INDEX_NAME_FIELD                                                                           \
     {                                                                                              \
-        "IndexName", F_STRING, .required = true, .min_len = 3, .max_len = 255,                     \
+        "IndexName", F_STRING, .required = true, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
                                .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
     }
 
@@ -212,7 +204,7 @@ const struct field delete_table_fields[] = {
 };
 
 const struct field list_tables_fields[] = {
-    {"ExclusiveStartTableName", F_STRING, .min_len = 3, .max_len = 255,
+    {"ExclusiveStartTableName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
      .pattern = SHAPE_TABLE_NAME_PATTERN},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
      .max_value = DDB_MAX_LIST_TABLES_LIMIT},
@@ -252,7 +244,7 @@ static const struct field opaque_member = {.type = F_STRUCT, .children = no_fiel
 
 const struct field update_table_fields[] = {
     {"AttributeDefinitions", F_LIST, .member = &attribute_definition},
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"BillingMode", F_STRING, .choices = billing_mode_choices},
     {"ProvisionedThroughput", F_STRUCT, .shape_name = "ProvisionedThroughput",
      .children = provisioned_throughput_fields},

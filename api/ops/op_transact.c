@@ -65,17 +65,11 @@
  * then returnConsumedCapacity, then returnItemCollectionMetrics).
  */
 
-static const char *const return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
 
 static const struct field string_member = {.type = F_STRING};
 
-#define TRANSACT_TABLE_NAME_FIELD                                                                  \
-    {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,                     \
-                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
-    }
 #define EXPRESSION_NAMES_FIELD                                                                     \
     {                                                                                              \
         "ExpressionAttributeNames", F_MAP, .member = &string_member                                \
@@ -95,7 +89,7 @@ static const struct field condition_check_fields[] = {
     EXPRESSION_VALUES_FIELD,
     {"Key", F_ATTRIBUTE_MAP, .required = true},
     RETURN_ON_FAILURE_FIELD,
-    TRANSACT_TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {0},
 };
 
@@ -105,7 +99,7 @@ static const struct field delete_fields[] = {
     EXPRESSION_VALUES_FIELD,
     {"Key", F_ATTRIBUTE_MAP, .required = true},
     RETURN_ON_FAILURE_FIELD,
-    TRANSACT_TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {0},
 };
 
@@ -115,7 +109,7 @@ static const struct field put_fields[] = {
     EXPRESSION_VALUES_FIELD,
     {"Item", F_ATTRIBUTE_MAP, .required = true},
     RETURN_ON_FAILURE_FIELD,
-    TRANSACT_TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {0},
 };
 
@@ -125,7 +119,7 @@ static const struct field update_fields[] = {
     EXPRESSION_VALUES_FIELD,
     {"Key", F_ATTRIBUTE_MAP, .required = true},
     RETURN_ON_FAILURE_FIELD,
-    TRANSACT_TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"UpdateExpression", F_STRING, .required = true},
     {0},
 };
@@ -144,7 +138,7 @@ static const struct field transact_write_item = {
 
 const struct field transact_write_items_fields[] = {
     {"ClientRequestToken", F_STRING, .min_len = 1, .max_len = 36},
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"TransactItems", F_LIST, .required = true, .min_len = 1, .max_len = DDB_MAX_TRANSACT_ITEMS,
      .member = &transact_write_item},
@@ -155,7 +149,7 @@ static const struct field get_fields[] = {
     EXPRESSION_NAMES_FIELD,
     {"Key", F_ATTRIBUTE_MAP, .required = true},
     {"ProjectionExpression", F_STRING},
-    TRANSACT_TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {0},
 };
 
@@ -168,7 +162,7 @@ static const struct field transact_get_item = {
     .type = F_STRUCT, .shape_name = "TransactGetItem", .children = transact_get_item_fields};
 
 const struct field transact_get_items_fields[] = {
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"TransactItems", F_LIST, .required = true, .min_len = 1, .max_len = DDB_MAX_TRANSACT_ITEMS,
      .member = &transact_get_item},
     {0},

@@ -19,12 +19,6 @@
 
 #include <string.h>
 
-#define TABLE_NAME_FIELD                                                                           \
-    {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,                     \
-                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
-    }
-
 static const struct field ttl_specification_fields[] = {
     {"Enabled", F_BOOLEAN, .required = true},
     {"AttributeName", F_STRING, .required = true, .min_len = 1,
@@ -33,14 +27,14 @@ static const struct field ttl_specification_fields[] = {
 };
 
 const struct field update_time_to_live_fields[] = {
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {"TimeToLiveSpecification", F_STRUCT, .required = true, .shape_name = "TimeToLiveSpecification",
      .children = ttl_specification_fields},
     {0},
 };
 
 const struct field describe_time_to_live_fields[] = {
-    TABLE_NAME_FIELD,
+    SHAPE_TABLE_NAME_FIELD,
     {0},
 };
 

@@ -48,7 +48,6 @@
  * lists it (docs/differences.md). */
 static const char *const return_values_choices[] = {"ALL_NEW", "UPDATED_OLD", "ALL_OLD",
                                                     "NONE",    "UPDATED_NEW", NULL};
-static const char *const return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 static const char *const conditional_operator_choices[] = {"OR", "AND", NULL};
 static const char *const comparison_operator_choices[] = {
@@ -82,9 +81,8 @@ static const struct field attribute_update = {
  * "incorrect attributes": returnConsumedCapacity, tableName,
  * returnItemCollectionMetrics, returnValues, key). */
 const struct field update_item_fields[] = {
-    {"ReturnConsumedCapacity", F_STRING, .choices = return_capacity_choices},
-    {"TableName", F_STRING, .required = true, .min_len = 1, .max_len = 255,
-     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
+    SHAPE_TABLE_NAME_FIELD,
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"ReturnValues", F_STRING, .choices = return_values_choices},
     {"Key", F_ATTRIBUTE_MAP, .required = true},

@@ -36,6 +36,8 @@
 
 #define CORAL_MODEL_PACKAGE "com.amazonaws.dynamodb.v20120810."
 
+const char *const shape_return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
+
 /* The text Coral sends when a list or map is not an array/object inside another collection. */
 static const char cast_message[] =
     "class sun.reflect.generics.reflectiveObjects.ParameterizedTypeImpl cannot be cast to "

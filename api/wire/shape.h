@@ -29,6 +29,7 @@
 #define DDB_API_SHAPE_H
 
 #include "storage/base/error.h"
+#include "storage/base/limits.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -104,8 +105,20 @@ struct field {
     const char *shape_name;
 };
 
-/* Patterns and choice lists shared by many operations. */
+/* Patterns, fields and choice lists shared by many operations. */
 #define SHAPE_TABLE_NAME_PATTERN "[a-zA-Z0-9_.-]+"
+
+/* Data-plane and control-plane calls alike report TableName as a model
+ * constraint: length 1..255 and the pattern (dynalite test/putItem.js,
+ * createTable.js, recorded). */
+#define SHAPE_TABLE_NAME_FIELD                                                                     \
+    {                                                                                              \
+        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
+                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
+    }
+
+/* ReturnConsumedCapacity, in the order AWS lists the choices. */
+extern const char *const shape_return_capacity_choices[];
 
 /* The most violations AWS lists in one ValidationException. */
 #define SHAPE_MAX_LISTED_ERRORS 10

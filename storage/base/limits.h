@@ -21,7 +21,7 @@
 
 /* Tables and indexes (ServiceQuotas.html#limits-tables, #limits-secondary-indexes). */
 #define DDB_MIN_TABLE_NAME_LEN        3
-#define DDB_MAX_TABLE_NAME_LEN        255
+#define DDB_MAX_TABLE_NAME_LEN        255 /* index names too */
 #define DDB_MAX_GSIS                  20
 #define DDB_MAX_LSIS                  5
 #define DDB_MAX_PROJECTED_ATTRS       100 /* NonKeyAttributes over all indexes of a table */
