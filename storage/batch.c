@@ -1,5 +1,6 @@
 /*
- * batch.c - BatchWriteItem: validate the whole batch, then write each item.
+ * batch.c - BatchGetItem's reads, and BatchWriteItem: validate the whole
+ * batch, then write each item.
  *
  * DynamoDB refuses a batch with a missing table, a key that does not fit its
  * table, an oversized item or two requests on one item before it writes
@@ -171,5 +172,46 @@ out:
     free(pws);
     free(tables);
     if (rc != 0) batch_write_result_clear(out);
+    return rc;
+}
+
+int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_table *tables,
+                 size_t table_count, struct ddb_error *err)
+{
+    int rc = -1;
+
+    for (size_t ti = 0; ti < table_count; ti++) {
+        for (size_t i = 0; i < tables[ti].key_count; i++) {
+            tables[ti].items[i] = NULL;
+            tables[ti].read_units[i] = 0;
+        }
+    }
+    db_read_lock(db);
+    for (size_t ti = 0; ti < table_count; ti++) {
+        struct batch_get_table *bt = &tables[ti];
+        struct table *t;
+        if (db_require_table(db, scope, bt->table_name, &t, err) != 0) goto out;
+        for (size_t i = 0; i < bt->key_count; i++) {
+            struct row_key key;
+            struct item *found;
+            if (table_check_key(t, &bt->keys[i], err) != 0) goto out;
+            table_row_key(t, &bt->keys[i], &key);
+            found = table_find(t, &key);
+            bt->items[i] = item_ref(found);
+            bt->read_units[i] =
+                capacity_read_units(found ? found->size_bytes : 0, bt->consistent_read);
+        }
+    }
+    rc = 0;
+out:
+    db_unlock(db);
+    if (rc != 0) {
+        for (size_t ti = 0; ti < table_count; ti++) {
+            for (size_t i = 0; i < tables[ti].key_count; i++) {
+                item_unref(tables[ti].items[i]);
+                tables[ti].items[i] = NULL;
+            }
+        }
+    }
     return rc;
 }

@@ -1,13 +1,9 @@
 /*
- * batch.h - BatchWriteItem's storage entry point.
+ * batch.h - BatchGetItem's and BatchWriteItem's storage entry points.
  *
- * Kept beside db.h rather than in it so that the batch work does not touch the
- * shared public header; it follows db.h's rules (the lock is taken and
- * released inside, results are owned by the caller, JSON never gets here).
- *
- * BatchGetItem needs no entry point of its own: DynamoDB reads each key
- * independently (no snapshot across keys), so api/ops/op_batch.c makes one
- * db_get_item per key.
+ * Kept beside db.h rather than in it; they follow db.h's rules (the lock is
+ * taken and released inside, results are owned by the caller, JSON never
+ * gets here).
  */
 #ifndef DDB_BATCH_H
 #define DDB_BATCH_H
@@ -31,6 +27,28 @@ struct batch_write_result {
 };
 
 void batch_write_result_clear(struct batch_write_result *r);
+
+/* One table entry of a BatchGetItem: the request's part is borrowed, the
+ * results are arrays of key_count entries that the caller allocates. */
+struct batch_get_table {
+    const char *table_name;
+    const struct value *keys; /* VALUE_M each */
+    size_t key_count;
+    bool consistent_read;
+    struct item **items; /* out: owned references, NULL where no item has the key */
+    double *read_units;  /* out: what reading each key costs (a missing item too) */
+};
+
+/*
+ * BatchGetItem's reads, table by table and key by key, under one shared
+ * lock. DynamoDB reads each key independently (no snapshot is promised across
+ * keys); one lock hold is simply cheaper. Errors in request order, the first
+ * winning: a missing table (ResourceNotFoundException), then a key that does
+ * not fit its table (ValidationException). Charging is the caller's: it
+ * answers only the keys that fit in the response and sums their read_units.
+ */
+int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_table *tables,
+                 size_t table_count, struct ddb_error *err);
 
 /*
  * BatchWriteItem: ops are PUTs and DELETEs (no conditions), grouped by table

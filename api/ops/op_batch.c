@@ -4,13 +4,13 @@
  * BatchGetItem: every table entry is checked (expression/legacy mixing, each
  * key's values, duplicate keys, the 100-key total, AttributesToGet duplicates,
  * names and ProjectionExpression - dynalite validations/batchGetItem.js, in
- * that order, per table in request order), then every key is read with
- * db_get_item (a missing table or a key that does not fit answers for the
+ * that order, per table in request order), then every key is read with one
+ * db_batch_get (a missing table or a key that does not fit answers for the
  * whole request, as AWS validates all before returning anything; reads
  * change nothing, so reading first is invisible). The answer keeps items in
  * request order per table up to the 16 MB response limit; the keys that do
  * not fit go to UnprocessedKeys with their table's other parameters, and only
- * the items returned are charged.
+ * the items returned are charged, at the units storage gives for each key.
  *
  * BatchWriteItem: the request-level checks (the per-table list length and the
  * 25-request total, each request's values and item size), then one
@@ -33,7 +33,6 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/batch.h"
-#include "storage/capacity.h"
 #include "storage/db.h"
 #include "storage/expr/expr_legacy.h"
 
@@ -172,6 +171,7 @@ struct get_table {
     struct expr_params params;
     struct expr *projection; /* owned; NULL for whole items */
     struct item **items;     /* owned references, parallel to keys; NULL when absent */
+    double *read_units;      /* parallel to keys: what storage charges for each */
     struct consumed_capacity capacity;
 };
 
@@ -183,6 +183,7 @@ static void get_table_clear(struct get_table *t)
     }
     free(t->keys);
     free(t->items);
+    free(t->read_units);
     expr_free(t->projection);
     expr_params_clear(&t->params);
     consumed_capacity_clear(&t->capacity);
@@ -220,21 +221,28 @@ static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error
     return 0;
 }
 
-/* Reads every key of t; the first key that fails answers for the request. */
-static int read_get_table(struct api_request *rq, struct get_table *t, struct ddb_error *err)
+/* Reads every key of every table with one storage call; the first key that
+ * fails answers for the request. */
+static int read_get_tables(struct api_request *rq, struct get_table *tables, size_t count)
 {
-    t->items = xcalloc(t->key_count ? t->key_count : 1, sizeof *t->items);
-    for (size_t i = 0; i < t->key_count; i++) {
-        struct get_op op = {.table_name = t->name, .consistent_read = t->consistent_read};
-        struct consumed_capacity c;
-        int rc;
+    struct batch_get_table *bts = xcalloc(count ? count : 1, sizeof *bts);
+    int rc;
 
-        op.key = t->keys[i]; /* borrowed for the call */
-        rc = db_get_item(rq->db, &rq->scope, &op, RETURN_CAPACITY_TOTAL, &t->items[i], &c, err);
-        consumed_capacity_clear(&c);
-        if (rc != 0) return -1;
+    for (size_t i = 0; i < count; i++) {
+        struct get_table *t = &tables[i];
+        size_t n = t->key_count ? t->key_count : 1;
+        t->items = xcalloc(n, sizeof *t->items);
+        t->read_units = xcalloc(n, sizeof *t->read_units);
+        bts[i] = (struct batch_get_table){.table_name = t->name,
+                                          .keys = t->keys,
+                                          .key_count = t->key_count,
+                                          .consistent_read = t->consistent_read,
+                                          .items = t->items,
+                                          .read_units = t->read_units};
     }
-    return 0;
+    rc = db_batch_get(rq->db, &rq->scope, bts, count, &rq->err);
+    free(bts);
+    return rc;
 }
 
 /* An item as the table entry asked for it (projected), as a new reference. */
@@ -246,10 +254,10 @@ static struct item *shaped_item(const struct get_table *t, struct item *item)
     return item_new(&projected);
 }
 
-/* Records one returned item's read in the table's ConsumedCapacity. */
-static void charge_get(struct get_table *t, const struct item *item)
+/* Records the read of key i, answered, in the table's ConsumedCapacity. */
+static void charge_get(struct get_table *t, size_t i)
 {
-    double units = capacity_read_units(item ? item->size_bytes : 0, t->consistent_read);
+    double units = t->read_units[i];
     if (!t->capacity.table_name) t->capacity.table_name = xstrdup(t->name);
     t->capacity.read_units += units;
     t->capacity.table_read_units += units;
@@ -304,7 +312,7 @@ static void write_batch_get(struct json_out *w, struct get_table *tables, size_t
                 item_unref(item);
                 break;
             }
-            charge_get(t, t->items[i]);
+            charge_get(t, i);
             if (item) {
                 total_bytes += item->size_bytes;
                 wire_value_write_map(w, &item->attrs);
@@ -354,9 +362,7 @@ int op_batch_get_item(struct api_request *rq)
         expr_params_init(&t->params);
         if (decode_get_table(t, &total_keys, &rq->err) != 0) goto out;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (read_get_table(rq, &tables[i], &rq->err) != 0) goto out;
-    }
+    if (read_get_tables(rq, tables, n) != 0) goto out;
     write_batch_get(&rq->reply_body, tables, n, body_return_capacity(rq->body));
     rc = 0;
 out:
