@@ -13,6 +13,7 @@
 #include "api/wire/json_out.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 
 #include <assert.h>
 #include <math.h>
@@ -307,26 +308,14 @@ void json_out_string(struct json_out *w, const char *s)
  * value: how B and BS values travel. Nothing in base64 needs an escape. */
 void json_out_base64(struct json_out *w, const void *data, size_t len)
 {
-    static const char alphabet[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const unsigned char *in = data;
-    char *out;
+    size_t encoded = text_base64_encoded_length(len);
 
     separate(w);
-    reserve(w, (len + 2) / 3 * 4 + 2);
-    out = w->data + w->len;
-    *out++ = '"';
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t chunk = (uint32_t) in[i] << 16;
-        if (i + 1 < len) chunk |= (uint32_t) in[i + 1] << 8;
-        if (i + 2 < len) chunk |= in[i + 2];
-        *out++ = alphabet[(chunk >> 18) & 63];
-        *out++ = alphabet[(chunk >> 12) & 63];
-        *out++ = i + 1 < len ? alphabet[(chunk >> 6) & 63] : '=';
-        *out++ = i + 2 < len ? alphabet[chunk & 63] : '=';
-    }
-    *out++ = '"';
-    w->len = (size_t) (out - w->data);
+    reserve(w, encoded + 3); /* the quotes and text_base64_encode's NUL */
+    w->data[w->len] = '"';
+    text_base64_encode(data, len, w->data + w->len + 1);
+    w->len += encoded + 1;
+    w->data[w->len++] = '"';
     w->need_comma = true;
 }
 

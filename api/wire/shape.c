@@ -26,6 +26,7 @@
 #include "api/wire/shape.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -46,99 +47,53 @@ static const char cast_message[] =
 
 static const char start_of_object[] = "Start of structure or map found where not expected";
 
-/* ---- a small growable string (messages and paths) ---- */
+/* ---- message helpers over text_buf ---- */
 
-struct sbuf {
-    char *data;
-    size_t len;
-    size_t cap;
-};
-
-static void sbuf_reserve(struct sbuf *b, size_t extra)
-{
-    if (b->len + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    b->data = xrealloc(b->data, cap);
-    b->cap = cap;
-}
-
-static void sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-    sbuf_reserve(b, n);
-    memcpy(b->data + b->len, s, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-}
-
-static void sbuf_puts(struct sbuf *b, const char *s)
-{
-    sbuf_add(b, s, strlen(s));
-}
-
-static void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sbuf_printf(struct sbuf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    sbuf_reserve(b, (size_t) n);
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t) n;
-}
-
-static void sbuf_truncate(struct sbuf *b, size_t len)
+static void sbuf_truncate(struct text_buf *b, size_t len)
 {
     b->len = len;
     if (b->data) b->data[len] = '\0';
 }
 
 /* Appends name with its first letter lowered, as Coral prints member paths. */
-static void sbuf_lower_first(struct sbuf *b, const char *name)
+static void sbuf_lower_first(struct text_buf *b, const char *name)
 {
     char c = name[0];
 
     if (c >= 'A' && c <= 'Z') c = (char) (c - 'A' + 'a');
-    sbuf_add(b, &c, c ? 1 : 0);
-    if (name[0]) sbuf_puts(b, name + 1);
+    text_buf_add(b, &c, c ? 1 : 0);
+    if (name[0]) text_buf_puts(b, name + 1);
 }
 
 /* ---- Java type names, for "Unrecognized collection type ..." ---- */
 
 /* Appends the Java type of f as Type.getTypeName() prints it (no "class " prefix). */
-static void java_type_name(struct sbuf *b, const struct field *f)
+static void java_type_name(struct text_buf *b, const struct field *f)
 {
     switch (f->type) {
-    case F_STRING: sbuf_puts(b, "java.lang.String"); return;
-    case F_INTEGER: sbuf_puts(b, "java.lang.Integer"); return;
-    case F_LONG: sbuf_puts(b, "java.lang.Long"); return;
-    case F_DOUBLE: sbuf_puts(b, "java.lang.Double"); return;
-    case F_BOOLEAN: sbuf_puts(b, "java.lang.Boolean"); return;
-    case F_BLOB: sbuf_puts(b, "java.nio.ByteBuffer"); return;
+    case F_STRING: text_buf_puts(b, "java.lang.String"); return;
+    case F_INTEGER: text_buf_puts(b, "java.lang.Integer"); return;
+    case F_LONG: text_buf_puts(b, "java.lang.Long"); return;
+    case F_DOUBLE: text_buf_puts(b, "java.lang.Double"); return;
+    case F_BOOLEAN: text_buf_puts(b, "java.lang.Boolean"); return;
+    case F_BLOB: text_buf_puts(b, "java.nio.ByteBuffer"); return;
     case F_STRUCT:
-        sbuf_puts(b, CORAL_MODEL_PACKAGE);
-        sbuf_puts(b, f->shape_name ? f->shape_name : "Unknown");
+        text_buf_puts(b, CORAL_MODEL_PACKAGE);
+        text_buf_puts(b, f->shape_name ? f->shape_name : "Unknown");
         return;
-    case F_ATTRIBUTE_VALUE: sbuf_puts(b, CORAL_MODEL_PACKAGE "AttributeValue"); return;
+    case F_ATTRIBUTE_VALUE: text_buf_puts(b, CORAL_MODEL_PACKAGE "AttributeValue"); return;
     case F_LIST:
-        sbuf_puts(b, "java.util.List<");
+        text_buf_puts(b, "java.util.List<");
         java_type_name(b, f->member);
-        sbuf_puts(b, ">");
+        text_buf_puts(b, ">");
         return;
     case F_MAP:
-        sbuf_puts(b, "java.util.Map<java.lang.String, ");
+        text_buf_puts(b, "java.util.Map<java.lang.String, ");
         java_type_name(b, f->member);
-        sbuf_puts(b, ">");
+        text_buf_puts(b, ">");
         return;
     case F_ATTRIBUTE_MAP:
-        sbuf_puts(b, "java.util.Map<java.lang.String, " CORAL_MODEL_PACKAGE "AttributeValue>");
+        text_buf_puts(b, "java.util.Map<java.lang.String, " CORAL_MODEL_PACKAGE "AttributeValue>");
         return;
     case F_NONE: break;
     }
@@ -148,13 +103,13 @@ static void java_type_name(struct sbuf *b, const struct field *f)
 /* Sets "Unrecognized collection type <type>": the message for a JSON array where f is expected. */
 static int unrecognized_collection(const struct field *f, struct ddb_error *err)
 {
-    struct sbuf b = {0};
+    struct text_buf b = {0};
     int rc;
 
-    sbuf_puts(&b, "Unrecognized collection type ");
+    text_buf_puts(&b, "Unrecognized collection type ");
     /* Class.toString() says "class X"; a parameterized type prints bare. */
     if (f->type != F_LIST && f->type != F_MAP && f->type != F_ATTRIBUTE_MAP)
-        sbuf_puts(&b, "class ");
+        text_buf_puts(&b, "class ");
     java_type_name(&b, f);
     rc = ddb_error_set(err, DDB_SERIALIZATION, "%s", b.data);
     free(b.data);
@@ -199,44 +154,6 @@ static const struct field *field_find(const struct field *fields, const char *na
     for (const struct field *f = fields; f->name; f++)
         if (strcmp(f->name, name) == 0) return f;
     return NULL;
-}
-
-static int base64_digit(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* Base64 as Coral reads a blob: length a multiple of 4, standard alphabet,
- * '=' only as one or two trailing pads. */
-static int check_base64(const char *s, size_t len, struct ddb_error *err)
-{
-    size_t units = 0, pad = 0;
-
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char) s[i] & 0xC0) != 0x80) units += ((unsigned char) s[i] >= 0xF0) ? 2 : 1;
-    if (units % 4 != 0)
-        return ddb_error_set(
-            err, DDB_SERIALIZATION,
-            "Base64 encoded length is expected a multiple of 4 bytes but found: %zu", units);
-    while (pad < 2 && pad < len && s[len - 1 - pad] == '=')
-        pad++;
-    for (size_t i = 0; i < len - pad; i++) {
-        if (base64_digit((unsigned char) s[i]) < 0) goto invalid;
-    }
-    /* The bits of the last digit that fall past the final byte must be zero
-     * ("+/+=" is refused: its '+' carries two stray bits). */
-    if (pad && len > pad &&
-        (base64_digit((unsigned char) s[len - 1 - pad]) & (pad == 1 ? 0x3 : 0xF)))
-        goto invalid;
-    return 0;
-invalid:
-    /* AWS's text, misspelling included (dynalite test helpers, Blob). */
-    return ddb_error_set(err, DDB_SERIALIZATION, "Invalid last non-pad Base64 character dectected");
 }
 
 static int check_types(const struct field *f, json_t *v, bool in_collection, struct ddb_error *err);
@@ -291,7 +208,7 @@ static int check_types(const struct field *f, json_t *v, bool in_collection, str
         if (!json_is_string(v))
             return ddb_error_set(err, DDB_SERIALIZATION,
                                  "only base-64-encoded strings are convertible to bytes");
-        return check_base64(json_string_value(v), json_string_length(v), err);
+        return text_base64_check(json_string_value(v), json_string_length(v), err);
     case F_LIST:
         if (json_is_object(v)) return ddb_error_set(err, DDB_SERIALIZATION, "%s", start_of_object);
         if (!json_is_array(v))
@@ -328,7 +245,7 @@ static int check_types(const struct field *f, json_t *v, bool in_collection, str
 
 /* ---- value rendering for "Value '...' at" ---- */
 
-static void render(struct sbuf *b, const struct field *f, json_t *v);
+static void render(struct text_buf *b, const struct field *f, json_t *v);
 
 /* x without its fractional part (toward zero), without libm. */
 static double truncated(double x)
@@ -337,19 +254,19 @@ static double truncated(double x)
     return (double) (long long) x;
 }
 
-static void render_number(struct sbuf *b, const struct field *f, json_t *v)
+static void render_number(struct text_buf *b, const struct field *f, json_t *v)
 {
     if (json_is_integer(v)) {
-        sbuf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        text_buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
     } else if (f && f->type == F_DOUBLE) {
-        sbuf_printf(b, "%.17g", json_real_value(v));
+        text_buf_printf(b, "%.17g", json_real_value(v));
     } else {
         /* Integer/Long members keep the integral part of a decimal, as Coral converts it. */
-        sbuf_printf(b, "%.0f", truncated(json_real_value(v)));
+        text_buf_printf(b, "%.0f", truncated(json_real_value(v)));
     }
 }
 
-static void render(struct sbuf *b, const struct field *f, json_t *v)
+static void render(struct text_buf *b, const struct field *f, json_t *v)
 {
     size_t i;
     json_t *elem;
@@ -357,57 +274,57 @@ static void render(struct sbuf *b, const struct field *f, json_t *v)
     bool first = true;
 
     if (!v || json_is_null(v)) {
-        sbuf_puts(b, "null");
+        text_buf_puts(b, "null");
         return;
     }
     switch (json_typeof(v)) {
-    case JSON_STRING: sbuf_add(b, json_string_value(v), json_string_length(v)); return;
+    case JSON_STRING: text_buf_add(b, json_string_value(v), json_string_length(v)); return;
     case JSON_INTEGER:
     case JSON_REAL: render_number(b, f, v); return;
-    case JSON_TRUE: sbuf_puts(b, "true"); return;
-    case JSON_FALSE: sbuf_puts(b, "false"); return;
-    case JSON_NULL: sbuf_puts(b, "null"); return;
+    case JSON_TRUE: text_buf_puts(b, "true"); return;
+    case JSON_FALSE: text_buf_puts(b, "false"); return;
+    case JSON_NULL: text_buf_puts(b, "null"); return;
     case JSON_ARRAY:
         /* java.util.List.toString(): "[a, b]" */
-        sbuf_puts(b, "[");
+        text_buf_puts(b, "[");
         json_array_foreach(v, i, elem)
         {
-            if (i) sbuf_puts(b, ", ");
+            if (i) text_buf_puts(b, ", ");
             render(b, f && f->type == F_LIST ? f->member : NULL, elem);
         }
-        sbuf_puts(b, "]");
+        text_buf_puts(b, "]");
         return;
     case JSON_OBJECT: break;
     }
     if (f && f->type == F_STRUCT && f->children) {
         /* The model classes print as ShapeName(memberName=value, ...), every member. */
-        sbuf_puts(b, f->shape_name ? f->shape_name : "");
-        sbuf_puts(b, "(");
+        text_buf_puts(b, f->shape_name ? f->shape_name : "");
+        text_buf_puts(b, "(");
         for (const struct field *c = f->children; c->name; c++) {
-            if (c != f->children) sbuf_puts(b, ", ");
+            if (c != f->children) text_buf_puts(b, ", ");
             sbuf_lower_first(b, c->name);
-            sbuf_puts(b, "=");
+            text_buf_puts(b, "=");
             render(b, c, json_object_get(v, c->name));
         }
-        sbuf_puts(b, ")");
+        text_buf_puts(b, ")");
         return;
     }
     /* java.util.Map.toString(): "{k=v, k2=v2}" */
-    sbuf_puts(b, "{");
+    text_buf_puts(b, "{");
     json_object_foreach(v, key, elem)
     {
-        if (!first) sbuf_puts(b, ", ");
+        if (!first) text_buf_puts(b, ", ");
         first = false;
-        sbuf_puts(b, key);
-        sbuf_puts(b, "=");
+        text_buf_puts(b, key);
+        text_buf_puts(b, "=");
         render(b, f && f->type == F_MAP ? f->member : NULL, elem);
     }
-    sbuf_puts(b, "}");
+    text_buf_puts(b, "}");
 }
 
 char *shape_render_value(const struct field *f, json_t *value)
 {
-    struct sbuf b = {0};
+    struct text_buf b = {0};
 
     render(&b, f, value);
     if (!b.data) return xstrdup("");
@@ -447,8 +364,8 @@ bool shape_pattern_match(const char *pattern, const char *s, size_t len)
 /* ---- pass 2: constraints (ValidationException) ---- */
 
 struct violations {
-    struct sbuf msg;  /* "Value ... ; Value ..." */
-    struct sbuf path; /* the current member path */
+    struct text_buf msg;  /* "Value ... ; Value ..." */
+    struct text_buf path; /* the current member path */
     int count;
 };
 
@@ -462,17 +379,17 @@ static void violation(struct violations *vs, const struct field *f, json_t *v, c
     int n;
 
     if (vs->count >= SHAPE_MAX_LISTED_ERRORS) return;
-    if (vs->count) sbuf_puts(&vs->msg, "; ");
+    if (vs->count) text_buf_puts(&vs->msg, "; ");
     vs->count++;
-    sbuf_puts(&vs->msg, "Value ");
+    text_buf_puts(&vs->msg, "Value ");
     if (v && !json_is_null(v)) {
-        sbuf_puts(&vs->msg, "'");
+        text_buf_puts(&vs->msg, "'");
         render(&vs->msg, f, v);
-        sbuf_puts(&vs->msg, "'");
+        text_buf_puts(&vs->msg, "'");
     } else {
-        sbuf_puts(&vs->msg, "null");
+        text_buf_puts(&vs->msg, "null");
     }
-    sbuf_printf(&vs->msg, " at '%s' failed to satisfy constraint: ", vs->path.data);
+    text_buf_printf(&vs->msg, " at '%s' failed to satisfy constraint: ", vs->path.data);
     va_start(ap, fmt);
     n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
@@ -480,30 +397,8 @@ static void violation(struct violations *vs, const struct field *f, json_t *v, c
     va_start(ap, fmt);
     vsnprintf(text, (size_t) n + 1, fmt, ap);
     va_end(ap);
-    sbuf_puts(&vs->msg, text);
+    text_buf_puts(&vs->msg, text);
     free(text);
-}
-
-/* Length as Java's String.length() counts: UTF-16 code units. */
-static int64_t utf16_length(const char *s, size_t len)
-{
-    int64_t units = 0;
-
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) s[i];
-        if ((c & 0xC0) == 0x80) continue;
-        units += c >= 0xF0 ? 2 : 1;
-    }
-    return units;
-}
-
-static int64_t base64_decoded_length(const char *s, size_t len)
-{
-    size_t pad = 0;
-
-    while (pad < 2 && pad < len && s[len - 1 - pad] == '=')
-        pad++;
-    return (int64_t) (len / 4 * 3) - (int64_t) pad;
 }
 
 static void check_length(struct violations *vs, const struct field *f, json_t *v, int64_t len)
@@ -522,7 +417,7 @@ static void check_struct_constraints(struct violations *vs, const struct field *
     size_t base = vs->path.len;
 
     for (const struct field *c = fields; c->name; c++) {
-        if (base) sbuf_puts(&vs->path, ".");
+        if (base) text_buf_puts(&vs->path, ".");
         sbuf_lower_first(&vs->path, c->name);
         check_constraints(vs, c, json_object_get(obj, c->name));
         sbuf_truncate(&vs->path, base);
@@ -545,16 +440,16 @@ static void check_constraints(struct violations *vs, const struct field *f, json
         size_t len = json_string_length(v);
         if (f->pattern && !shape_pattern_match(f->pattern, s, len))
             violation(vs, f, v, "Member must satisfy regular expression pattern: %s", f->pattern);
-        check_length(vs, f, v, utf16_length(s, len));
+        check_length(vs, f, v, (int64_t) text_utf16_length(s, len));
         if (f->choices) {
             bool found = false;
             for (const char *const *c = f->choices; *c && !found; c++)
                 found = strlen(*c) == len && memcmp(*c, s, len) == 0;
             if (!found) {
-                struct sbuf set = {0};
+                struct text_buf set = {0};
                 for (const char *const *c = f->choices; *c; c++) {
-                    if (c != f->choices) sbuf_puts(&set, ", ");
-                    sbuf_puts(&set, *c);
+                    if (c != f->choices) text_buf_puts(&set, ", ");
+                    text_buf_puts(&set, *c);
                 }
                 violation(vs, f, v, "Member must satisfy enum value set: [%s]",
                           set.data ? set.data : "");
@@ -578,13 +473,15 @@ static void check_constraints(struct violations *vs, const struct field *f, json
         return;
     }
     case F_BLOB:
-        check_length(vs, f, v, base64_decoded_length(json_string_value(v), json_string_length(v)));
+        check_length(
+            vs, f, v,
+            (int64_t) text_base64_decoded_length(json_string_value(v), json_string_length(v)));
         return;
     case F_LIST:
         check_length(vs, f, v, (int64_t) json_array_size(v));
         json_array_foreach(v, i, elem)
         {
-            sbuf_printf(&vs->path, ".%zu.member", i + 1);
+            text_buf_printf(&vs->path, ".%zu.member", i + 1);
             check_constraints(vs, f->member, elem);
             sbuf_truncate(&vs->path, base);
         }
@@ -593,9 +490,9 @@ static void check_constraints(struct violations *vs, const struct field *f, json
         check_length(vs, f, v, (int64_t) json_object_size(v));
         json_object_foreach(v, key, elem)
         {
-            sbuf_puts(&vs->path, ".");
-            sbuf_puts(&vs->path, key);
-            sbuf_puts(&vs->path, ".member");
+            text_buf_puts(&vs->path, ".");
+            text_buf_puts(&vs->path, key);
+            text_buf_puts(&vs->path, ".member");
             check_constraints(vs, f->member, elem);
             sbuf_truncate(&vs->path, base);
         }
@@ -627,7 +524,7 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
                 err, DDB_VALIDATION,
                 "The parameter '%s' is required but was not present in the request", f->name);
         if (f->table_name && v && json_is_string(v)) {
-            int64_t len = utf16_length(json_string_value(v), json_string_length(v));
+            int64_t len = (int64_t) text_utf16_length(json_string_value(v), json_string_length(v));
             if (len < 3 || len > 255)
                 return ddb_error_set(err, DDB_VALIDATION,
                                      "%s must be at least 3 characters long and at most 255 "
@@ -636,7 +533,7 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
         }
     }
 
-    sbuf_puts(&vs.path, "");
+    text_buf_puts(&vs.path, "");
     check_struct_constraints(&vs, fields, body);
     if (vs.count)
         rc = ddb_error_set(err, DDB_VALIDATION, "%d validation error%s detected: %s", vs.count,

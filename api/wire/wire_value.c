@@ -29,6 +29,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 #include "storage/model/number.h"
 
 #include <stdint.h>
@@ -63,8 +64,6 @@
     "com.amazonaws.dynamodb.v20120810.AttributeValue>"
 #define MSG_BLOB_NOT_STRING "only base-64-encoded strings are convertible to bytes"
 #define MSG_BLOB_COLLECTION "Unrecognized collection type class java.nio.ByteBuffer"
-#define MSG_BASE64_LENGTH   "Base64 encoded length is expected a multiple of 4 bytes but found: %zu"
-#define MSG_BASE64_LAST     "Invalid last non-pad Base64 character dectected"
 
 /* The AttributeValue members. */
 static const struct {
@@ -86,78 +85,6 @@ static int find_member(const char *key, size_t key_len)
             return (int) i;
     }
     return -1;
-}
-
-/* ------------------------------------------------------------------------ */
-/* base64                                                                    */
-/* ------------------------------------------------------------------------ */
-
-/* 0..63, or -1 for a character outside the alphabet. */
-static int base64_digit(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* Length as Java counts it (UTF-16 code units), for AWS's length message. */
-static size_t utf16_length(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) s[i];
-        if ((c & 0xC0) != 0x80) n++;
-        if (c >= 0xF0) n++; /* a 4-byte sequence is a surrogate pair */
-    }
-    return n;
-}
-
-/* Strict RFC 4648 check: the length (in Java's units) a multiple of 4, the
- * standard alphabet, '=' only as one or two trailing pads, and no stray bits
- * in the last digit. AWS answers "=+/=" and "+/+=" alike with the
- * "last non-pad" text; no other text for a bad character has been recorded,
- * so every malformed string gets that one (as shape.c does). */
-static int base64_check(const char *s, size_t len, struct ddb_error *err)
-{
-    size_t pad = 0, data_len;
-
-    if (utf16_length(s, len) % 4 != 0)
-        return ddb_error_set(err, DDB_SERIALIZATION, MSG_BASE64_LENGTH, utf16_length(s, len));
-    if (len == 0) return 0;
-    while (pad < 2 && s[len - 1 - pad] == '=')
-        pad++;
-    data_len = len - pad;
-    for (size_t i = 0; i < data_len; i++) {
-        if (base64_digit((unsigned char) s[i]) < 0)
-            return ddb_error_set(err, DDB_SERIALIZATION, MSG_BASE64_LAST);
-    }
-    if (pad && (base64_digit((unsigned char) s[data_len - 1]) & (pad == 1 ? 0x3 : 0xF)) != 0)
-        return ddb_error_set(err, DDB_SERIALIZATION, MSG_BASE64_LAST);
-    return 0;
-}
-
-/* Decodes text already accepted by base64_check into a new buffer. */
-static char *base64_decode(const char *s, size_t len, size_t *out_len)
-{
-    char *out = xmalloc(len / 4 * 3 + 1);
-    size_t n = 0;
-    uint32_t acc = 0;
-    int bits = 0;
-
-    for (size_t i = 0; i < len && s[i] != '='; i++) {
-        acc = (acc << 6) | (uint32_t) base64_digit((unsigned char) s[i]);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[n++] = (char) ((acc >> bits) & 0xFF);
-        }
-    }
-    out[n] = '\0';
-    *out_len = n;
-    return out;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -189,7 +116,7 @@ static int check_string(const json_t *j, struct ddb_error *err)
 static int check_blob(const json_t *j, struct ddb_error *err)
 {
     switch (json_typeof(j)) {
-    case JSON_STRING: return base64_check(json_string_value(j), json_string_length(j), err);
+    case JSON_STRING: return text_base64_check(json_string_value(j), json_string_length(j), err);
     case JSON_NULL: return 0;
     case JSON_TRUE:
     case JSON_FALSE:
@@ -292,7 +219,7 @@ static int decode_blob_member(const json_t *j, struct value *out, struct ddb_err
     if (check_blob(j, err) != 0) return -1;
     /* value.h has no "take this buffer" constructor, so build it in place. */
     out->type = VALUE_B;
-    out->u.str.data = base64_decode(text, len, &bin_len);
+    out->u.str.data = text_base64_decode(text, len, &bin_len);
     out->u.str.len = bin_len;
     return 0;
 }

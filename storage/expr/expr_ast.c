@@ -171,37 +171,25 @@ const char *expr_op_name(enum expr_op op)
     return "";
 }
 
-/* Appends len bytes to sb. */
-void expr_sbuf_add(struct expr_sbuf *sb, const char *s, size_t len)
-{
-    if (sb->len + len + 1 > sb->cap) {
-        sb->cap = (sb->len + len + 1) * 2;
-        sb->data = xrealloc(sb->data, sb->cap);
-    }
-    if (len) memcpy(sb->data + sb->len, s, len);
-    sb->len += len;
-    sb->data[sb->len] = '\0';
-}
-
 /* Appends one element of a path: its name, or "[index]". */
-void expr_path_elem_render(struct expr_sbuf *sb, const struct expr_path_elem *el)
+void expr_path_elem_render(struct text_buf *sb, const struct expr_path_elem *el)
 {
     if (el->is_index) {
         char buf[16];
         int n = snprintf(buf, sizeof buf, "[%u]", el->index);
-        expr_sbuf_add(sb, buf, (size_t) n);
+        text_buf_add(sb, buf, (size_t) n);
     } else {
-        expr_sbuf_add(sb, el->name, el->name_len);
+        text_buf_add(sb, el->name, el->name_len);
     }
 }
 
 /* Appends "[a, b, [1]]" (dynalite test/updateItem.js "overlapping paths"). */
-void expr_path_render(struct expr_sbuf *sb, const struct expr_path *p)
+void expr_path_render(struct text_buf *sb, const struct expr_path *p)
 {
-    expr_sbuf_add(sb, "[", 1);
+    text_buf_add(sb, "[", 1);
     for (size_t i = 0; i < p->count; i++) {
-        if (i) expr_sbuf_add(sb, ", ", 2);
+        if (i) text_buf_add(sb, ", ", 2);
         expr_path_elem_render(sb, &p->elems[i]);
     }
-    expr_sbuf_add(sb, "]", 1);
+    text_buf_add(sb, "]", 1);
 }

@@ -33,6 +33,7 @@
 #define DDB_EXPR_AST_H
 
 #include "storage/base/error.h"
+#include "storage/base/text.h"
 #include "storage/expr/expr.h"
 #include "storage/model/value.h"
 
@@ -283,16 +284,10 @@ struct expr_node *expr_node_new_op(struct expr *e, enum expr_op op, struct expr_
 /* The name DynamoDB prints for an operator or function ("=", "BETWEEN", "size");
  * "" for OP_FUNC_UNKNOWN, whose name is the node's ref. */
 const char *expr_op_name(enum expr_op op);
-/* A growing byte buffer for messages; free(sb->data) when done. */
-struct expr_sbuf {
-    char *data;
-    size_t len, cap;
-};
-void expr_sbuf_add(struct expr_sbuf *sb, const char *s, size_t len);
 /* Appends one element of a path: its name, or "[index]". */
-void expr_path_elem_render(struct expr_sbuf *sb, const struct expr_path_elem *el);
+void expr_path_elem_render(struct text_buf *sb, const struct expr_path_elem *el);
 /* Appends "[a, b, [1]]", DynamoDB's rendering of a document path in messages. */
-void expr_path_render(struct expr_sbuf *sb, const struct expr_path *p);
+void expr_path_render(struct text_buf *sb, const struct expr_path *p);
 
 /* ---- checking (expr_check.c) ---- */
 

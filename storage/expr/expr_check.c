@@ -68,17 +68,17 @@ void expr_ctx_clear(struct expr_ctx *ctx)
 static int check_unused(const struct value *map, const bool *used, const char *what,
                         struct ddb_error *err)
 {
-    struct expr_sbuf sb = {0};
+    struct text_buf sb = {0};
     int rc = 0;
 
     if (!map) return 0;
     for (size_t i = 0; i < map->u.map.count; i++) {
         if (used[i]) continue;
-        expr_sbuf_add(&sb, sb.len ? ", " : "{", sb.len ? 2 : 1);
-        expr_sbuf_add(&sb, map->u.map.attrs[i].name, map->u.map.attrs[i].name_len);
+        text_buf_add(&sb, sb.len ? ", " : "{", sb.len ? 2 : 1);
+        text_buf_add(&sb, map->u.map.attrs[i].name, map->u.map.attrs[i].name_len);
     }
     if (sb.len) {
-        expr_sbuf_add(&sb, "}", 1);
+        text_buf_add(&sb, "}", 1);
         rc = ddb_error_set(err, DDB_VALIDATION,
                            "Value provided in %s unused in expressions: keys: %.*s", what,
                            (int) sb.len, sb.data);
@@ -385,40 +385,29 @@ static int resolve_value(struct checker *c, struct expr_node *n)
     return 0;
 }
 
-static const char BASE64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /* "AttributeValue: {N:5}" - how DynamoDB prints a BETWEEN bound (binary in base64). */
-static void render_bound(struct expr_sbuf *sb, const struct value *v)
+static void render_bound(struct text_buf *sb, const struct value *v)
 {
-    const unsigned char *d = (const unsigned char *) v->u.str.data;
     size_t len = v->u.str.len;
 
-    expr_sbuf_add(sb, "AttributeValue: {", 17);
-    expr_sbuf_add(sb, value_type_name(v->type), strlen(value_type_name(v->type)));
-    expr_sbuf_add(sb, ":", 1);
+    text_buf_add(sb, "AttributeValue: {", 17);
+    text_buf_add(sb, value_type_name(v->type), strlen(value_type_name(v->type)));
+    text_buf_add(sb, ":", 1);
     if (v->type != VALUE_B) {
-        expr_sbuf_add(sb, v->u.str.data, len);
+        text_buf_add(sb, v->u.str.data, len);
     } else {
-        for (size_t i = 0; i < len; i += 3) {
-            unsigned w = (unsigned) d[i] << 16;
-            char out[4];
-            if (i + 1 < len) w |= (unsigned) d[i + 1] << 8;
-            if (i + 2 < len) w |= d[i + 2];
-            out[0] = BASE64[(w >> 18) & 63];
-            out[1] = BASE64[(w >> 12) & 63];
-            out[2] = i + 1 < len ? BASE64[(w >> 6) & 63] : '=';
-            out[3] = i + 2 < len ? BASE64[w & 63] : '=';
-            expr_sbuf_add(sb, out, 4);
-        }
+        char *encoded = text_base64_encode_new(v->u.str.data, len);
+        text_buf_add(sb, encoded, strlen(encoded));
+        free(encoded);
     }
-    expr_sbuf_add(sb, "}", 1);
+    text_buf_add(sb, "}", 1);
 }
 
 /* OperatorValidator.validateBetween: only when both bounds are constants. */
 static int check_between(struct checker *c, const struct expr_node *n)
 {
     const struct expr_node *lo = n->args[1], *hi = n->args[2];
-    struct expr_sbuf sb = {0};
+    struct text_buf sb = {0};
     const char *what;
     int rc;
 
@@ -430,9 +419,9 @@ static int check_between(struct checker *c, const struct expr_node *n)
                "bound";
     else
         return 0;
-    expr_sbuf_add(&sb, "lower bound operand: ", 21);
+    text_buf_add(&sb, "lower bound operand: ", 21);
     render_bound(&sb, lo->value);
-    expr_sbuf_add(&sb, ", upper bound operand: ", 23);
+    text_buf_add(&sb, ", upper bound operand: ", 23);
     render_bound(&sb, hi->value);
     rc = bad(c, "%s; %.*s", what, (int) sb.len, sb.data);
     free(sb.data);
@@ -487,7 +476,7 @@ static int check_operator(struct checker *c, const struct expr_node *n)
         for (size_t i = 1; i < n->argc; i++) {
             if (n->args[i]->kind != EN_PATH || !path_equal(&n->args[0]->path, &n->args[i]->path))
                 continue;
-            struct expr_sbuf sb = {0};
+            struct text_buf sb = {0};
             int rc;
             expr_path_render(&sb, &n->args[0]->path);
             rc = bad(c,
@@ -576,20 +565,20 @@ static struct expr_ptree *add_child(struct expr *e, struct expr_ptree *parent,
 static int paths_clash(struct checker *c, const char *what, const struct expr_path *one,
                        size_t prefix, const struct expr_ptree *from)
 {
-    struct expr_sbuf a = {0}, b = {0};
+    struct text_buf a = {0}, b = {0};
     int rc;
 
     expr_path_render(&a, one);
-    expr_sbuf_add(&b, "[", 1);
+    text_buf_add(&b, "[", 1);
     for (size_t i = 0; i < prefix; i++) {
-        if (i) expr_sbuf_add(&b, ", ", 2);
+        if (i) text_buf_add(&b, ", ", 2);
         expr_path_elem_render(&b, &one->elems[i]);
     }
     for (const struct expr_ptree *n = from; n; n = n->leaf ? NULL : n->first_child) {
-        if (b.len > 1) expr_sbuf_add(&b, ", ", 2);
+        if (b.len > 1) text_buf_add(&b, ", ", 2);
         expr_path_elem_render(&b, n->elem);
     }
-    expr_sbuf_add(&b, "]", 1);
+    text_buf_add(&b, "]", 1);
     rc = bad(c,
              "Two document paths %s with each other; must remove or rewrite one of these paths; "
              "path one: %.*s, path two: %.*s",

@@ -42,6 +42,7 @@
  * No locking: trees are immutable after parsing, and items are the caller's.
  */
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 #include "storage/expr/expr_ast.h"
 #include "storage/model/number.h"
 
@@ -88,21 +89,10 @@ struct operand {
     struct value tmp;      /* holds a computed value (size) that v points to */
 };
 
-/* Java String.length() of UTF-8 text: UTF-16 code units. */
-static size_t utf16_units(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) s[i];
-        if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;
-    }
-    return n;
-}
-
 static bool size_of(const struct value *v, size_t *out)
 {
     switch (v->type) {
-    case VALUE_S: *out = utf16_units(v->u.str.data, v->u.str.len); return true;
+    case VALUE_S: *out = text_utf16_length(v->u.str.data, v->u.str.len); return true;
     case VALUE_B: *out = v->u.str.len; return true;
     case VALUE_SS:
     case VALUE_NS:

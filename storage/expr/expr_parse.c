@@ -45,6 +45,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 #include "storage/expr/expr_ast.h"
 
 #include <assert.h>
@@ -769,18 +770,6 @@ static bool is_blank(const char *s, size_t len)
     return true;
 }
 
-/* The length DynamoDB measures an expression in: Java String.length(), i.e.
- * UTF-16 code units (a 4-byte UTF-8 character counts twice). */
-static size_t utf16_length(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) s[i];
-        if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;
-    }
-    return n;
-}
-
 /*
  * Parses and checks one expression (see expr.h). Errors, in DynamoDB's order
  * (DynamoDbParser in DynamoDB Local): empty ("The expression can not be
@@ -803,7 +792,7 @@ int expr_parse(enum expr_kind kind, const char *param, const char *text, size_t 
     if (is_blank(text, len))
         return ddb_error_set(err, DDB_VALIDATION, "Invalid %s: The expression can not be empty;",
                              param);
-    size = utf16_length(text, len);
+    size = text_utf16_length(text, len);
     if (size > DDB_MAX_EXPRESSION_BYTES) {
         if (kind == EXPR_CONDITION || kind == EXPR_KEY_CONDITION)
             return ddb_error_set(err, DDB_VALIDATION,

@@ -15,6 +15,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 #include "storage/stream/stream.h"
 #include "storage/stream/stream_internal.h"
 
@@ -89,59 +90,16 @@ static bool is_stream_arn(const char *arn)
 /* iterators                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static const char b64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static char *b64_encode(const char *data, size_t len)
-{
-    char *out = xmalloc((len + 2) / 3 * 4 + 1);
-    size_t o = 0;
-
-    for (size_t i = 0; i < len; i += 3) {
-        uint32_t v = (uint32_t) (unsigned char) data[i] << 16;
-        if (i + 1 < len) v |= (uint32_t) (unsigned char) data[i + 1] << 8;
-        if (i + 2 < len) v |= (unsigned char) data[i + 2];
-        out[o++] = b64_alphabet[(v >> 18) & 63];
-        out[o++] = b64_alphabet[(v >> 12) & 63];
-        out[o++] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < len ? b64_alphabet[v & 63] : '=';
-    }
-    out[o] = '\0';
-    return out;
-}
-
-/* Decodes strict padded base64 into a new NUL-terminated string; NULL when malformed. */
+/* Decodes an iterator's base64 part into a new NUL-terminated string; NULL
+ * when it is not valid base64 or holds a NUL (never ours). */
 static char *b64_decode(const char *text)
 {
-    size_t len = strlen(text), o = 0;
+    size_t len = strlen(text), out_len;
     char *out;
 
-    if (len == 0 || len % 4) return NULL;
-    out = xmalloc(len / 4 * 3 + 1);
-    for (size_t i = 0; i < len; i += 4) {
-        uint32_t v = 0;
-        int pad = 0;
-        for (size_t j = 0; j < 4; j++) {
-            const char *p;
-            char c = text[i + j];
-            if (c == '=' && i + 4 == len && j >= 2) {
-                pad++;
-                v <<= 6;
-                continue;
-            }
-            p = c && !pad ? strchr(b64_alphabet, c) : NULL;
-            if (!p) {
-                free(out);
-                return NULL;
-            }
-            v = (v << 6) | (uint32_t) (p - b64_alphabet);
-        }
-        out[o++] = (char) (v >> 16);
-        if (pad < 2) out[o++] = (char) (v >> 8);
-        if (pad < 1) out[o++] = (char) v;
-    }
-    out[o] = '\0';
-    if (strlen(out) != o) { /* an embedded NUL is never ours */
+    if (len == 0 || !text_base64_valid(text, len)) return NULL;
+    out = text_base64_decode(text, len, &out_len);
+    if (strlen(out) != out_len) {
         free(out);
         return NULL;
     }
@@ -172,7 +130,7 @@ static char *make_iterator(const struct stream_registry *reg, const struct strea
     snprintf(payload, sizeof payload, "%s|%" PRIu64 "|%" PRId64, sh->id, position, now_ms);
     snprintf(signed_payload, sizeof signed_payload, "%s|%016" PRIx64, payload,
              iterator_hash(reg, s->arn, payload));
-    b64 = b64_encode(signed_payload, strlen(signed_payload));
+    b64 = text_base64_encode_new(signed_payload, strlen(signed_payload));
     len = strlen(s->arn) + strlen(b64) + 4;
     out = xmalloc(len);
     snprintf(out, len, "%s|1|%s", s->arn, b64);
@@ -213,7 +171,7 @@ static bool parse_iterator(const struct stream_registry *reg, const char *iterat
         /* Only the canonical encoding is ours: base64 leaves unused bits in a
          * final character, and an iterator edited there must not decode to the
          * same payload. */
-        char *canonical = b64_encode(payload, strlen(payload));
+        char *canonical = text_base64_encode_new(payload, strlen(payload));
         bool same = strcmp(canonical, bar + 3) == 0;
         free(canonical);
         if (!same) goto out;

@@ -19,12 +19,12 @@
 
 /* ---- a canonical printer ---- */
 
-static void put(struct expr_sbuf *sb, const char *s)
+static void put(struct text_buf *sb, const char *s)
 {
-    expr_sbuf_add(sb, s, strlen(s));
+    text_buf_add(sb, s, strlen(s));
 }
 
-static void print_path(struct expr_sbuf *sb, const struct expr_path *p)
+static void print_path(struct text_buf *sb, const struct expr_path *p)
 {
     for (size_t i = 0; i < p->count; i++) {
         const struct expr_path_elem *el = &p->elems[i];
@@ -36,21 +36,21 @@ static void print_path(struct expr_sbuf *sb, const struct expr_path *p)
         }
         if (i) put(sb, ".");
         if (el->is_ref)
-            expr_sbuf_add(sb, el->text, el->text_len);
+            text_buf_add(sb, el->text, el->text_len);
         else
-            expr_sbuf_add(sb, el->name, el->name_len);
+            text_buf_add(sb, el->name, el->name_len);
     }
 }
 
-static void print_node(struct expr_sbuf *sb, const struct expr_node *n)
+static void print_node(struct text_buf *sb, const struct expr_node *n)
 {
     switch (n->kind) {
     case EN_PATH: print_path(sb, &n->path); return;
-    case EN_VALUE: expr_sbuf_add(sb, n->ref, n->ref_len); return;
+    case EN_VALUE: text_buf_add(sb, n->ref, n->ref_len); return;
     case EN_OP: break;
     }
     if (n->op >= OP_FUNC_UNKNOWN) {
-        expr_sbuf_add(sb, n->ref, n->ref_len);
+        text_buf_add(sb, n->ref, n->ref_len);
         put(sb, "(");
         for (size_t i = 0; i < n->argc; i++) {
             if (i) put(sb, ", ");
@@ -98,7 +98,7 @@ static const char *const SECTION[] = {"SET", "REMOVE", "ADD", "DELETE"};
 static const char *print_expr(const struct expr *e)
 {
     static char out[8192];
-    struct expr_sbuf sb = {0};
+    struct text_buf sb = {0};
 
     put(&sb, "");
     switch (e->kind) {
