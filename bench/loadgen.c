@@ -1,5 +1,5 @@
 /*
- * loadgen.c - the benchmark's HTTP/1.1 client: load generator, bulk loader and probes.
+ * loadgen.c - the benchmark's load generator, bulk loader and probes.
  *
  * bench/run drives every measurement through this one program so that the
  * reference responder and ddbemu see byte-identical requests from the same
@@ -24,16 +24,13 @@
  *             200, leaves it running and writes its pid;
  *   freeport  prints a free loopback TCP port.
  *
- * The data set is the chat design of SCHEMAS.md: item i is message i % 50 of
- * room i / 50 (PK "room#NNNNNNN", SK "MESSAGE#<epoch ms>#<hex>"), about 250
- * bytes, so a table of n items has n / 50 partitions of 50 messages and the
- * chat's "latest 50 messages" Query reads exactly one partition.
- *
- * Requests look signed, as an SDK's do: X-Amz-Date and an Authorization
- * header with an AWS4-HMAC-SHA256 credential scope, SignedHeaders and a
- * 64-hex-digit Signature. ddbemu checks the shape of these, never the
- * signature, so the signature is a fixed string.
+ * The requests and the data set are workload.c's (the chat design of
+ * SCHEMAS.md); the HTTP client is http_client.c; this file is the load loop
+ * (connections over epoll, latencies, legs) and the command line.
  */
+#include "bench/http_client.h"
+#include "bench/workload.h"
+
 #include "storage/base/alloc.h"
 
 #include <arpa/inet.h>
@@ -56,40 +53,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define PARTITION_ITEMS 50 /* messages per room: one "latest 50" page */
-#define BATCH_MAX       25 /* BatchWriteItem's request limit */
-#define READ_CHUNK      65536
-#define MAX_EVENTS      64
-#define BASE_EPOCH_MS   1700000000000ULL
-#define ACCESS_KEY      "AKIDBENCHMARK0000000"
-#define REGION          "us-east-1"
-#define SIGNATURE       "4f1c9d2e8b7a6c5d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"
-
-/* What each request of a run or load does. */
-enum op {
-    OP_GET,      /* GetItem of a random item */
-    OP_PUT,      /* PutItem replacing a random item (the table keeps its size) */
-    OP_QUERY,    /* a random room's latest 50 messages, newest first */
-    OP_TRANSACT, /* TransactWriteItems: two Puts in two rooms, one conditional */
-    OP_LOAD_BATCH,
-    OP_LOAD_PUT,
-};
-
-static const struct {
-    const char *name;
-    const char *target;
-} op_info[] = {
-    [OP_GET] = {"get", "DynamoDB_20120810.GetItem"},
-    [OP_PUT] = {"put", "DynamoDB_20120810.PutItem"},
-    [OP_QUERY] = {"query", "DynamoDB_20120810.Query"},
-    [OP_TRANSACT] = {"transact", "DynamoDB_20120810.TransactWriteItems"},
-    [OP_LOAD_BATCH] = {"batch", "DynamoDB_20120810.BatchWriteItem"},
-    [OP_LOAD_PUT] = {"put", "DynamoDB_20120810.PutItem"},
-};
+#define MAX_EVENTS 64
 
 struct options {
-    char host[64];
-    uint16_t port;
+    struct http_target http;
     const char *table;
     enum op op;
     unsigned connections;
@@ -99,13 +66,6 @@ struct options {
     uint64_t max_requests; /* 0: bounded by duration only */
     uint64_t items;        /* the key space random picks are drawn from */
     uint64_t from, to;     /* load: item range */
-};
-
-/* A growable byte buffer. */
-struct buf {
-    char *data;
-    size_t len;
-    size_t cap;
 };
 
 /* State shared by the worker threads of one run or load. */
@@ -126,9 +86,9 @@ struct worker;
 struct conn {
     int fd;
     struct worker *w;
-    struct buf out; /* the request in flight, kept to resend after a reconnect */
+    struct text_buf out; /* the request in flight, kept to resend after a reconnect */
     size_t out_sent;
-    struct buf in;
+    struct text_buf in;
     uint64_t sent_ns;
     bool busy;
     unsigned retries; /* reconnects for the current request */
@@ -141,8 +101,8 @@ struct worker {
     unsigned conn_count;
     int epfd;
     uint64_t rng;
-    struct buf body; /* scratch for the request body */
-    uint64_t *lat;   /* latencies in ns of the counted answers */
+    struct text_buf body; /* scratch for the request body */
+    uint64_t *lat;        /* latencies in ns of the counted answers */
     size_t lat_len;
     size_t lat_cap;
     uint64_t errors;
@@ -150,302 +110,9 @@ struct worker {
     uint64_t last_ns; /* when the last counted answer completed */
 };
 
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "loadgen: %s: %s\n", what, strerror(errno));
-    exit(1);
-}
-
-/* ---- buffers ---- */
-
-static void buf_reserve(struct buf *b, size_t extra)
-{
-    if (b->len + extra + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 1024;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
-    b->data = xrealloc(b->data, cap);
-    b->cap = cap;
-}
-
-static void buf_add(struct buf *b, const char *data, size_t len)
-{
-    buf_reserve(b, len);
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-    b->data[b->len] = '\0';
-}
-
-static void buf_str(struct buf *b, const char *s)
-{
-    buf_add(b, s, strlen(s));
-}
-
-/* Appends printf-style text: formats into the free space, growing it once when short. */
-__attribute__((format(printf, 2, 3))) static void buf_printf(struct buf *b, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    buf_reserve(b, 256);
-    va_start(ap, fmt);
-    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t) n >= b->cap - b->len) {
-        buf_reserve(b, (size_t) n);
-        va_start(ap, fmt);
-        vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-    }
-    b->len += (size_t) n;
-}
-
-/* ---- requests ---- */
-
-static uint64_t rng_next(uint64_t *state)
-{
-    /* xorshift64*: plenty for picking keys. */
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * 2685821657736338717ULL;
-}
-
-static uint64_t rng_below(uint64_t *state, uint64_t n)
-{
-    return n ? rng_next(state) % n : 0;
-}
-
-/* The key attributes of item i, as a JSON object's members. */
-static void add_key(struct buf *b, uint64_t i)
-{
-    buf_printf(b, "\"PK\":{\"S\":\"room#%07llu\"},\"SK\":{\"S\":\"MESSAGE#%013llu#%08x\"}",
-               (unsigned long long) (i / PARTITION_ITEMS), (unsigned long long) (BASE_EPOCH_MS + i),
-               (unsigned) (i * 2654435761U));
-}
-
-/* Item i of the chat data set, about 250 bytes, as a JSON object. */
-static void add_item(struct buf *b, uint64_t i)
-{
-    buf_str(b, "{");
-    add_key(b, i);
-    buf_printf(b,
-               ",\"senderId\":{\"S\":\"user#%05llu\"},\"content\":{\"S\":\"%s\"},"
-               "\"messageType\":{\"S\":\"TEXT\"},\"createdAt\":{\"N\":\"%llu\"}}",
-               (unsigned long long) (i % 997),
-               "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod "
-               "tempor incididunt ut labore",
-               (unsigned long long) (BASE_EPOCH_MS + i));
-}
-
-/* The body of a request of op about item (or first item) i; n items for a batch. */
-static void build_body(struct buf *b, const struct options *opt, enum op op, uint64_t i, uint64_t n)
-{
-    b->len = 0;
-    switch (op) {
-    case OP_GET:
-        buf_printf(b, "{\"TableName\":\"%s\",\"Key\":{", opt->table);
-        add_key(b, i);
-        buf_str(b, "}}");
-        break;
-    case OP_PUT:
-    case OP_LOAD_PUT:
-        buf_printf(b, "{\"TableName\":\"%s\",\"Item\":", opt->table);
-        add_item(b, i);
-        buf_str(b, "}");
-        break;
-    case OP_QUERY:
-        buf_printf(b,
-                   "{\"TableName\":\"%s\",\"KeyConditionExpression\":\"PK = :pk AND "
-                   "begins_with(SK, :p)\",\"ExpressionAttributeValues\":{\":pk\":{\"S\":"
-                   "\"room#%07llu\"},\":p\":{\"S\":\"MESSAGE#\"}},\"ScanIndexForward\":false,"
-                   "\"Limit\":%d}",
-                   opt->table, (unsigned long long) (i / PARTITION_ITEMS), PARTITION_ITEMS);
-        break;
-    case OP_TRANSACT: {
-        /* Two items half the table apart: never the same item, never the same room. */
-        uint64_t j = (i + opt->items / 2) % opt->items;
-        buf_printf(b, "{\"TransactItems\":[{\"Put\":{\"TableName\":\"%s\",\"Item\":", opt->table);
-        add_item(b, i);
-        buf_printf(b, "}},{\"Put\":{\"TableName\":\"%s\",\"Item\":", opt->table);
-        add_item(b, j);
-        buf_str(b, ",\"ConditionExpression\":\"attribute_exists(PK)\"}}]}");
-        break;
-    }
-    case OP_LOAD_BATCH:
-        buf_printf(b, "{\"RequestItems\":{\"%s\":[", opt->table);
-        for (uint64_t k = 0; k < n; k++) {
-            buf_str(b, k ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
-            add_item(b, i + k);
-            buf_str(b, "}}");
-        }
-        buf_str(b, "]}}");
-        break;
-    }
-}
-
-/* The current time as X-Amz-Date wants it, and the date of the credential scope. */
-static void amz_date(char date_time[17], char date[9])
-{
-    time_t t = time(NULL);
-    struct tm tm;
-
-    gmtime_r(&t, &tm);
-    strftime(date_time, 17, "%Y%m%dT%H%M%SZ", &tm);
-    strftime(date, 9, "%Y%m%d", &tm);
-}
-
-/* A whole request: headers as an SDK sends them, then body. */
-static void build_request(struct buf *out, const struct options *opt, const char *target,
-                          const char *body, size_t body_len)
-{
-    char date_time[17], date[9];
-
-    amz_date(date_time, date);
-    out->len = 0;
-    buf_printf(out,
-               "POST / HTTP/1.1\r\n"
-               "Host: %s:%u\r\n"
-               "Accept-Encoding: identity\r\n"
-               "User-Agent: ddbemu-bench-loadgen/1\r\n"
-               "Content-Type: application/x-amz-json-1.0\r\n"
-               "X-Amz-Target: %s\r\n"
-               "X-Amz-Date: %s\r\n"
-               "Authorization: AWS4-HMAC-SHA256 Credential=" ACCESS_KEY "/%s/" REGION
-               "/dynamodb/aws4_request, "
-               "SignedHeaders=content-type;host;x-amz-date;x-amz-target, "
-               "Signature=" SIGNATURE "\r\n"
-               "Content-Length: %zu\r\n"
-               "\r\n",
-               opt->host, (unsigned) opt->port, target, date_time, date, body_len);
-    buf_add(out, body, body_len);
-}
-
 /* ---- responses ---- */
 
-/* Case-insensitive prefix test for header names. */
-static bool has_prefix_ci(const char *s, size_t len, const char *prefix)
-{
-    size_t n = strlen(prefix);
-
-    if (len < n) return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c >= 'A' && c <= 'Z') c = (char) (c - 'A' + 'a');
-        if (c != prefix[i]) return false;
-    }
-    return true;
-}
-
-static const char *find_bytes(const char *hay, size_t hay_len, const char *needle)
-{
-    size_t n = strlen(needle);
-
-    for (size_t i = 0; n <= hay_len && i <= hay_len - n; i++)
-        if (memcmp(hay + i, needle, n) == 0) return hay + i;
-    return NULL;
-}
-
-struct response {
-    int status;
-    size_t total_len; /* bytes of the whole response, headers included */
-    const char *body; /* points into the connection's buffer (raw, chunked or not) */
-    size_t body_len;
-    bool close; /* Connection: close */
-};
-
-/* Parses the chunked body at p; returns its encoded length, or 0 when incomplete. */
-static size_t chunked_length(const char *p, size_t len)
-{
-    size_t at = 0;
-
-    for (;;) {
-        const char *eol = find_bytes(p + at, len - at, "\r\n");
-        if (!eol) return 0;
-        size_t size = (size_t) strtoul(p + at, NULL, 16);
-        at = (size_t) (eol - p) + 2;
-        if (size == 0) {
-            /* No trailers are expected: the last chunk ends with an empty line. */
-            return len - at >= 2 ? at + 2 : 0;
-        }
-        if (len - at < size + 2) return 0;
-        at += size + 2;
-    }
-}
-
-/* 1: a whole response is in data; 0: more bytes are needed; -1: not HTTP. */
-static int parse_response(const char *data, size_t len, struct response *r)
-{
-    const char *end = find_bytes(data, len, "\r\n\r\n");
-    const char *line;
-    size_t header_len, content_length = 0;
-    bool chunked = false, have_length = false;
-
-    if (!end) return len > 65536 ? -1 : 0;
-    if (len < 12 || memcmp(data, "HTTP/1.", 7) != 0) return -1;
-    memset(r, 0, sizeof *r);
-    r->status = atoi(data + 9);
-    header_len = (size_t) (end - data) + 4;
-    line = (const char *) memchr(data, '\n', header_len) + 1;
-    while (line < end) {
-        const char *eol = memchr(line, '\r', (size_t) (end + 2 - line));
-        size_t n;
-        if (!eol) return -1;
-        n = (size_t) (eol - line);
-        if (has_prefix_ci(line, n, "content-length:")) {
-            content_length = (size_t) strtoull(line + 15, NULL, 10);
-            have_length = true;
-        } else if (has_prefix_ci(line, n, "transfer-encoding:")) {
-            chunked = find_bytes(line, n, "chunked") != NULL;
-        } else if (has_prefix_ci(line, n, "connection:")) {
-            r->close = find_bytes(line, n, "close") != NULL;
-        }
-        line = eol + 2;
-    }
-    r->body = data + header_len;
-    if (chunked) {
-        size_t n = chunked_length(r->body, len - header_len);
-        if (!n) return 0;
-        r->body_len = n;
-    } else if (have_length) {
-        if (len - header_len < content_length) return 0;
-        r->body_len = content_length;
-    } else {
-        r->body_len = 0; /* no body (204, 304...) or a close-delimited one we do not expect */
-    }
-    r->total_len = header_len + r->body_len;
-    return 1;
-}
-
-/* Whether a BatchWriteItem answer left items unprocessed. */
-static bool has_unprocessed(const char *body, size_t len)
-{
-    const char *p = find_bytes(body, len, "\"UnprocessedItems\"");
-    const char *end = body + len;
-
-    if (!p) return false;
-    p += 18;
-    while (p < end && (*p == ' ' || *p == ':' || *p == '\n' || *p == '\t'))
-        p++;
-    if (p >= end || *p != '{') return true;
-    p++;
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\t'))
-        p++;
-    return p >= end || *p != '}';
-}
-
-static void record_error(struct shared *sh, const char *what, const struct response *r)
+static void record_error(struct shared *sh, const char *what, const struct http_response *r)
 {
     pthread_mutex_lock(&sh->lock);
     if (!sh->first_error[0]) {
@@ -457,28 +124,6 @@ static void record_error(struct shared *sh, const char *what, const struct respo
 }
 
 /* ---- connections ---- */
-
-static int connect_to(const struct options *opt)
-{
-    struct sockaddr_in addr;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
-
-    if (fd < 0) die("socket");
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(opt->port);
-    if (inet_pton(AF_INET, opt->host, &addr.sin_addr) != 1) {
-        fprintf(stderr, "loadgen: --host must be an IPv4 address: %s\n", opt->host);
-        exit(2);
-    }
-    if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
-        close(fd);
-        return -1;
-    }
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return fd;
-}
 
 /* Fills c->out with the worker's next request; false when there is no more work. */
 static bool next_request(struct conn *c)
@@ -498,8 +143,8 @@ static bool next_request(struct conn *c)
         if (opt->max_requests && atomic_fetch_add(&sh->next, 1) >= opt->max_requests) return false;
         i = rng_below(&w->rng, opt->items);
     }
-    build_body(&w->body, opt, opt->op, i, n);
-    build_request(&c->out, opt, op_info[opt->op].target, w->body.data, w->body.len);
+    workload_body(&w->body, opt->table, opt->items, opt->op, i, n);
+    http_build_request(&c->out, &opt->http, op_info[opt->op].target, w->body.data, w->body.len);
     c->out_sent = 0;
     c->retries = 0;
     return true;
@@ -533,10 +178,10 @@ static int conn_flush(struct conn *c)
 
 static void conn_open(struct conn *c)
 {
-    c->fd = connect_to(c->w->sh->opt);
+    c->fd = http_connect(&c->w->sh->opt->http);
     if (c->fd < 0) {
-        fprintf(stderr, "loadgen: cannot connect to %s:%u: %s\n", c->w->sh->opt->host,
-                (unsigned) c->w->sh->opt->port, strerror(errno));
+        fprintf(stderr, "loadgen: cannot connect to %s:%u: %s\n", c->w->sh->opt->http.host,
+                (unsigned) c->w->sh->opt->http.port, strerror(errno));
         exit(1);
     }
     fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
@@ -574,7 +219,7 @@ static void conn_reopen(struct conn *c)
 
 /* A whole answer arrived on c: count it, then send the next request if any.
  * Returns false when the connection has nothing more to do. */
-static bool conn_answered(struct conn *c, const struct response *r, uint64_t t)
+static bool conn_answered(struct conn *c, const struct http_response *r, uint64_t t)
 {
     struct worker *w = c->w;
     struct shared *sh = w->sh;
@@ -582,7 +227,7 @@ static bool conn_answered(struct conn *c, const struct response *r, uint64_t t)
     bool ok = r->status >= 200 && r->status < 300;
     bool counted = t >= sh->window_ns && (!sh->deadline_ns || t <= sh->deadline_ns);
 
-    if (ok && opt->op == OP_LOAD_BATCH && has_unprocessed(r->body, r->body_len)) {
+    if (ok && opt->op == OP_LOAD_BATCH && workload_has_unprocessed(r->body, r->body_len)) {
         ok = false;
         record_error(sh, "UnprocessedItems left", r);
     } else if (!ok) {
@@ -620,11 +265,11 @@ static bool conn_answered(struct conn *c, const struct response *r, uint64_t t)
 static int conn_readable(struct conn *c)
 {
     for (;;) {
-        struct response r;
+        struct http_response r;
         ssize_t n;
         int parsed;
 
-        buf_reserve(&c->in, READ_CHUNK);
+        text_buf_reserve(&c->in, HTTP_READ_CHUNK);
         n = read(c->fd, c->in.data + c->in.len, c->in.cap - c->in.len - 1);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && errno == EAGAIN) return 0;
@@ -639,7 +284,7 @@ static int conn_readable(struct conn *c)
             return 0;
         }
         c->in.len += (size_t) n;
-        parsed = parse_response(c->in.data, c->in.len, &r);
+        parsed = http_parse_response(c->in.data, c->in.len, &r);
         if (parsed < 0) {
             fprintf(stderr, "loadgen: the server answered something that is not HTTP/1.x\n");
             exit(1);
@@ -870,49 +515,16 @@ static int cmd_compare(struct leg *legs, size_t count, unsigned rounds)
 
 /* ---- single requests: call and spawn ---- */
 
-/* Sends one request on a new connection and reads the whole answer into in.
- * Returns the parsed response (pointing into in), or -1 on a socket failure. */
-static int exchange(const struct options *opt, const struct buf *out, struct buf *in,
-                    struct response *r)
-{
-    int fd = connect_to(opt);
-    size_t sent = 0;
-    int rc = -1;
-
-    if (fd < 0) return -1;
-    while (sent < out->len) {
-        ssize_t n = write(fd, out->data + sent, out->len - sent);
-        if (n <= 0) goto out;
-        sent += (size_t) n;
-    }
-    in->len = 0;
-    for (;;) {
-        ssize_t n;
-        int parsed;
-        buf_reserve(in, READ_CHUNK);
-        n = read(fd, in->data + in->len, in->cap - in->len - 1);
-        if (n <= 0) goto out;
-        in->len += (size_t) n;
-        in->data[in->len] = '\0';
-        parsed = parse_response(in->data, in->len, r);
-        if (parsed < 0) goto out;
-        if (parsed > 0) break;
-    }
-    rc = 0;
-out:
-    close(fd);
-    return rc;
-}
-
 static int cmd_call(const struct options *opt, const char *target, const char *body)
 {
-    struct buf out = {0}, in = {0};
-    struct response r;
+    struct text_buf out = {0}, in = {0};
+    struct http_response r;
     int rc;
 
-    build_request(&out, opt, target, body, strlen(body));
-    if (exchange(opt, &out, &in, &r) != 0) {
-        fprintf(stderr, "loadgen: no answer from %s:%u\n", opt->host, (unsigned) opt->port);
+    http_build_request(&out, &opt->http, target, body, strlen(body));
+    if (http_exchange(&opt->http, &out, &in, &r) != 0) {
+        fprintf(stderr, "loadgen: no answer from %s:%u\n", opt->http.host,
+                (unsigned) opt->http.port);
         rc = 1;
     } else {
         printf("%d %.*s\n", r.status, (int) r.body_len, r.body);
@@ -921,20 +533,6 @@ static int cmd_call(const struct options *opt, const char *target, const char *b
     free(out.data);
     free(in.data);
     return rc;
-}
-
-/* Whether GET / answers 200 now. */
-static bool get_root_ok(const struct options *opt)
-{
-    struct buf out = {0}, in = {0};
-    struct response r;
-    bool ok;
-
-    buf_printf(&out, "GET / HTTP/1.1\r\nHost: %s:%u\r\n\r\n", opt->host, (unsigned) opt->port);
-    ok = exchange(opt, &out, &in, &r) == 0 && r.status == 200;
-    free(out.data);
-    free(in.data);
-    return ok;
 }
 
 static int cmd_spawn(const struct options *opt, const char *pidfile, char **argv)
@@ -953,7 +551,7 @@ static int cmd_spawn(const struct options *opt, const char *pidfile, char **argv
     for (;;) {
         int status;
         struct timespec pause = {0, 100000}; /* 0.1 ms between probes */
-        bool answered = get_root_ok(opt);
+        bool answered = http_get_root_ok(&opt->http);
         answered_ns = now_ns();
         /* Checked after the probe too: another process may hold the port. */
         if (waitpid(pid, &status, WNOHANG) == pid) {
@@ -980,18 +578,10 @@ static int cmd_spawn(const struct options *opt, const char *pidfile, char **argv
 
 static int cmd_freeport(void)
 {
-    struct sockaddr_in addr;
-    socklen_t len = sizeof addr;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    uint16_t port = http_free_port();
 
-    if (fd < 0) die("socket");
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (bind(fd, (struct sockaddr *) &addr, sizeof addr) != 0) die("bind");
-    if (getsockname(fd, (struct sockaddr *) &addr, &len) != 0) die("getsockname");
-    printf("%u\n", (unsigned) ntohs(addr.sin_port));
-    close(fd);
+    if (!port) die("no free port");
+    printf("%u\n", (unsigned) port);
     return 0;
 }
 
@@ -1068,7 +658,7 @@ static bool parse_leg(const char *spec, const struct options *base, struct leg *
     if (!parse_u64(fields[4], &items) || !items) return false;
     snprintf(leg->label, sizeof leg->label, "%s", fields[0]);
     leg->pid = (int) pid;
-    leg->opt.port = (uint16_t) port;
+    leg->opt.http.port = (uint16_t) port;
     leg->opt.table = xstrdup(fields[3]);
     leg->opt.items = items < 2 && leg->opt.op == OP_TRANSACT ? 2 : items;
     return true;
@@ -1090,7 +680,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     memset(&opt, 0, sizeof opt);
     memset(&one, 0, sizeof one);
-    snprintf(opt.host, sizeof opt.host, "127.0.0.1");
+    snprintf(opt.http.host, sizeof opt.http.host, "127.0.0.1");
     opt.connections = 16;
     opt.threads = 1;
     opt.table = "bench";
@@ -1115,11 +705,11 @@ int main(int argc, char **argv)
             specs[spec_count++] = argv[k];
             continue;
         } else if (strcmp(a, "--host") == 0) {
-            ok = val && strlen(val) < sizeof opt.host;
-            if (ok) snprintf(opt.host, sizeof opt.host, "%s", val);
+            ok = val && strlen(val) < sizeof opt.http.host;
+            if (ok) snprintf(opt.http.host, sizeof opt.http.host, "%s", val);
         } else if (strcmp(a, "--port") == 0) {
             ok = parse_u64(val, &v) && v > 0 && v < 65536;
-            opt.port = (uint16_t) v;
+            opt.http.port = (uint16_t) v;
         } else if (strcmp(a, "--table") == 0) {
             opt.table = val;
         } else if (strcmp(a, "--op") == 0) {
@@ -1183,7 +773,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "loadgen: unexpected argument: %s\n", specs[0]);
         goto out;
     }
-    if (!opt.port) {
+    if (!opt.http.port) {
         fprintf(stderr, "loadgen: --port is required\n");
         goto out;
     }

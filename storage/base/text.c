@@ -184,14 +184,22 @@ void text_buf_printf(struct text_buf *b, const char *fmt, ...)
     va_list ap;
     int n;
 
+    /* Format straight into the free space; only text longer than it is
+     * formatted a second time, after growing once. */
+    text_buf_reserve(b, 256);
     va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
+    n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
     va_end(ap);
-    if (n < 0) return;
-    text_buf_reserve(b, (size_t) n);
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t) n + 1, fmt, ap);
-    va_end(ap);
+    if (n < 0) {
+        b->data[b->len] = '\0';
+        return;
+    }
+    if ((size_t) n >= b->cap - b->len) {
+        text_buf_reserve(b, (size_t) n);
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t) n;
 }
 
