@@ -2,6 +2,7 @@
  * db.c - struct db: namespaces, the lock and the clock; see db.h and db_internal.h.
  */
 #include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
 #include "storage/db_internal.h"
 #include "storage/stream/stream.h"
 
@@ -32,6 +33,9 @@ void db_free(struct db *db)
     int64_t now_ms;
 
     if (!db) return;
+    /* Nothing else may use db now; the lock is taken so that the teardown
+     * meets the same contracts as every other change. */
+    db_write_lock(db);
     now_ms = db_now_ms(db);
     for (size_t i = 0; i < db->namespace_count; i++) {
         struct namespace *ns = &db->namespaces[i];
@@ -44,6 +48,7 @@ void db_free(struct db *db)
     db_forget_tokens(db, NULL, INT64_MAX);
     free(db->tokens);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
+    db_unlock(db);
     pthread_rwlock_destroy(&db->lock);
     free(db);
 }
@@ -51,15 +56,18 @@ void db_free(struct db *db)
 void db_read_lock(struct db *db)
 {
     pthread_rwlock_rdlock(&db->lock);
+    lock_check_acquired(LOCK_HOLD_SHARED);
 }
 
 void db_write_lock(struct db *db)
 {
     pthread_rwlock_wrlock(&db->lock);
+    lock_check_acquired(LOCK_HOLD_EXCLUSIVE);
 }
 
 void db_unlock(struct db *db)
 {
+    lock_check_released();
     pthread_rwlock_unlock(&db->lock);
 }
 
@@ -96,11 +104,13 @@ static struct namespace *find_namespace(struct db *db, const char *id)
 
 struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope)
 {
+    assert_lock_held();
     return find_namespace(db, scope->namespace_id);
 }
 
 struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name)
 {
+    assert_lock_held();
     struct namespace *ns = find_namespace(db, scope->namespace_id);
     size_t lo = 0, hi;
     if (!ns) return NULL;
@@ -120,6 +130,7 @@ struct table *db_find_table(struct db *db, const struct db_scope *scope, const c
 int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
                      struct table **out, struct ddb_error *err)
 {
+    assert_lock_held();
     *out = db_find_table(db, scope, name);
     if (!*out) return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, "Requested resource not found");
     return 0;
@@ -128,6 +139,7 @@ int db_require_table(struct db *db, const struct db_scope *scope, const char *na
 /* The scope's namespace, created on first use; caller holds the lock exclusively. */
 struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *scope)
 {
+    assert_lock_exclusive();
     struct namespace *ns = find_namespace(db, scope->namespace_id);
     if (ns) return ns;
     db->namespaces = xrealloc(db->namespaces, sizeof *db->namespaces * (db->namespace_count + 1));
@@ -158,6 +170,7 @@ void write_result_clear(struct write_result *r)
 
 void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms)
 {
+    assert_lock_exclusive();
     size_t kept = 0;
 
     for (size_t i = 0; i < db->token_count; i++) {

@@ -49,6 +49,8 @@ struct db {
  * lock exclusively. */
 void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms);
 
+/* Take and release the one lock; they also record the hold for the
+ * "caller holds the lock" assertions of every room (base/lock_check.h). */
 void db_read_lock(struct db *db);
 void db_write_lock(struct db *db);
 void db_unlock(struct db *db);

@@ -15,6 +15,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
 
@@ -200,6 +201,7 @@ static void charge_index_writes(const struct table *t, const struct item *old,
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
                   struct prepared_write *pw, struct ddb_error *err)
 {
+    assert_lock_exclusive();
     memset(pw, 0, sizeof *pw);
     pw->op = op;
     pw->now_ms = db_now_ms(db);
@@ -219,6 +221,7 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
 
 int write_evaluate(struct prepared_write *pw, struct ddb_error *err)
 {
+    assert_lock_exclusive();
     const struct write_op *op = pw->op;
 
     pw->matched = true;
@@ -241,6 +244,7 @@ int write_evaluate(struct prepared_write *pw, struct ddb_error *err)
 void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
                  struct consumed_capacity *c)
 {
+    assert_lock_exclusive();
     const struct write_op *op = pw->op;
     size_t charged_bytes = pw->old ? pw->old->size_bytes : 0;
 

@@ -23,6 +23,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/stream/stream_internal.h"
 
 #include <assert.h>
@@ -103,6 +104,7 @@ struct stream_registry *stream_registry_new(void)
 
 void stream_registry_free(struct stream_registry *reg)
 {
+    assert_lock_exclusive();
     if (!reg) return;
     for (size_t i = 0; i < reg->count; i++)
         stream_free(reg->streams[i]);
@@ -259,6 +261,7 @@ void stream_maintain(struct stream *s, int64_t now_ms)
 
 void stream_registry_maintain(struct stream_registry *reg, int64_t now_ms)
 {
+    assert_lock_exclusive();
     size_t i = 0;
 
     while (i < reg->count) {
@@ -274,6 +277,7 @@ void stream_registry_maintain(struct stream_registry *reg, int64_t now_ms)
 
 void stream_registry_drop_namespace(struct stream_registry *reg, const char *namespace_id)
 {
+    assert_lock_exclusive();
     size_t i = 0;
 
     while (i < reg->count) {
@@ -293,6 +297,7 @@ void stream_registry_drop_namespace(struct stream_registry *reg, const char *nam
 struct stream *stream_open(struct stream_registry *reg, const char *namespace_id,
                            const struct stream_source *src, int64_t now_ms)
 {
+    assert_lock_exclusive();
     struct stream *s = xcalloc(1, sizeof *s);
     size_t pos;
 
@@ -326,6 +331,7 @@ struct stream *stream_open(struct stream_registry *reg, const char *namespace_id
 
 void stream_close(struct stream *s, int64_t now_ms)
 {
+    assert_lock_exclusive();
     struct shard *sh;
 
     if (!s || !s->enabled) return;
@@ -378,6 +384,7 @@ static size_t keys_size(const struct key_schema *k, const struct item *item)
 void stream_record_change(struct stream *s, struct item *old_item, struct item *new_item,
                           enum stream_origin origin, int64_t now_ms)
 {
+    assert_lock_exclusive();
     struct shard *sh;
     struct stream_record *r;
     const struct item *any;

@@ -24,7 +24,8 @@
  * GetRecords). storage/streams.c wraps the reading side in the db_* entry
  * points, which take the lock and read the clock.
  *
- * The caller holds db->lock exclusively for every function here.
+ * The caller holds db->lock exclusively for every function here (asserted:
+ * base/lock_check.h).
  */
 #ifndef DDB_STREAM_H
 #define DDB_STREAM_H

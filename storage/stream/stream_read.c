@@ -15,6 +15,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/base/text.h"
 #include "storage/stream/stream.h"
 #include "storage/stream/stream_internal.h"
@@ -215,6 +216,7 @@ int stream_list(struct stream_registry *reg, const char *namespace_id, const cha
                 struct stream_summary **out, size_t *count, char **last_evaluated_arn,
                 struct ddb_error *err)
 {
+    assert_lock_exclusive();
     size_t pos, n = 0;
 
     assert(limit > 0);
@@ -303,6 +305,7 @@ int stream_describe(struct stream_registry *reg, const char *namespace_id, const
                     const char *child_of_shard_id, int64_t now_ms, struct stream_desc *out,
                     struct ddb_error *err)
 {
+    assert_lock_exclusive();
     struct stream *s;
     int rc = -1;
 
@@ -344,6 +347,7 @@ int stream_shard_iterator(struct stream_registry *reg, const char *namespace_id,
                           const char *sequence_number, int64_t now_ms, char **iterator,
                           struct ddb_error *err)
 {
+    assert_lock_exclusive();
     struct stream *s;
     struct shard *sh;
     uint64_t seq = 0, position = 0;
@@ -431,6 +435,7 @@ int stream_read_records(struct stream_registry *reg, const char *namespace_id, c
                         size_t limit, int64_t now_ms, struct stream_records *out,
                         struct ddb_error *err)
 {
+    assert_lock_exclusive();
     struct iterator_parts it;
     struct stream *s;
     struct shard *sh;

@@ -9,6 +9,7 @@
 #include "storage/table/collection.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ static void remove_slot(struct collection_sizes *cs, size_t i)
 int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
                              const struct value *pk)
 {
+    assert_lock_held();
     size_t i;
 
     if (!cs->cap) return 0;
@@ -88,6 +90,7 @@ int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
 void collection_sizes_add(struct collection_sizes *cs, uint64_t hash, const struct value *pk,
                           int64_t delta)
 {
+    assert_lock_exclusive();
     size_t i;
 
     if (delta == 0) return;

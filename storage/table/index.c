@@ -4,6 +4,7 @@
 #include "storage/table/index.h"
 
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 
 #include <assert.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 void index_init(struct table_index *idx, const struct index_def *def, const struct table_def *table,
                 uint64_t id)
 {
+    assert_lock_exclusive();
     memset(idx, 0, sizeof *idx);
     idx->def = def;
     idx->table_key = &table->key;
@@ -31,6 +33,7 @@ void index_init(struct table_index *idx, const struct index_def *def, const stru
 
 void index_clear(struct table_index *idx)
 {
+    assert_lock_exclusive();
     skiplist_clear(&idx->rows);
     item_unref(idx->backfill_cursor);
     memset(idx, 0, sizeof *idx);
@@ -137,6 +140,7 @@ static bool backfill_covers(const struct table_index *idx, const struct row_key 
 void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item)
 {
+    assert_lock_exclusive();
     struct row_key old_key, new_key;
     bool had, has;
 
@@ -162,6 +166,7 @@ void index_apply_write(struct table_index *idx, const struct row_key *table_key,
 
 void index_begin_backfill(struct table_index *idx)
 {
+    assert_lock_exclusive();
     assert(idx->rows.count == 0);
     idx->status = INDEX_CREATING;
     idx->backfilling = true;
@@ -172,6 +177,7 @@ void index_begin_backfill(struct table_index *idx)
 
 bool index_backfill_step(struct table_index *idx, const struct skiplist *items, size_t max_rows)
 {
+    assert_lock_exclusive();
     struct skiplist_node *node;
     size_t done = 0;
 

@@ -24,7 +24,8 @@
  * exact for every row the backfill has passed, at every step.
  *
  * Only table_commit_write() and the backfill change an index, and only after
- * every check of the write has passed. The caller holds db->lock.
+ * every check of the write has passed. The caller holds db->lock (asserted
+ * where an index changes: base/lock_check.h).
  */
 #ifndef DDB_INDEX_H
 #define DDB_INDEX_H

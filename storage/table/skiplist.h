@@ -9,7 +9,9 @@
  * no further synchronisation.
  *
  * Each node owns one reference to its item; its key's parts point into that
- * item. The caller holds db->lock (shared for reads, exclusive for changes).
+ * item. The caller holds db->lock (shared for reads, exclusive for changes);
+ * the skiplist knows nothing of the lock, so table.c and index.c, its only
+ * users, assert it at their entry points.
  */
 #ifndef DDB_SKIPLIST_H
 #define DDB_SKIPLIST_H

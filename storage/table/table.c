@@ -5,6 +5,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/expr/expr.h"
 #include "storage/stream/stream.h"
 
@@ -46,6 +47,7 @@ static void table_init_indexes(struct table *t)
 
 struct table_index *table_find_index(const struct table *t, const char *name)
 {
+    assert_lock_held();
     for (size_t i = 0; i < t->index_count; i++) {
         if (strcmp(t->indexes[i].def->name, name) == 0) return &t->indexes[i];
     }
@@ -54,6 +56,7 @@ struct table_index *table_find_index(const struct table *t, const char *name)
 
 struct table_index *table_find_index_by_id(const struct table *t, uint64_t id)
 {
+    assert_lock_held();
     for (size_t i = 0; i < t->index_count; i++) {
         if (t->indexes[i].id == id) return &t->indexes[i];
     }
@@ -71,6 +74,7 @@ static void repoint_index_defs(struct table *t)
 
 void table_define_attr(struct table *t, const char *name, enum value_type type)
 {
+    assert_lock_exclusive();
     enum value_type existing;
     if (table_def_attr_type(&t->def, name, &existing)) return;
     t->def.attr_defs =
@@ -82,6 +86,7 @@ void table_define_attr(struct table *t, const char *name, enum value_type type)
 
 struct table_index *table_add_gsi(struct table *t, struct index_def *def)
 {
+    assert_lock_exclusive();
     size_t g = t->def.gsi_count;
     struct table_index *indexes = xcalloc(t->index_count + 1, sizeof *indexes);
 
@@ -116,6 +121,7 @@ static bool attr_in_use(const struct table *t, const char *name)
 
 void table_remove_gsi(struct table *t, const char *name)
 {
+    assert_lock_exclusive();
     size_t g, kept = 0;
 
     for (g = 0; g < t->def.gsi_count; g++) {
@@ -148,6 +154,7 @@ void table_remove_gsi(struct table *t, const char *name)
 
 struct table *table_new(struct table_def *def, const char *region, int64_t now_ms)
 {
+    assert_lock_exclusive();
     struct table *t = xcalloc(1, sizeof *t);
     size_t arn_len;
 
@@ -172,6 +179,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
 
 void table_free(struct table *t, int64_t now_ms)
 {
+    assert_lock_exclusive();
     if (!t) return;
     for (size_t i = 0; i < t->index_count; i++)
         index_clear(&t->indexes[i]);
@@ -216,6 +224,7 @@ static struct index_desc *describe_indexes(const struct table *t, size_t first, 
 
 void table_describe(const struct table *t, struct table_desc *out)
 {
+    assert_lock_held();
     memset(out, 0, sizeof *out);
     table_def_copy(&out->def, &t->def);
     out->status = t->status;
@@ -292,6 +301,7 @@ static int check_not_empty(const struct value *v, const char *name, bool in_item
 
 int table_check_key(const struct table *t, const struct value *key, struct ddb_error *err)
 {
+    assert_lock_held();
     const struct key_schema *k = &t->def.key;
     const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
     size_t expected = k->range_count ? 2 : 1;
@@ -347,6 +357,7 @@ static int check_index_keys(const struct table *t, const struct index_def *idx,
 
 int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
 {
+    assert_lock_held();
     const struct key_schema *k = &t->def.key;
     const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
     size_t count = k->range_count ? 2 : 1;
@@ -386,6 +397,7 @@ int table_check_item(const struct table *t, const struct value *attrs, struct dd
  */
 int table_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err)
 {
+    assert_lock_held();
     static const char fmt[] = "Key attributes must be scalars; list random access '[]' and map "
                               "lookup '.' are not allowed: %s: %s";
     const struct key_schema *k = &t->def.key;
@@ -412,6 +424,7 @@ int table_check_key_paths(const struct table *t, const struct expr *e, struct dd
 
 struct item *table_find(const struct table *t, const struct row_key *key)
 {
+    assert_lock_held();
     struct skiplist_node *n = skiplist_find(&t->items, key);
     return n ? n->item : NULL;
 }
@@ -435,6 +448,7 @@ static int64_t collection_share(const struct table *t, const struct item *item)
 
 int64_t table_collection_size(const struct table *t, const struct value *attrs)
 {
+    assert_lock_held();
     const char *hash_name = t->def.key.hash_names[0];
     const struct value *pk = value_map_get(attrs, hash_name, strlen(hash_name));
     assert(pk);
@@ -444,6 +458,7 @@ int64_t table_collection_size(const struct table *t, const struct value *attrs)
 int table_check_collection(const struct table *t, const struct item *old,
                            const struct item *new_item, struct ddb_error *err)
 {
+    assert_lock_held();
     int64_t delta;
     if (!t->def.lsi_count || !new_item) return 0;
     delta = collection_share(t, new_item) - collection_share(t, old);
@@ -458,6 +473,7 @@ int table_check_collection(const struct table *t, const struct item *old,
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info)
 {
+    assert_lock_exclusive();
     struct skiplist_node *node = skiplist_find(&t->items, key);
     /* Keep the old item alive until every structure has let go of it. */
     struct item *old_item = node ? item_ref(node->item) : NULL;
@@ -489,6 +505,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
  * creation time in ISO 8601 with milliseconds, appended to the table ARN. */
 void table_start_stream(struct table *t, int64_t now_ms)
 {
+    assert_lock_exclusive();
     char label[40];
     time_t secs = (time_t) (now_ms / 1000);
     struct tm tm;
@@ -508,6 +525,7 @@ void table_start_stream(struct table *t, int64_t now_ms)
 void table_sync_stream(struct table *t, struct stream_registry *reg, const char *namespace_id,
                        int64_t now_ms)
 {
+    assert_lock_exclusive();
     const char *want = t->def.stream.enabled ? t->latest_stream_arn : NULL;
 
     if (t->stream && (!want || strcmp(stream_arn(t->stream), want) != 0)) {

@@ -12,7 +12,7 @@
  * in commit order.
  *
  * The caller holds db->lock: shared for the const functions, exclusive for
- * the others.
+ * the others; each function asserts it (base/lock_check.h).
  */
 #ifndef DDB_TABLE_H
 #define DDB_TABLE_H

@@ -294,16 +294,21 @@ static void check_collections(const struct table *t)
 /* Checks every index and collection of the table; returns the fewest rows of any index. */
 static size_t check_table(struct db *db, const char *name)
 {
-    struct table *t = db_find_table(db, &scope, name);
+    struct table *t;
     size_t fewest = SIZE_MAX;
+
+    db_read_lock(db);
+    t = db_find_table(db, &scope, name);
     CHECK(t != NULL);
-    if (!t) return 0;
-    for (size_t i = 0; i < t->index_count; i++) {
-        size_t n = check_index(t, &t->indexes[i]);
-        if (n < fewest) fewest = n;
+    if (t) {
+        for (size_t i = 0; i < t->index_count; i++) {
+            size_t n = check_index(t, &t->indexes[i]);
+            if (n < fewest) fewest = n;
+        }
+        if (t->def.lsi_count) check_collections(t);
     }
-    if (t->def.lsi_count) check_collections(t);
-    return fewest;
+    db_unlock(db);
+    return t ? fewest : 0;
 }
 
 static void test_indexes_match_the_table_after_random_writes(void)
@@ -332,6 +337,7 @@ static void test_backfill_stays_exact_with_writes_in_between(void)
     create_table(db, "t", false, true);
     for (int i = 0; i < 300; i++)
         random_write(db, "t", 20);
+    db_write_lock(db); /* the test stands in for UpdateTable */
     t = db_find_table(db, &scope, "t");
     memset(&def, 0, sizeof def);
     def.name = dup("late");
@@ -342,6 +348,7 @@ static void test_backfill_stays_exact_with_writes_in_between(void)
     table_define_attr(t, "gpk", VALUE_S);
     idx = table_add_gsi(t, &def);
     index_begin_backfill(idx);
+    db_unlock(db);
     {
         /* Reads wait for the backfill to finish. */
         struct read_page_op op = {.table_name = "t", .index_name = "late"};
@@ -360,17 +367,21 @@ static void test_backfill_stays_exact_with_writes_in_between(void)
         CHECK_INT_EQ(desc.gsi_descs[0].status, INDEX_CREATING);
         CHECK(desc.gsi_descs[0].show_backfilling && desc.gsi_descs[0].backfilling);
         table_desc_clear(&desc);
+        db_write_lock(db);
         idx = table_find_index(t, "late");
         more = index_backfill_step(idx, &t->items, 7);
+        db_unlock(db);
         steps++;
         for (int i = 0; i < 5; i++)
             random_write(db, "t", 20);
         check_table(db, "t");
     }
     CHECK(steps > 5);
+    db_read_lock(db);
     idx = table_find_index(t, "late");
     CHECK_INT_EQ(idx->status, INDEX_ACTIVE);
     CHECK(!idx->backfilling && !idx->backfill_cursor);
+    db_unlock(db);
     for (int i = 0; i < 200; i++)
         random_write(db, "t", 20);
     check_table(db, "t");
@@ -445,10 +456,12 @@ static void test_update_table_adds_and_removes_gsis(void)
     CHECK_INT_EQ(desc.gsi_descs[2].status, INDEX_CREATING);
     CHECK(desc.gsi_descs[2].show_backfilling && !desc.gsi_descs[2].backfilling);
     table_desc_clear(&desc);
+    db_read_lock(db);
     t = db_find_table(db, &scope, "t");
     CHECK(has_attr_def(t, "c"));
     CHECK_INT_EQ(table_find_index(t, "byc")->status, INDEX_ACTIVE);
     CHECK(check_index(t, table_find_index(t, "byc")) > 100);
+    db_unlock(db);
     check_table(db, "t");
     CHECK_INT_EQ(db_describe_table(db, &scope, "t", &desc, &err), 0);
     CHECK_INT_EQ(desc.status, TABLE_ACTIVE);
@@ -482,18 +495,22 @@ static void test_update_table_adds_and_removes_gsis(void)
     CHECK_INT_EQ(desc.def.gsi_count, 3);
     CHECK_INT_EQ(desc.gsi_descs[2].status, INDEX_DELETING);
     table_desc_clear(&desc);
+    db_read_lock(db);
     CHECK(table_find_index(t, "byc") == NULL);
     CHECK(!has_attr_def(t, "c"));
     CHECK(has_attr_def(t, "gpk"));
+    db_unlock(db);
     /* Deleting the first GSI moves the others in the arrays: their definitions follow. */
     memset(&del, 0, sizeof del);
     del.kind = GSI_UPDATE_DELETE;
     del.def.name = dup("g1");
     CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), 0);
     table_desc_clear(&desc);
+    db_read_lock(db);
     CHECK(!has_attr_def(t, "gpk") && !has_attr_def(t, "gsk"));
     CHECK_STR_EQ(t->indexes[0].def->name, "g2");
     CHECK_STR_EQ(t->indexes[1].def->name, "l");
+    db_unlock(db);
     for (int i = 0; i < 500; i++)
         random_write(db, "t", 400);
     check_table(db, "t");
@@ -522,8 +539,10 @@ static void test_gsi_quota_and_one_change_at_a_time(void)
                               "exceeds per-table limit of 20");
     ddb_error_clear(&err);
     /* While an index is being built, another Create waits its turn. */
+    db_write_lock(db);
     t = db_find_table(db, &scope, "t");
     t->indexes[3].status = INDEX_CREATING;
+    db_unlock(db);
     {
         struct gsi_update del;
         memset(&del, 0, sizeof del);
@@ -538,7 +557,9 @@ static void test_gsi_quota_and_one_change_at_a_time(void)
     CHECK_INT_EQ(db_delete_table(db, &scope, "t", &desc, &err), -1);
     CHECK_INT_EQ(err.code, DDB_RESOURCE_IN_USE);
     ddb_error_clear(&err);
+    db_write_lock(db);
     t->indexes[3].status = INDEX_ACTIVE;
+    db_unlock(db);
     db_free(db);
 }
 
@@ -553,8 +574,10 @@ static void test_item_collection_limit_and_metrics(void)
     int rc = 0, written = 0;
 
     create_table(db, "t", false, true);
+    db_write_lock(db);
     t = db_find_table(db, &scope, "t");
     t->collection_limit_bytes = 2000;
+    db_unlock(db);
     for (long sk = 0; sk < 100 && rc == 0; sk++) {
         value_init_map(&m);
         set_s(&m, "pk", "one");
@@ -579,9 +602,11 @@ static void test_item_collection_limit_and_metrics(void)
     CHECK_STR_EQ(err.message, "Collection size exceeded.");
     ddb_error_clear(&err);
     CHECK(written > 10);
+    db_read_lock(db);
     CHECK_INT_EQ(t->items.count, written); /* the refused write changed nothing */
     CHECK(collection_sizes_get(&t->collections, t->items.head->next[0]->key.hash,
                                t->items.head->next[0]->key.parts[0]) <= 2000);
+    db_unlock(db);
     /* Another partition has its own budget. */
     value_init_map(&m);
     set_s(&m, "pk", "two");
@@ -608,6 +633,7 @@ static void test_backfilling_index_can_be_deleted(void)
     create_table(db, "t", false, false);
     for (int i = 0; i < 100; i++)
         random_write(db, "t", 50);
+    db_write_lock(db);
     t = db_find_table(db, &scope, "t");
     memset(&def, 0, sizeof def);
     def.name = dup("late");
@@ -618,14 +644,17 @@ static void test_backfilling_index_can_be_deleted(void)
     idx = table_add_gsi(t, &def);
     index_begin_backfill(idx);
     CHECK(index_backfill_step(idx, &t->items, 10));
+    db_unlock(db);
     memset(&del, 0, sizeof del);
     del.kind = GSI_UPDATE_DELETE;
     del.def.name = dup("late");
     CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), 0);
     CHECK_INT_EQ(desc.gsi_descs[0].status, INDEX_DELETING);
     table_desc_clear(&desc);
+    db_read_lock(db);
     CHECK_INT_EQ(t->index_count, 0);
     CHECK(!has_attr_def(t, "r1"));
+    db_unlock(db);
     for (int i = 0; i < 100; i++)
         random_write(db, "t", 50);
     db_free(db);
@@ -667,7 +696,9 @@ static void test_backfill_races_a_writer_thread(void)
     r.stop = 1;
     pthread_join(th, NULL);
     check_table(db, "t");
+    db_read_lock(db);
     CHECK_INT_EQ(table_find_index(db_find_table(db, &scope, "t"), "late")->status, INDEX_ACTIVE);
+    db_unlock(db);
     db_free(db);
 }
 
