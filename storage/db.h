@@ -13,7 +13,7 @@
  * comment says a function takes them.
  *
  * Every committed write - put, update, delete, from single-item calls,
- * batches, transactions and later the TTL sweeper - passes one function
+ * batches, transactions and the TTL sweeper - passes one function
  * (table_commit_write in table.c) that keeps the table, its indexes and its
  * statistics in step, and is where stream records and the persistence journal
  * hook in.

@@ -325,9 +325,8 @@ static bool index_has_attr(const void *ctx, const char *name, size_t name_len)
 static void decide_fetch(struct source *s, const struct read_page_op *op)
 {
     if (!s->is_index || s->is_global || s->index_def.projection.type == PROJECTION_ALL) return;
-    s->fetch =
-        op->select == SELECT_ALL_ATTRIBUTES ||
-        (op->projection && !expr_legacy_names_within(op->projection, index_has_attr, s->index));
+    s->fetch = op->select == SELECT_ALL_ATTRIBUTES ||
+               (op->projection && !expr_names_all(op->projection, index_has_attr, s->index));
 }
 
 /* The smallest byte string greater than every string with this prefix, or

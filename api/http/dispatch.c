@@ -324,7 +324,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
     response_request_id(request_id);
     http_response_add_header(resp, "x-amzn-RequestId", request_id);
 
-    /* The emulator's control interface (issue #7, control.h): a reserved path,
+    /* The emulator's control interface (control.h): a reserved path,
      * never the DynamoDB protocol, and only when enabled. */
     if (ctx->config && ctx->config->control_enabled && control_is_path(req->path)) {
         control_handle(ctx->db, ctx->config, req, resp);

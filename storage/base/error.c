@@ -79,10 +79,3 @@ const char *ddb_error_message_key(enum ddb_error_code code)
 {
     return error_table[code].message_key;
 }
-
-const char *ddb_error_short_name(enum ddb_error_code code)
-{
-    const char *type = error_table[code].type;
-    const char *hash = strchr(type, '#');
-    return hash ? hash + 1 : type;
-}

@@ -86,7 +86,5 @@ int ddb_error_http_status(enum ddb_error_code code);
 const char *ddb_error_type(enum ddb_error_code code);
 /* "message" or "Message": DynamoDB spells the key differently per exception. */
 const char *ddb_error_message_key(enum ddb_error_code code);
-/* The short name after '#', e.g. "ValidationException". */
-const char *ddb_error_short_name(enum ddb_error_code code);
 
 #endif

@@ -114,6 +114,13 @@ bool expr_references(const struct expr *e, const char *name, size_t name_len);
  * name[0]) - for AWS's "Key attributes must be scalars; list random access '[]'
  * and map lookup '.' are not allowed: Key: name". */
 bool expr_uses_nested(const struct expr *e, const char *name, size_t name_len);
+/* True when every top-level attribute that e (a projection or a condition)
+ * names satisfies pred. Query uses it to tell whether a read of a local
+ * secondary index must fetch the rest of the item from the table, which costs
+ * table reads. */
+bool expr_names_all(const struct expr *e,
+                    bool (*pred)(const void *ctx, const char *name, size_t name_len),
+                    const void *ctx);
 
 /* ---- key conditions (Query) ---- */
 

@@ -722,3 +722,26 @@ bool expr_uses_nested(const struct expr *e, const char *name, size_t name_len)
 {
     return any_path_of(e, nested_under, name, name_len);
 }
+
+static bool node_within(const struct expr_node *n, bool (*pred)(const void *, const char *, size_t),
+                        const void *ctx)
+{
+    if (!n) return true;
+    if (n->kind == EN_PATH) return pred(ctx, n->path.elems[0].name, n->path.elems[0].name_len);
+    for (size_t i = 0; i < n->argc; i++) {
+        if (!node_within(n->args[i], pred, ctx)) return false;
+    }
+    return true;
+}
+
+/* See expr.h. */
+bool expr_names_all(const struct expr *e,
+                    bool (*pred)(const void *ctx, const char *name, size_t name_len),
+                    const void *ctx)
+{
+    for (size_t i = 0; i < e->path_count; i++) {
+        const struct expr_path_elem *el = &e->paths[i].elems[0];
+        if (!pred(ctx, el->name, el->name_len)) return false;
+    }
+    return node_within(e->root, pred, ctx);
+}

@@ -600,28 +600,3 @@ int expr_legacy_key_resolve(const struct expr *kc, const struct key_schema *sche
     }
     return 0;
 }
-
-static bool node_within(const struct expr_node *n,
-                        bool (*is_projected)(const void *, const char *, size_t), const void *ctx)
-{
-    if (!n) return true;
-    if (n->kind == EN_PATH)
-        return is_projected(ctx, n->path.elems[0].name, n->path.elems[0].name_len);
-    for (size_t i = 0; i < n->argc; i++) {
-        if (!node_within(n->args[i], is_projected, ctx)) return false;
-    }
-    return true;
-}
-
-/* See expr_legacy.h. */
-bool expr_legacy_names_within(const struct expr *e,
-                              bool (*is_projected)(const void *ctx, const char *name,
-                                                   size_t name_len),
-                              const void *ctx)
-{
-    for (size_t i = 0; i < e->path_count; i++) {
-        const struct expr_path_elem *el = &e->paths[i].elems[0];
-        if (!is_projected(ctx, el->name, el->name_len)) return false;
-    }
-    return node_within(e->root, is_projected, ctx);
-}

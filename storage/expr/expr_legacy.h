@@ -198,13 +198,4 @@ int expr_legacy_key_resolve(const struct expr *kc, const struct key_schema *sche
                             const struct attr_def *attr_defs, size_t attr_def_count,
                             struct key_condition *out, struct ddb_error *err);
 
-/* True when every top-level attribute that e (a projection or a condition)
- * names satisfies is_projected. Query uses it to tell whether a read of a
- * local secondary index must fetch the rest of the item from the table, which
- * costs table reads. */
-bool expr_legacy_names_within(const struct expr *e,
-                              bool (*is_projected)(const void *ctx, const char *name,
-                                                   size_t name_len),
-                              const void *ctx);
-
 #endif

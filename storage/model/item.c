@@ -28,13 +28,6 @@ struct item *item_new(struct value *attrs)
     return item;
 }
 
-struct item *item_new_copy(const struct value *attrs)
-{
-    struct value copy;
-    value_copy(&copy, attrs);
-    return item_new(&copy);
-}
-
 struct item *item_ref(struct item *item)
 {
     if (item) atomic_fetch_add_explicit(&item->refcount, 1, memory_order_relaxed);

@@ -26,8 +26,6 @@ struct item {
 /* Takes the contents of *attrs (a VALUE_M; left NULL-typed) and returns a new
  * item with one reference, owned by the caller. Computes size_bytes. */
 struct item *item_new(struct value *attrs);
-/* An item holding a deep copy of attrs. */
-struct item *item_new_copy(const struct value *attrs);
 /* Adds a reference and returns item; item_ref(NULL) is NULL. */
 struct item *item_ref(struct item *item);
 /* Drops a reference; frees at zero. item_unref(NULL) is a no-op. */

@@ -190,16 +190,6 @@ enum value_type value_set_element_type(enum value_type set_type)
     }
 }
 
-enum value_type value_set_type_of(enum value_type scalar_type)
-{
-    switch (scalar_type) {
-    case VALUE_S: return VALUE_SS;
-    case VALUE_N: return VALUE_NS;
-    case VALUE_B: return VALUE_BS;
-    default: assert(!"not a scalar key type"); return VALUE_NULL;
-    }
-}
-
 static int compare_bytes(const char *a, size_t a_len, const char *b, size_t b_len)
 {
     size_t n = a_len < b_len ? a_len : b_len;
@@ -277,12 +267,6 @@ static ssize_t map_index(const struct value *m, const char *name, size_t name_le
 }
 
 const struct value *value_map_get(const struct value *m, const char *name, size_t name_len)
-{
-    ssize_t i = map_index(m, name, name_len);
-    return i < 0 ? NULL : &m->u.map.attrs[i].value;
-}
-
-struct value *value_map_get_mut(struct value *m, const char *name, size_t name_len)
 {
     ssize_t i = map_index(m, name, name_len);
     return i < 0 ? NULL : &m->u.map.attrs[i].value;

@@ -80,9 +80,8 @@ const char *value_type_name(enum value_type type); /* "S", "N", ..., "BS" */
 bool value_type_from_name(const char *name, size_t len, enum value_type *out);
 bool value_is_set(const struct value *v);            /* SS, NS, BS */
 bool value_is_scalar_key_type(enum value_type type); /* S, N, B: the types a key may have */
-/* The element type of a set type (SS -> S ...), or the set type of a scalar. */
+/* The element type of a set type (SS -> S ...). */
 enum value_type value_set_element_type(enum value_type set_type);
-enum value_type value_set_type_of(enum value_type scalar_type);
 
 /* ---- comparison ---- */
 /* Deep equality as DynamoDB defines it: same type and same contents; sets
@@ -96,7 +95,6 @@ int value_compare_scalar(const struct value *a, const struct value *b);
 /* ---- maps ---- */
 /* Borrowed pointer to the value named name in map m, or NULL. */
 const struct value *value_map_get(const struct value *m, const char *name, size_t name_len);
-struct value *value_map_get_mut(struct value *m, const char *name, size_t name_len);
 /* Sets name to *v, taking v's contents (v is left NULL-typed); replaces an existing value. */
 void value_map_set(struct value *m, const char *name, size_t name_len, struct value *v);
 /* Removes name; returns false if it was absent. */

@@ -122,7 +122,10 @@ static void lit_value(struct lit *p, struct value *out)
         for (lit_ws(p); !(p->s[0] == '>' && p->s[1] == '>');) {
             struct value e;
             lit_value(p, &e);
-            if (out->type == VALUE_NULL) value_init_list(out, value_set_type_of(e.type));
+            if (out->type == VALUE_NULL)
+                value_init_list(out, e.type == VALUE_S   ? VALUE_SS
+                                     : e.type == VALUE_N ? VALUE_NS
+                                                         : VALUE_BS);
             value_list_append(out, &e);
             lit_ws(p);
             if (*p->s == ',') p->s++;
