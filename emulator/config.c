@@ -85,6 +85,17 @@ static int apply_in_memory(struct config *cfg, const char *value)
     return 0;
 }
 
+static int apply_db_path(struct config *cfg, const char *value)
+{
+    if (!value[0] || strlen(value) >= sizeof cfg->db_path) {
+        fprintf(stderr, "ddbemu: --db-path: not a directory name: '%s'\n", value);
+        return -1;
+    }
+    snprintf(cfg->db_path, sizeof cfg->db_path, "%s", value);
+    cfg->in_memory = false;
+    return 0;
+}
+
 static int apply_log_level(struct config *cfg, const char *value)
 {
     static const char *const names[] = {"error", "warn", "info", "debug"};
@@ -157,8 +168,13 @@ static const struct option_row options[] = {
      "one set of tables for every access key and region\n"
      "(default: one set per access key + region, as DynamoDB Local)",
      apply_shared_db},
-    {"in-memory", "inMemory", NULL,
-     "keep everything in memory (the default, and for now the only mode)", apply_in_memory},
+    {"in-memory", "inMemory", NULL, "keep everything in memory (the default; overrides --db-path)",
+     apply_in_memory},
+    {"db-path", "dbPath", "DIR",
+     "keep every table in SQLite files in DIR (created if\n"
+     "missing) and load them at start; a write is on disk\n"
+     "before it is acknowledged",
+     apply_db_path},
     {"log-level", NULL, "LEVEL", "error, warn, info (default) or debug", apply_log_level},
     {"ttl-interval", NULL, "SECONDS",
      "how often expired TTL items are deleted (default 1;\n"
@@ -205,6 +221,7 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
     struct option longopts[2 * OPTION_COUNT + 1];
     size_t n = 0;
     int index, c;
+    bool in_memory_given = false;
 
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->host, sizeof cfg->host, "127.0.0.1");
@@ -245,10 +262,17 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
             printf("ddbemu %s\n", DDBEMU_VERSION);
             return CONFIG_EXIT;
         }
+        if (options[c].apply == apply_in_memory) in_memory_given = true;
         if (options[c].apply(cfg, optarg) != 0) return CONFIG_ERROR;
     }
     if (optind < argc) {
         fprintf(stderr, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", argv[optind]);
+        return CONFIG_ERROR;
+    }
+    /* DynamoDB Local: "-inMemory ... You can't specify both -dbPath and -inMemory at once." */
+    if (in_memory_given && cfg->db_path[0]) {
+        fprintf(stderr, "ddbemu: --in-memory and --db-path cannot be used together\n"
+                        "Try 'ddbemu --help'.\n");
         return CONFIG_ERROR;
     }
     return CONFIG_RUN;

@@ -4,8 +4,8 @@
  * One option table in config.c drives both getopt_long and --help, so a flag
  * cannot exist without being documented. Defaults are safe: loopback only,
  * port 8000, in memory. DynamoDB Local's spellings (-port, -sharedDb,
- * -inMemory, -dbPath, ...) and later flags (--db-path, --ttl-interval) are
- * added as rows of that table; a row may carry an alias for that purpose.
+ * -inMemory, -dbPath, ...) are rows of that table too: a row may carry an
+ * alias for that purpose.
  */
 #ifndef DDB_EMULATOR_CONFIG_H
 #define DDB_EMULATOR_CONFIG_H
@@ -22,11 +22,12 @@ enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBU
 enum control_mode { CONTROL_AUTO, CONTROL_ON, CONTROL_OFF };
 
 struct config {
-    char host[256];   /* address or name to listen on */
-    uint16_t port;    /* 0: any free port */
-    unsigned threads; /* HTTP worker threads; 0: one per CPU */
-    bool shared_db;   /* one namespace for every credential and region */
-    bool in_memory;   /* always true until persistence lands */
+    char host[256];     /* address or name to listen on */
+    uint16_t port;      /* 0: any free port */
+    unsigned threads;   /* HTTP worker threads; 0: one per CPU */
+    bool shared_db;     /* one namespace for every credential and region */
+    bool in_memory;     /* false with --db-path */
+    char db_path[4096]; /* --db-path: the data directory; "" in memory */
     enum log_level log_level;
     unsigned ttl_interval_ms;  /* how often the TTL sweeper runs (--ttl-interval) */
     enum control_mode control; /* the /ddbemu/ control interface (--control, --no-control) */

@@ -1,9 +1,9 @@
 /*
  * main.c - the whole life of the ddbemu process, on one screen.
  *
- * config -> block signals -> engine -> HTTP server -> one line on stderr ->
- * TTL sweeper -> wait for SIGINT/SIGTERM -> stop in reverse order. Later
- * pieces (persistence) start after the server and stop before it.
+ * config -> block signals -> engine (in memory, or loaded from --db-path) ->
+ * HTTP server -> one line on stderr -> TTL sweeper -> wait for SIGINT/SIGTERM
+ * -> stop in reverse order (the engine last: with --db-path it flushes).
  */
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
@@ -14,6 +14,7 @@
 #include "storage/db.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char **argv)
@@ -37,7 +38,17 @@ int main(int argc, char **argv)
     /* Before any thread exists, so that every thread inherits the mask. */
     signals_block();
 
-    db = db_new();
+    if (cfg.db_path[0]) {
+        char *why = NULL;
+        db = db_open_dir(cfg.db_path, &why);
+        if (!db) {
+            fprintf(stderr, "ddbemu: --db-path %s: %s\n", cfg.db_path, why);
+            free(why);
+            return 1;
+        }
+    } else {
+        db = db_new();
+    }
     memset(&api_cfg, 0, sizeof api_cfg);
     api_cfg.shared_db = cfg.shared_db;
     api_cfg.control_enabled = config_control_enabled(&cfg);

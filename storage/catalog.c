@@ -42,25 +42,11 @@ static int not_found(const char *name, struct ddb_error *err)
                          "Requested resource not found: Table: %s not found", name);
 }
 
-static size_t insert_position(const struct namespace *ns, const char *name)
-{
-    size_t lo = 0, hi = ns->table_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(ns->tables[mid]->def.name, name) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 int db_create_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                     struct table_desc *out, struct ddb_error *err)
 {
     struct namespace *ns;
     struct table *t;
-    size_t pos;
     int rc = -1;
 
     db_write_lock(db);
@@ -70,16 +56,11 @@ int db_create_table(struct db *db, const struct db_scope *scope, struct table_de
     }
     ns = db_namespace_for_write(db, scope);
     t = table_new(def, scope->region, db_now_ms(db));
-    pos = insert_position(ns, t->def.name);
-    if (ns->table_count == ns->table_cap) {
-        ns->table_cap = ns->table_cap ? ns->table_cap * 2 : 8;
-        ns->tables = xrealloc(ns->tables, sizeof *ns->tables * ns->table_cap);
-    }
-    memmove(&ns->tables[pos + 1], &ns->tables[pos], sizeof *ns->tables * (ns->table_count - pos));
-    ns->tables[pos] = t;
-    ns->table_count++;
+    db_namespace_insert(ns, t);
+    persist_attach_table(db, scope->namespace_id, t);
     if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
     table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
+    persist_table(t);
     table_describe(t, out);
     out->status = TABLE_CREATING;
     /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
@@ -143,10 +124,11 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     table_describe(t, out);
     out->status = TABLE_DELETING;
     ns = db_namespace_for_write(db, scope);
-    pos = insert_position(ns, name);
+    pos = db_namespace_position(ns, name);
     memmove(&ns->tables[pos], &ns->tables[pos + 1],
             sizeof *ns->tables * (ns->table_count - pos - 1));
     ns->table_count--;
+    persist_table_removed(t);
     table_free(t, db_now_ms(db));
     rc = 0;
 out:
@@ -169,7 +151,7 @@ int db_list_tables(struct db *db, const struct db_scope *scope, const char *excl
     ns = db_find_namespace(db, scope);
     if (ns) {
         if (exclusive_start) {
-            start = insert_position(ns, exclusive_start);
+            start = db_namespace_position(ns, exclusive_start);
             if (start < ns->table_count &&
                 strcmp(ns->tables[start]->def.name, exclusive_start) == 0)
                 start++;
@@ -575,6 +557,7 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
         /* Reported DELETING in this response, gone for every later call. */
         table_remove_gsi(t, deleted->def.name);
     }
+    persist_table(t);
     rc = 0;
 out:
     db_unlock(db);

@@ -34,9 +34,17 @@ void db_free(struct db *db)
 
     if (!db) return;
     /* Nothing else may use db now; the lock is taken so that the teardown
-     * meets the same contracts as every other change. */
+     * meets the same contracts as every other change. The tables are only
+     * unloaded, not deleted: nothing of the teardown is recorded. */
     db_write_lock(db);
     now_ms = db_now_ms(db);
+    if (db->journal) {
+        for (size_t i = 0; i < db->namespace_count; i++) {
+            for (size_t t = 0; t < db->namespaces[i].table_count; t++)
+                db->namespaces[i].tables[t]->journal = NULL;
+        }
+        stream_registry_forget_journal(db->streams);
+    }
     for (size_t i = 0; i < db->namespace_count; i++) {
         struct namespace *ns = &db->namespaces[i];
         for (size_t t = 0; t < ns->table_count; t++)
@@ -49,6 +57,7 @@ void db_free(struct db *db)
     free(db->tokens);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);
+    journal_close(db->journal);
     pthread_rwlock_destroy(&db->lock);
     free(db);
 }
@@ -65,10 +74,20 @@ void db_write_lock(struct db *db)
     lock_check_acquired(LOCK_HOLD_EXCLUSIVE);
 }
 
+/*
+ * Releases the lock. With persistence, the changes the caller made under it
+ * (only an exclusive holder makes any) go to the journal as one unit first,
+ * and the caller waits, without the lock, until they are on disk: every
+ * db_* call that changes something returns durable, and concurrent writers
+ * share one commit (group commit, journal.h).
+ */
 void db_unlock(struct db *db)
 {
+    uint64_t lsn = db->journal ? journal_submit(db->journal) : 0;
+
     lock_check_released();
     pthread_rwlock_unlock(&db->lock);
+    if (lsn) journal_wait(db->journal, lsn);
 }
 
 /* The only call to the system clock in the engine (STYLE B8). */
@@ -87,11 +106,13 @@ int64_t db_now_ms(struct db *db)
 void db_clock_advance(struct db *db, int64_t delta_ms)
 {
     atomic_fetch_add(&db->clock_offset_ms, delta_ms);
+    persist_clock(db);
 }
 
 void db_clock_set(struct db *db, int64_t now_ms)
 {
     atomic_store(&db->clock_offset_ms, now_ms - wall_clock_ms());
+    persist_clock(db);
 }
 
 static struct namespace *find_namespace(struct db *db, const char *id)
@@ -147,6 +168,33 @@ struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *s
     memset(ns, 0, sizeof *ns);
     ns->id = xstrdup(scope->namespace_id);
     return ns;
+}
+
+size_t db_namespace_position(const struct namespace *ns, const char *name)
+{
+    size_t lo = 0, hi = ns->table_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(ns->tables[mid]->def.name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void db_namespace_insert(struct namespace *ns, struct table *t)
+{
+    assert_lock_exclusive();
+    size_t pos = db_namespace_position(ns, t->def.name);
+
+    if (ns->table_count == ns->table_cap) {
+        ns->table_cap = ns->table_cap ? ns->table_cap * 2 : 8;
+        ns->tables = xrealloc(ns->tables, sizeof *ns->tables * ns->table_cap);
+    }
+    memmove(&ns->tables[pos + 1], &ns->tables[pos], sizeof *ns->tables * (ns->table_count - pos));
+    ns->tables[pos] = t;
+    ns->table_count++;
 }
 
 void consumed_capacity_clear(struct consumed_capacity *c)

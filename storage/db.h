@@ -42,7 +42,15 @@ struct db_scope {
     const char *region;
 };
 
+/* An engine in memory. */
 struct db *db_new(void);
+/* An engine that keeps everything in the directory dir (--db-path; see
+ * storage/persist/journal.h): what dir holds is loaded, and every change is
+ * on disk before the call that made it returns. NULL, with *why set to an
+ * owned, printable reason, when dir cannot be used: another ddbemu holds it,
+ * or a file in it is damaged, foreign or of a newer ddbemu. */
+struct db *db_open_dir(const char *dir, char **why);
+/* Stops the engine; with a directory, everything recorded is on disk first. */
 void db_free(struct db *db);
 
 /* ---- the clock: the only source of time in the engine ---- */

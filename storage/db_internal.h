@@ -42,6 +42,7 @@ struct db {
     struct client_token *tokens; /* guarded by lock */
     size_t token_count;
     struct stream_registry *streams; /* every stream, open or readable for 24 h (stream.c) */
+    struct journal *journal;         /* --db-path: where changes are recorded; NULL in memory */
 };
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
@@ -65,6 +66,25 @@ int db_require_table(struct db *db, const struct db_scope *scope, const char *na
 struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope);
 /* The scope's namespace, created on first use; caller holds the lock exclusively. */
 struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *scope);
+/* Where name is, or would go, in the namespace's sorted tables. */
+size_t db_namespace_position(const struct namespace *ns, const char *name);
+/* Adds t (taken) to the namespace in name order; caller holds the lock exclusively. */
+void db_namespace_insert(struct namespace *ns, struct table *t);
+
+/* ---- persistence (persistence.c); every function is a no-op in memory ---- */
+
+/* Gives a new table its file and uid, so that its changes are recorded. */
+void persist_attach_table(struct db *db, const char *namespace_id, struct table *t);
+/* Records a table's definition and state after it changed. */
+void persist_table(const struct table *t);
+/* Records that a table is gone, with its items. */
+void persist_table_removed(const struct table *t);
+/* Records a transaction's client token. */
+void persist_token(struct db *db, const struct client_token *ct);
+/* Records that a namespace was reset. */
+void persist_reset(struct db *db, const char *namespace_id);
+/* Records the clock's offset after a control call moved it (no lock needed). */
+void persist_clock(struct db *db);
 
 /*
  * One write in three steps, shared by single-item writes, batches and

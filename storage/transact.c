@@ -41,9 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Tokens are honoured for 10 minutes (API reference, TransactWriteItems ClientRequestToken). */
-#define CLIENT_TOKEN_TTL_MS (10 * 60 * 1000)
-
 /* Transactional reads and writes cost twice their standard units
  * (developerguide/transaction-apis.html, "Capacity management for transactions"). */
 #define TRANSACT_MULTIPLIER 2.0
@@ -68,7 +65,8 @@ static void remember_token(struct db *db, const struct db_scope *scope, const ch
     ct->namespace_id = xstrdup(scope->namespace_id);
     ct->token = xstrdup(token);
     ct->digest = xstrdup(digest);
-    ct->expires_ms = now_ms + CLIENT_TOKEN_TTL_MS;
+    ct->expires_ms = now_ms + DDB_CLIENT_TOKEN_TTL_MS;
+    persist_token(db, ct);
 }
 
 /* The per-table capacity entry for table t in *caps, created on first use;

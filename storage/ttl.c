@@ -141,6 +141,7 @@ int db_update_ttl(struct db *db, const struct db_scope *scope, const char *table
     t->ttl.attribute_len = enabled ? strlen(attribute) : 0;
     t->ttl.enabled = enabled;
     t->ttl.changed_ms = now_ms;
+    persist_table(t);
     rc = 0;
 out:
     db_unlock(db);

@@ -24,6 +24,8 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
+#include "storage/model/codec.h"
+#include "storage/persist/journal.h"
 #include "storage/stream/stream_internal.h"
 
 #include <assert.h>
@@ -143,10 +145,106 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
 
 static void registry_remove_at(struct stream_registry *reg, size_t pos)
 {
-    stream_free(reg->streams[pos]);
+    struct stream *s = reg->streams[pos];
+
+    if (s->journal) journal_del_stream(s->journal, s->arn);
+    stream_free(s);
     memmove(&reg->streams[pos], &reg->streams[pos + 1],
             sizeof *reg->streams * (reg->count - pos - 1));
     reg->count--;
+}
+
+/* ------------------------------------------------------------------------ */
+/* persistence                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* The fields of a stream's recorded metadata (codec.h: new fields take new
+ * tags, unknown ones are skipped). */
+enum stream_tag {
+    ST_ARN = 1,
+    ST_LABEL = 2,
+    ST_TABLE_NAME = 3,
+    ST_REGION = 4,
+    ST_KEY = 5,
+    ST_VIEW = 6,
+    ST_CREATION = 7,
+    ST_ENABLED = 8,
+    ST_DISABLED_AT = 9,
+    ST_EVENT_SEED = 10,
+    ST_SHARD = 11, /* repeated, oldest first */
+};
+
+/* Records the stream's metadata (its shards, their trim points); a no-op in memory. */
+static void persist_stream(const struct stream *s)
+{
+    struct text_buf b = {0};
+    size_t m;
+
+    if (!s->journal) return;
+    m = codec_field_begin(&b, ST_ARN);
+    codec_put_str(&b, s->arn);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_LABEL);
+    codec_put_str(&b, s->label);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_TABLE_NAME);
+    codec_put_str(&b, s->table_name);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_REGION);
+    codec_put_str(&b, s->region);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_KEY);
+    codec_put_key_schema(&b, &s->key);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_VIEW);
+    codec_put_u8(&b, (uint8_t) s->view);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_CREATION);
+    codec_put_ivar(&b, s->creation_ms);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_ENABLED);
+    codec_put_bool(&b, s->enabled);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_DISABLED_AT);
+    codec_put_ivar(&b, s->disabled_ms);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, ST_EVENT_SEED);
+    codec_put_uvar(&b, s->event_seed);
+    codec_field_end(&b, m);
+    for (size_t i = 0; i < s->shard_count; i++) {
+        const struct shard *sh = &s->shards[i];
+        m = codec_field_begin(&b, ST_SHARD);
+        codec_put_str(&b, sh->id);
+        codec_put_str(&b, sh->parent_id);
+        codec_put_ivar(&b, sh->created_ms);
+        codec_put_uvar(&b, sh->start_seq);
+        codec_put_uvar(&b, sh->last_seq);
+        codec_put_bool(&b, sh->closed);
+        codec_put_ivar(&b, sh->closed_ms);
+        codec_put_uvar(&b, sh->trimmed_through);
+        codec_field_end(&b, m);
+    }
+    journal_put_stream(s->journal, s->arn, b.data, b.len);
+    text_buf_clear(&b);
+}
+
+/* Records one stream record; a no-op in memory. */
+static void persist_record(const struct stream *s, const struct stream_record *r)
+{
+    struct text_buf b = {0};
+    const struct item *images[3] = {r->old_image, r->new_image, r->keys_only};
+
+    if (!s->journal) return;
+    codec_put_ivar(&b, r->created_ms);
+    codec_put_uvar(&b, r->size_bytes);
+    codec_put_u8(&b, (uint8_t) r->event);
+    codec_put_bool(&b, r->by_ttl);
+    for (size_t i = 0; i < 3; i++) {
+        codec_put_bool(&b, images[i] != NULL);
+        if (images[i]) codec_put_value(&b, &images[i]->attrs);
+    }
+    journal_put_stream_record(s->journal, s->arn, r->seq, b.data, b.len);
+    text_buf_clear(&b);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -210,6 +308,7 @@ static void stream_roll_over(struct stream *s, int64_t now_ms)
     const int64_t lifetime = DDB_STREAM_SHARD_LIFETIME_MS;
     const int64_t max_chain = DDB_STREAM_RETENTION_MS / DDB_STREAM_SHARD_LIFETIME_MS + 1;
     struct shard *sh;
+    bool rolled = false;
 
     while ((sh = open_shard(s)) && now_ms - sh->created_ms >= lifetime) {
         int64_t periods = (now_ms - sh->created_ms) / lifetime;
@@ -219,7 +318,9 @@ static void stream_roll_over(struct stream *s, int64_t now_ms)
         shard_close(sh, sh->created_ms + lifetime);
         shard_open(s, child_ms, parent); /* may move s->shards */
         free(parent);
+        rolled = true;
     }
+    if (rolled) persist_stream(s);
 }
 
 /* Drops records written more than the retention period ago, then closed
@@ -227,12 +328,14 @@ static void stream_roll_over(struct stream *s, int64_t now_ms)
 static void stream_trim(struct stream *s, int64_t now_ms)
 {
     int64_t horizon = now_ms - DDB_STREAM_RETENTION_MS;
-    size_t kept = 0;
+    size_t kept = 0, before = s->shard_count;
+    uint64_t dropped_through = 0;
 
     for (size_t i = 0; i < s->shard_count; i++) {
         struct shard *sh = &s->shards[i];
         while (sh->head < sh->count && sh->records[sh->head].created_ms < horizon) {
             sh->trimmed_through = sh->records[sh->head].seq;
+            if (sh->trimmed_through > dropped_through) dropped_through = sh->trimmed_through;
             record_clear(&sh->records[sh->head]);
             sh->head++;
         }
@@ -251,6 +354,10 @@ static void stream_trim(struct stream *s, int64_t now_ms)
         s->shards[kept++] = *sh;
     }
     s->shard_count = kept;
+    if (dropped_through || kept != before) {
+        persist_stream(s);
+        if (dropped_through && s->journal) journal_trim_stream(s->journal, s->arn, dropped_through);
+    }
 }
 
 void stream_maintain(struct stream *s, int64_t now_ms)
@@ -309,6 +416,7 @@ struct stream *stream_open(struct stream_registry *reg, const char *namespace_id
     s->region = xstrdup(src->region);
     key_schema_copy(&s->key, src->key);
     s->view = src->view;
+    s->journal = src->journal;
     s->creation_ms = now_ms;
     s->enabled = true;
     s->event_seed = XXH64(s->arn, strlen(s->arn), reg->secret);
@@ -326,6 +434,7 @@ struct stream *stream_open(struct stream_registry *reg, const char *namespace_id
     memmove(&reg->streams[pos + 1], &reg->streams[pos], sizeof *reg->streams * (reg->count - pos));
     reg->streams[pos] = s;
     reg->count++;
+    persist_stream(s);
     return s;
 }
 
@@ -340,11 +449,17 @@ void stream_close(struct stream *s, int64_t now_ms)
     if (sh) shard_close(sh, now_ms);
     s->enabled = false;
     s->disabled_ms = now_ms;
+    persist_stream(s);
 }
 
 const char *stream_arn(const struct stream *s)
 {
     return s->arn;
+}
+
+bool stream_is_enabled(const struct stream *s)
+{
+    return s->enabled;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -430,4 +545,171 @@ void stream_record_change(struct stream *s, struct item *old_item, struct item *
         stream_item_keys(&s->key, any, &keys);
         r->keys_only = item_new(&keys);
     }
+    persist_record(s, r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* restoring                                                                 */
+/* ------------------------------------------------------------------------ */
+
+uint64_t stream_registry_secret(const struct stream_registry *reg)
+{
+    return reg->secret;
+}
+
+void stream_registry_set_secret(struct stream_registry *reg, uint64_t secret)
+{
+    reg->secret = secret;
+}
+
+struct stream *stream_registry_find(const struct stream_registry *reg, const char *namespace_id,
+                                    const char *arn)
+{
+    assert_lock_held();
+    return registry_find(reg, namespace_id, arn);
+}
+
+/* Reads one ST_SHARD field into a new shard of s. */
+static void restore_shard(struct stream *s, struct codec_in *f)
+{
+    struct shard *sh;
+
+    if (s->shard_count == s->shard_cap) {
+        s->shard_cap = s->shard_cap ? s->shard_cap * 2 : 4;
+        s->shards = xrealloc(s->shards, sizeof *s->shards * s->shard_cap);
+    }
+    sh = &s->shards[s->shard_count++];
+    memset(sh, 0, sizeof *sh);
+    sh->id = codec_get_str(f);
+    sh->parent_id = codec_get_str(f);
+    sh->created_ms = codec_get_ivar(f);
+    sh->start_seq = codec_get_uvar(f);
+    sh->last_seq = codec_get_uvar(f);
+    sh->closed = codec_get_bool(f);
+    sh->closed_ms = codec_get_ivar(f);
+    sh->trimmed_through = codec_get_uvar(f);
+    if (!sh->id) f->bad = true;
+}
+
+bool stream_restore(struct stream_registry *reg, const char *namespace_id,
+                    struct journal_file *journal, const void *state, size_t len)
+{
+    assert_lock_exclusive();
+    struct stream *s = xcalloc(1, sizeof *s);
+    struct codec_in in, f;
+    uint64_t tag;
+    size_t pos;
+
+    s->reg = reg;
+    s->namespace_id = xstrdup(namespace_id);
+    codec_in_init(&in, state, len);
+    while (codec_next_field(&in, &tag, &f)) {
+        switch ((enum stream_tag) tag) {
+        case ST_ARN: s->arn = codec_get_str(&f); break;
+        case ST_LABEL: s->label = codec_get_str(&f); break;
+        case ST_TABLE_NAME: s->table_name = codec_get_str(&f); break;
+        case ST_REGION: s->region = codec_get_str(&f); break;
+        case ST_KEY: codec_get_key_schema(&f, &s->key); break;
+        case ST_VIEW:
+            s->view = (enum stream_view) codec_get_u8(&f);
+            if (s->view > STREAM_KEYS_ONLY) f.bad = true;
+            break;
+        case ST_CREATION: s->creation_ms = codec_get_ivar(&f); break;
+        case ST_ENABLED: s->enabled = codec_get_bool(&f); break;
+        case ST_DISABLED_AT: s->disabled_ms = codec_get_ivar(&f); break;
+        case ST_EVENT_SEED: s->event_seed = codec_get_uvar(&f); break;
+        case ST_SHARD: restore_shard(s, &f); break;
+        default: break; /* written by a newer ddbemu */
+        }
+        if (f.bad) in.bad = true;
+    }
+    if (!codec_ok(&in) || !s->arn || !s->label || !s->table_name || !s->region ||
+        !s->key.hash_count || registry_find(reg, namespace_id, s->arn)) {
+        stream_free(s);
+        return false;
+    }
+    s->journal = journal;
+    pos = registry_lower_bound(reg, namespace_id, s->arn);
+    if (reg->count == reg->cap) {
+        reg->cap = reg->cap ? reg->cap * 2 : 8;
+        reg->streams = xrealloc(reg->streams, sizeof *reg->streams * reg->cap);
+    }
+    memmove(&reg->streams[pos + 1], &reg->streams[pos], sizeof *reg->streams * (reg->count - pos));
+    reg->streams[pos] = s;
+    reg->count++;
+    return true;
+}
+
+/* Reads an image flag and, when set, the image. */
+static bool restore_image(struct codec_in *in, struct item **out)
+{
+    struct value attrs;
+
+    *out = NULL;
+    if (!codec_get_bool(in)) return codec_ok(in);
+    if (!codec_get_value(in, &attrs) || attrs.type != VALUE_M) {
+        value_clear(&attrs);
+        return false;
+    }
+    *out = item_new(&attrs);
+    return true;
+}
+
+bool stream_restore_record(struct stream_registry *reg, const char *namespace_id, const char *arn,
+                           uint64_t seq, const void *record, size_t len)
+{
+    assert_lock_exclusive();
+    struct stream *s = registry_find(reg, namespace_id, arn);
+    struct shard *sh = NULL;
+    struct stream_record r;
+    struct codec_in in;
+
+    if (!s) return false;
+    /* The shard whose numbers start at or below seq, the latest such. */
+    for (size_t i = 0; i < s->shard_count; i++) {
+        if (s->shards[i].start_seq < seq) sh = &s->shards[i];
+    }
+    if (!sh || seq <= sh->trimmed_through || (sh->count && sh->records[sh->count - 1].seq >= seq))
+        return false;
+    memset(&r, 0, sizeof r);
+    r.seq = seq;
+    codec_in_init(&in, record, len);
+    r.created_ms = codec_get_ivar(&in);
+    r.size_bytes = (size_t) codec_get_uvar(&in);
+    r.event = (enum stream_event) codec_get_u8(&in);
+    r.by_ttl = codec_get_bool(&in);
+    if (r.event > STREAM_EVENT_REMOVE || !restore_image(&in, &r.old_image) ||
+        !restore_image(&in, &r.new_image) || !restore_image(&in, &r.keys_only) ||
+        !codec_at_end(&in) || !codec_ok(&in)) {
+        record_clear(&r);
+        return false;
+    }
+    if (sh->count == sh->cap) {
+        sh->cap = sh->cap ? sh->cap * 2 : 16;
+        sh->records = xrealloc(sh->records, sizeof *sh->records * sh->cap);
+    }
+    sh->records[sh->count++] = r;
+    if (seq > sh->last_seq) sh->last_seq = seq;
+    return true;
+}
+
+void stream_registry_restored(struct stream_registry *reg)
+{
+    assert_lock_exclusive();
+    for (size_t i = 0; i < reg->count; i++) {
+        const struct stream *s = reg->streams[i];
+        for (size_t k = 0; k < s->shard_count; k++) {
+            const struct shard *sh = &s->shards[k];
+            uint64_t top = sh->last_seq > sh->start_seq ? sh->last_seq : sh->start_seq;
+            if (sh->trimmed_through > top) top = sh->trimmed_through;
+            if (top >= reg->next_seq) reg->next_seq = top + 1;
+        }
+    }
+}
+
+void stream_registry_forget_journal(struct stream_registry *reg)
+{
+    assert_lock_exclusive();
+    for (size_t i = 0; i < reg->count; i++)
+        reg->streams[i]->journal = NULL;
 }

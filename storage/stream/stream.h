@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct journal_file;
 struct stream;
 struct stream_registry;
 
@@ -67,6 +68,7 @@ struct stream_source {
     const char *region;
     const struct key_schema *key;
     enum stream_view view;
+    struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
 };
 
 /* The registry of one struct db. */
@@ -84,6 +86,8 @@ struct stream *stream_open(struct stream_registry *reg, const char *namespace_id
 void stream_close(struct stream *s, int64_t now_ms);
 /* The stream's ARN (borrowed). */
 const char *stream_arn(const struct stream *s);
+/* Whether the stream is still being written to (not disabled or replaced). */
+bool stream_is_enabled(const struct stream *s);
 
 /* Records one committed change at now_ms (old and/or new item; references
  * are taken as the stream's view needs them). A write that changes nothing -
@@ -97,6 +101,30 @@ void stream_registry_maintain(struct stream_registry *reg, int64_t now_ms);
 
 /* Forgets every stream of a namespace at once (emulator reset). */
 void stream_registry_drop_namespace(struct stream_registry *reg, const char *namespace_id);
+
+/* ---- persistence (stream.c) ---- */
+
+/* The secret that keys iterators and event ids; persistence keeps it so that
+ * iterators handed out before a restart still work after it. */
+uint64_t stream_registry_secret(const struct stream_registry *reg);
+void stream_registry_set_secret(struct stream_registry *reg, uint64_t secret);
+/* The namespace's stream named arn, or NULL. */
+struct stream *stream_registry_find(const struct stream_registry *reg, const char *namespace_id,
+                                    const char *arn);
+/* Brings back a stream from its recorded metadata (written by the journal,
+ * see persist/journal.h) into the registry; false when the bytes are not a
+ * stream's. Its records follow with stream_restore_record. */
+bool stream_restore(struct stream_registry *reg, const char *namespace_id,
+                    struct journal_file *journal, const void *state, size_t len);
+/* One recorded stream record back into its shard; false when malformed or
+ * when it names no shard of the stream. */
+bool stream_restore_record(struct stream_registry *reg, const char *namespace_id, const char *arn,
+                           uint64_t seq, const void *record, size_t len);
+/* After restoring: sequence numbers continue after every restored one. */
+void stream_registry_restored(struct stream_registry *reg);
+/* Stops recording anything to disk (the process is stopping: closing the
+ * streams of tables that are only unloaded must not be recorded). */
+void stream_registry_forget_journal(struct stream_registry *reg);
 
 /* ---- the reading side (stream_read.c) ---- */
 

@@ -7,6 +7,7 @@
 #ifndef DDB_STREAM_INTERNAL_H
 #define DDB_STREAM_INTERNAL_H
 
+#include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 
 #include <stdbool.h>
@@ -39,6 +40,7 @@ struct shard {
 
 struct stream {
     struct stream_registry *reg;
+    struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
     char *namespace_id;
     char *arn;
     char *label;

@@ -496,8 +496,9 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
         else
             skiplist_insert(&t->items, &new_key, new_item);
     }
-    /* One stream record per committed change, in commit order. */
+    /* One stream record and one journal record per committed change, in commit order. */
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
+    if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);
     item_unref(old_item);
 }
 
@@ -540,6 +541,7 @@ void table_sync_stream(struct table *t, struct stream_registry *reg, const char 
             .region = t->region,
             .key = &t->def.key,
             .view = t->def.stream.view,
+            .journal = t->journal,
         };
         t->stream = stream_open(reg, namespace_id, &src, now_ms);
     }

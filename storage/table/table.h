@@ -21,6 +21,7 @@
 #include "storage/model/item.h"
 #include "storage/model/key.h"
 #include "storage/model/schema.h"
+#include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 #include "storage/table/collection.h"
 #include "storage/table/index.h"
@@ -69,6 +70,8 @@ struct table {
     char *latest_stream_label;
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
     struct ttl_setting ttl;
+    struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
+    uint64_t uid;                 /* its row in the journal's file */
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */

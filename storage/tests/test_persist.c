@@ -1,0 +1,319 @@
+/*
+ * test_persist.c - the on-disk format: the codec's round trips and its
+ * refusal of damaged bytes, a whole engine saved and loaded, the upgrade of
+ * a file written by the first schema version, and the files refused.
+ *
+ * conformance/test_emulator_persistence.py covers the same through the real
+ * server (kill -9, concurrent writers, foreign and damaged files).
+ */
+#include "storage/db.h"
+#include "storage/model/codec.h"
+#include "storage/persist/disk.h"
+#include "storage/tests/check.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct db_scope scope = {"AK/us-east-1", "us-east-1"};
+
+static char *sdup(const char *s)
+{
+    char *p = malloc(strlen(s) + 1);
+    strcpy(p, s);
+    return p;
+}
+
+static char *temp_dir(void)
+{
+    char templ[] = "/tmp/ddbemu-test-persist-XXXXXX";
+    char *d = mkdtemp(templ);
+    return d ? sdup(d) : NULL;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* A value of every type, nested, with NUL bytes in a name and a string. */
+static void sample_value(struct value *out)
+{
+    struct value v, l, set, inner;
+
+    value_init_map(out);
+    value_init_string(&v, "a\0b", 3);
+    value_map_set(out, "s\0x", 3, &v);
+    value_init_number_text(&v, "-1.5E+10", 8);
+    value_map_set(out, "n", 1, &v);
+    value_init_binary(&v, "\x00\xff\x01", 3);
+    value_map_set(out, "b", 1, &v);
+    value_init_bool(&v, true);
+    value_map_set(out, "t", 1, &v);
+    value_init_null(&v);
+    value_map_set(out, "z", 1, &v);
+    value_init_list(&l, VALUE_L);
+    value_init_map(&inner);
+    value_init_list(&set, VALUE_NS);
+    value_init_number_text(&v, "1", 1);
+    value_list_append(&set, &v);
+    value_init_number_text(&v, "2", 1);
+    value_list_append(&set, &v);
+    value_map_set(&inner, "ns", 2, &set);
+    value_list_append(&l, &inner);
+    value_init_list(&set, VALUE_BS);
+    value_init_binary(&v, "", 0);
+    value_list_append(&set, &v);
+    value_list_append(&l, &set);
+    value_map_set(out, "l", 1, &l);
+}
+
+static void test_values_round_trip(void)
+{
+    struct value in, out;
+    struct text_buf b = {0};
+    struct codec_in r;
+
+    sample_value(&in);
+    codec_put_value(&b, &in);
+    codec_in_init(&r, b.data, b.len);
+    CHECK(codec_get_value(&r, &out));
+    CHECK(codec_at_end(&r) && codec_ok(&r));
+    CHECK(value_equal(&in, &out));
+    value_clear(&out);
+    /* Every truncation is refused, never read past its end. */
+    for (size_t len = 0; len < b.len; len++) {
+        codec_in_init(&r, b.data, len);
+        CHECK(!codec_get_value(&r, &out));
+        CHECK(!codec_ok(&r));
+    }
+    value_clear(&in);
+    text_buf_clear(&b);
+}
+
+static void test_damaged_bytes_are_refused_not_trusted(void)
+{
+    struct value out;
+    struct codec_in r;
+    /* A map claiming 2^60 entries; a list nested far deeper than 32 levels. */
+    const unsigned char huge[] = {VALUE_M, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10};
+    unsigned char deep[200];
+
+    codec_in_init(&r, huge, sizeof huge);
+    CHECK(!codec_get_value(&r, &out));
+    for (size_t i = 0; i < sizeof deep; i += 2) {
+        deep[i] = VALUE_L;
+        deep[i + 1] = 1;
+    }
+    codec_in_init(&r, deep, sizeof deep);
+    CHECK(!codec_get_value(&r, &out));
+    /* A type byte that is no type. */
+    codec_in_init(&r, "\x63", 1);
+    CHECK(!codec_get_value(&r, &out));
+}
+
+static void create_table(struct db *db, const char *name)
+{
+    struct table_def def;
+    struct table_desc desc;
+    struct ddb_error err = {0};
+
+    memset(&def, 0, sizeof def);
+    def.name = sdup(name);
+    def.attr_def_count = 2;
+    def.attr_defs = calloc(2, sizeof *def.attr_defs);
+    def.attr_defs[0] = (struct attr_def){sdup("pk"), VALUE_S};
+    def.attr_defs[1] = (struct attr_def){sdup("g"), VALUE_N};
+    def.key.hash_count = 1;
+    def.key.hash_names[0] = sdup("pk");
+    def.billing = BILLING_PAY_PER_REQUEST;
+    def.gsi_count = 1;
+    def.gsis = calloc(1, sizeof *def.gsis);
+    def.gsis[0].name = sdup("byg");
+    def.gsis[0].is_global = true;
+    def.gsis[0].key.hash_count = 1;
+    def.gsis[0].key.hash_names[0] = sdup("g");
+    def.gsis[0].projection.type = PROJECTION_INCLUDE;
+    def.gsis[0].projection.non_key_count = 1;
+    def.gsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
+    def.gsis[0].projection.non_key_attrs[0] = sdup("x");
+    def.tag_count = 1;
+    def.tags = calloc(1, sizeof *def.tags);
+    def.tags[0] = (struct tag){sdup("team"), sdup("chat")};
+    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
+    table_desc_clear(&desc);
+}
+
+static void put(struct db *db, const char *table, const char *pk, long g)
+{
+    struct value m, v;
+    char text[32];
+    struct write_op op = {.kind = WRITE_PUT, .table_name = table};
+    struct write_result res;
+    struct ddb_error err = {0};
+
+    value_init_map(&m);
+    value_init_string(&v, pk, strlen(pk));
+    value_map_set(&m, "pk", 2, &v);
+    snprintf(text, sizeof text, "%ld", g);
+    value_init_number_text(&v, text, strlen(text));
+    value_map_set(&m, "g", 1, &v);
+    op.put_item = item_new(&m);
+    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
+    write_result_clear(&res);
+    item_unref(op.put_item);
+}
+
+static int64_t count_items(struct db *db, const char *table)
+{
+    struct table_desc desc;
+    struct ddb_error err = {0};
+    int64_t n;
+
+    if (db_describe_table(db, &scope, table, &desc, &err) != 0) {
+        ddb_error_clear(&err);
+        return -1;
+    }
+    n = desc.item_count;
+    CHECK_INT_EQ(desc.def.tag_count, 1);
+    CHECK_STR_EQ(desc.def.gsis[0].projection.non_key_attrs[0], "x");
+    table_desc_clear(&desc);
+    return n;
+}
+
+static void test_an_engine_comes_back_from_its_directory(void)
+{
+    char *dir = temp_dir(), *why = NULL;
+    struct db *db = db_open_dir(dir, &why);
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "chat");
+    for (long i = 0; i < 500; i++) {
+        char pk[16];
+        snprintf(pk, sizeof pk, "k%ld", i);
+        put(db, "chat", pk, i % 7);
+    }
+    db_free(db);
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (db) {
+        CHECK_INT_EQ(count_items(db, "chat"), 500);
+        db_free(db);
+    }
+    remove_dir(dir);
+    free(dir);
+}
+
+/* Runs sql on the file at path (a test's own connection). */
+static void exec_sql(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    CHECK_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    CHECK_INT_EQ(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static int64_t user_version(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    int64_t v = -1;
+
+    CHECK_INT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW) v = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return v;
+}
+
+/*
+ * A file written by schema version 1 (no client-token table) is upgraded in
+ * place when opened, and everything in it loads: the file is made as
+ * version 1 from version 2 by undoing step 2 exactly.
+ */
+static void test_a_version_1_file_is_upgraded(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "old");
+    put(db, "old", "a", 1);
+    put(db, "old", "b", 2);
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
+    exec_sql(path, "DROP TABLE tokens; PRAGMA user_version = 1;");
+    CHECK_INT_EQ(user_version(path), 1);
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (db) {
+        CHECK_INT_EQ(count_items(db, "old"), 2);
+        db_free(db);
+    }
+    CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
+static void test_newer_and_foreign_files_are_refused(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "t1x");
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    exec_sql(path, "PRAGMA user_version = 99;");
+    db = db_open_dir(dir, &why);
+    CHECK(db == NULL);
+    CHECK(why && strstr(why, "newer ddbemu") && strstr(why, path));
+    free(why);
+    why = NULL;
+    exec_sql(path, "PRAGMA user_version = 2; PRAGMA application_id = 7;");
+    db = db_open_dir(dir, &why);
+    CHECK(db == NULL);
+    CHECK(why && strstr(why, "is not a ddbemu database"));
+    free(why);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
+static void test_one_directory_one_ddbemu(void)
+{
+    char *dir = temp_dir(), *why = NULL;
+    struct db *first = db_open_dir(dir, &why), *second;
+
+    CHECK(first != NULL);
+    second = db_open_dir(dir, &why);
+    CHECK(second == NULL);
+    CHECK(why && strstr(why, "in use by another ddbemu"));
+    free(why);
+    db_free(first);
+    remove_dir(dir);
+    free(dir);
+}
+
+int main(void)
+{
+    RUN(test_values_round_trip);
+    RUN(test_damaged_bytes_are_refused_not_trusted);
+    RUN(test_an_engine_comes_back_from_its_directory);
+    RUN(test_a_version_1_file_is_upgraded);
+    RUN(test_newer_and_foreign_files_are_refused);
+    RUN(test_one_directory_one_ddbemu);
+    return check_report();
+}
