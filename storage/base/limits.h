@@ -37,7 +37,7 @@
 #define DDB_MAX_TRANSACT_ITEMS           100
 #define DDB_MAX_TRANSACT_BYTES           (4 * 1024 * 1024)
 #define DDB_CLIENT_TOKEN_TTL_MS          (10 * 60 * 1000) /* ClientRequestToken */
-#define DDB_MAX_PAGE_READ_BYTES          (1024 * 1024) /* Query and Scan read per page */
+#define DDB_MAX_PAGE_READ_BYTES          (1024 * 1024)    /* Query and Scan read per page */
 #define DDB_MAX_EXPRESSION_BYTES         4096
 #define DDB_MAX_IN_OPERANDS              100
 #define DDB_MAX_SCAN_SEGMENTS            1000000
