@@ -273,8 +273,9 @@ class Writer(threading.Thread):
                 return
 
 
-def test_kill_9_under_concurrent_writes_loses_nothing_acknowledged(start_server, tmp_path):
-    data = str(tmp_path / "crash")
+def write_until_stopped(start_server, data, stop_server):
+    """Six writers and the TTL sweeper at work; stop_server(server) ends it
+    in the middle; returns the writers, for check_after_restart."""
     server = start_server("--db-path", data, "--ttl-interval", "0.05")
     setup = server.client()
     create_chat_table(setup, "crash")
@@ -289,12 +290,15 @@ def test_kill_9_under_concurrent_writes_loses_nothing_acknowledged(start_server,
     for w in writers:
         w.start()
     time.sleep(1.5)
-    kill9(server)
+    stop_server(server)
     stop.set()
     for w in writers:
         w.join(timeout=30)
     assert sum(w.count for w in writers) > 100, "the writers barely ran"
+    return writers
 
+
+def check_after_restart(start_server, data, writers):
     server = start_server("--db-path", data)
     client = server.client()
     streams = make_client(server.endpoint_url, service="dynamodbstreams")
@@ -328,12 +332,10 @@ def test_kill_9_under_concurrent_writes_loses_nothing_acknowledged(start_server,
         assert len(keys) == (3 if attr == "txn" else 25), (owner, attr, gid, len(keys))
     # ItemCount, the index and the stream agree with the items.
     assert client.describe_table(TableName="crash")["Table"]["ItemCount"] == len(items)
-    indexed = {}
     for w in writers:
         page = client.query(TableName="crash", IndexName="GSI1", Select="COUNT",
                             KeyConditionExpression="GSI1PK = :w",
                             ExpressionAttributeValues={":w": {"S": f"W{w.wid}"}})
-        indexed[w.wid] = page["Count"]
         assert page["Count"] == sum(1 for it in items.values()
                                     if it.get("GSI1PK", {}).get("S") == f"W{w.wid}")
     replay = {}
@@ -345,6 +347,26 @@ def test_kill_9_under_concurrent_writes_loses_nothing_acknowledged(start_server,
         else:
             replay[key_of(d["Keys"])] = d["NewImage"]
     assert replay == items
+    # The sweeper's deletions are records too: every expired item is gone or still there whole.
+    assert all(k[0] != "EXPIRING" or "ttl" in it for k, it in items.items())
+
+
+def test_kill_9_under_concurrent_writes_loses_nothing_acknowledged(start_server, tmp_path):
+    data = str(tmp_path / "crash")
+    writers = write_until_stopped(start_server, data, kill9)
+    check_after_restart(start_server, data, writers)
+
+
+def test_sigterm_under_concurrent_writes_stops_cleanly_and_keeps_them(start_server, tmp_path):
+    # A clean stop while writers wait for their commits: every held answer is
+    # released before the server stops, and the process exits 0.
+    data = str(tmp_path / "term")
+
+    def terminate(server):
+        assert server.stop() is None
+
+    writers = write_until_stopped(start_server, data, terminate)
+    check_after_restart(start_server, data, writers)
 
 
 # --------------------------------------------------------------------------

@@ -53,6 +53,22 @@ struct db *db_open_dir(const char *dir, char **why);
 /* Stops the engine; with a directory, everything recorded is on disk first. */
 void db_free(struct db *db);
 
+/* ---- durability (with a directory; all no-ops in memory) ---- */
+
+/* The commit that the changes made by the calling thread's db_* calls since
+ * it last asked need before they may be acknowledged; 0 when there is none.
+ * Resets it. The HTTP layer asks after each request and holds the answer. */
+uint64_t db_take_commit(struct db *db);
+/* Calls ready(ctx) once commit is on disk: returns false at once when it
+ * already is (ready is not called), otherwise true and ready runs later on
+ * the persistence thread (quick work only: it resumes a connection). */
+bool db_on_commit(struct db *db, uint64_t commit, void (*ready)(void *ctx), void *ctx);
+/* Blocks until commit is on disk. */
+void db_wait_commit(struct db *db, uint64_t commit);
+/* Blocks until everything recorded so far is on disk, and every db_on_commit
+ * callback for it has run. */
+void db_flush(struct db *db);
+
 /* ---- the clock: the only source of time in the engine ---- */
 int64_t db_now_ms(struct db *db);
 /* Shifts the engine's clock by delta_ms (tests advance time instead of waiting). */

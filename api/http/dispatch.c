@@ -388,5 +388,16 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
 
 void api_http_handler(void *arg, const struct http_request *req, struct http_response *resp)
 {
-    api_handle(arg, req, resp);
+    const struct api_context *ctx = arg;
+
+    api_handle(ctx, req, resp);
+    /* With --db-path, what the request changed must be on disk before the
+     * answer goes out: the server holds it until the commit (server.h). */
+    resp->hold = db_take_commit(ctx->db);
+}
+
+bool api_http_defer(void *arg, uint64_t hold, void (*release)(void *ctx), void *ctx)
+{
+    const struct api_context *api = arg;
+    return db_on_commit(api->db, hold, release, ctx);
 }

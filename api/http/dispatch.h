@@ -35,7 +35,11 @@ struct api_context {
 void api_handle(const struct api_context *ctx, const struct http_request *req,
                 struct http_response *resp);
 
-/* http_handler_fn adapter for server.c: arg is a const struct api_context *. */
+/* http_handler_fn adapter for server.c: arg is a const struct api_context *.
+ * With persistence it holds the answer until the request's changes are on
+ * disk (http_response.hold = the commit they need). */
 void api_http_handler(void *arg, const struct http_request *req, struct http_response *resp);
+/* http_defer_fn adapter for server.c: releases a held answer at its commit. */
+bool api_http_defer(void *arg, uint64_t hold, void (*release)(void *ctx), void *ctx);
 
 #endif

@@ -26,11 +26,13 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 struct server {
@@ -39,6 +41,9 @@ struct server {
     char *host; /* owned copy of config.host */
     struct sockaddr_storage addr;
     uint16_t port;
+    atomic_int held;      /* answers parked until their release */
+    atomic_int active;    /* requests being handled now */
+    atomic_bool stopping; /* server_stop has begun: no request is handled */
 };
 
 /* One request in flight. */
@@ -55,6 +60,10 @@ struct request_state {
     struct http_field *query;
     size_t query_count;
     size_t query_cap;
+    /* A held answer: the connection is suspended until release_held(). */
+    bool held;
+    struct http_response held_response;
+    struct MHD_Connection *conn;
 };
 
 /* ---- struct http_request / http_response helpers ---- */
@@ -188,6 +197,14 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct http_re
     return ret;
 }
 
+/* The defer hook's release: the connection goes back into the event loop,
+ * which calls on_request again to send the held answer. Any thread. */
+static void release_held(void *ctx)
+{
+    struct request_state *st = ctx;
+    MHD_resume_connection(st->conn);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -197,6 +214,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     size_t max = srv->config.max_body_bytes;
 
     (void) version;
+    if (st && st->held) {
+        st->held = false;
+        atomic_fetch_sub(&srv->held, 1);
+        return send_response(conn, &st->held_response);
+    }
     if (!st) {
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -242,7 +264,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return queue_empty(conn, MHD_HTTP_CONTENT_TOO_LARGE);
     }
 
-    /* The whole request is here. */
+    /* The whole request is here. While stopping, nothing new is done (a
+     * held answer could no longer be released before the daemon stops). */
+    atomic_fetch_add(&srv->active, 1);
+    if (atomic_load(&srv->stopping)) {
+        atomic_fetch_sub(&srv->active, 1);
+        return queue_empty(conn, MHD_HTTP_SERVICE_UNAVAILABLE);
+    }
     MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_header, st);
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_query, st);
     {
@@ -259,6 +287,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         struct http_response resp;
         memset(&resp, 0, sizeof resp);
         srv->config.handler(srv->config.handler_arg, &req, &resp);
+        if (resp.hold && srv->config.defer) {
+            /* Parked first, then registered: the release may come at once,
+             * from another thread, and must find the answer in place. */
+            st->held_response = resp;
+            st->held = true;
+            st->conn = conn;
+            atomic_fetch_add(&srv->held, 1);
+            MHD_suspend_connection(conn);
+            if (!srv->config.defer(srv->config.defer_arg, resp.hold, release_held, st))
+                MHD_resume_connection(conn);
+            atomic_fetch_sub(&srv->active, 1);
+            return MHD_YES;
+        }
+        atomic_fetch_sub(&srv->active, 1);
         return send_response(conn, &resp);
     }
 }
@@ -272,6 +314,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void) conn;
     (void) toe;
     if (!st) return;
+    if (st->held) {
+        /* The client went away while its answer was held. */
+        atomic_fetch_sub(&((struct server *) cls)->held, 1);
+        http_response_clear(&st->held_response);
+    }
     free(st->body);
     free(st->headers);
     free(st->query);
@@ -293,7 +340,8 @@ struct server *server_start(const struct server_config *config, const char **err
     struct server *srv = xcalloc(1, sizeof *srv);
     struct addrinfo hints, *res = NULL;
     char port[8];
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
+                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
     unsigned threads = config->threads ? config->threads : default_threads();
     const union MHD_DaemonInfo *info;
     int gai;
@@ -345,10 +393,27 @@ uint16_t server_port(const struct server *server)
     return server->port;
 }
 
+/*
+ * libmicrohttpd must not be stopped with a connection parked. New requests
+ * are refused from now on; the ones being handled finish, and the held
+ * answers are released (their commits are under way) and sent, before it
+ * stops - waiting at most 30 s.
+ */
 void server_stop(struct server *server)
 {
+    MHD_socket listener;
+
     if (!server) return;
+    atomic_store(&server->stopping, true);
+    listener = MHD_quiesce_daemon(server->daemon);
+    for (int waited = 0;
+         (atomic_load(&server->held) > 0 || atomic_load(&server->active) > 0) && waited < 30000;
+         waited++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
     MHD_stop_daemon(server->daemon);
+    if (listener != MHD_INVALID_SOCKET) close(listener); /* quiesced: ours to close */
     free(server->host);
     free(server);
 }

@@ -233,14 +233,20 @@ static int open_file(const char *path, bool create, sqlite3 **db, char **why)
     return 0;
 }
 
-/* Sets up a checked file for the journal. WAL: readers never block the
- * writer, and a commit is one append. synchronous=NORMAL: durable against a
- * crash of the process; a power loss can lose the commits since the last
- * checkpoint (journal.h). */
+/*
+ * Sets up a checked file for the journal. WAL: a commit is one append.
+ * synchronous=NORMAL: durable against a crash of the process; a power loss
+ * can lose the commits since the last checkpoint (journal.h). Exclusive
+ * locking: this process is the file's only user (the directory lock says
+ * so), so SQLite need not take file locks at every transaction nor share
+ * its WAL index through memory-mapped files.
+ */
 static int set_up(sqlite3 *db, const char *path, char **why)
 {
-    if (sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL", NULL, NULL, NULL) !=
-        SQLITE_OK)
+    if (sqlite3_exec(db,
+                     "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; "
+                     "PRAGMA synchronous=NORMAL",
+                     NULL, NULL, NULL) != SQLITE_OK)
         return disk_fail(why, path, db, "cannot be read as a ddbemu database");
     return 0;
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum record_kind {
@@ -93,6 +94,14 @@ struct journal_file {
     bool in_transaction; /* the writer's current batch has begun on this file */
 };
 
+/* A caller waiting for a commit without blocking (journal_notify). */
+struct notification {
+    struct notification *next;
+    uint64_t lsn;
+    void (*ready)(void *ctx);
+    void *ctx;
+};
+
 struct journal {
     char *dir;
     int lock_fd;
@@ -109,8 +118,11 @@ struct journal {
     pthread_cond_t work;   /* the queue is not empty, or stop */
     pthread_cond_t done;   /* committed moved */
     struct record *queue, **queue_tail;
-    uint64_t submitted; /* units handed to the writer */
-    uint64_t committed; /* units on disk */
+    uint64_t submitted;                 /* units handed to the writer */
+    uint64_t committed;                 /* units on disk */
+    bool writer_idle;                   /* the writer waits for work */
+    struct text_buf scratch;            /* the writer's buffer */
+    struct notification *notifications; /* waiting for committed to reach their lsn */
     bool stop;
     pthread_t writer;
     bool writer_started;
@@ -351,54 +363,102 @@ static void apply(struct record *r, struct text_buf *scratch)
     }
 }
 
+/* Unlinks and returns the notifications whose lsn is committed; the caller
+ * holds j->mutex. */
+static struct notification *take_ready(struct journal *j)
+{
+    struct notification *ready = NULL, **link = &j->notifications;
+
+    while (*link) {
+        struct notification *n = *link;
+        if (n->lsn <= j->committed) {
+            *link = n->next;
+            n->next = ready;
+            ready = n;
+        } else {
+            link = &n->next;
+        }
+    }
+    return ready;
+}
+
+/*
+ * Commits whatever is queued, on the writer's thread: called with j->mutex
+ * held, which is released while SQLite works, so that more units queue up
+ * meanwhile - they form the next group.
+ */
+static void commit_queued(struct journal *j)
+{
+    struct record *batch = j->queue;
+    struct notification *ready;
+    uint64_t upto = j->submitted;
+
+    j->queue = NULL;
+    j->queue_tail = &j->queue;
+    pthread_mutex_unlock(&j->mutex);
+
+    for (struct record *r = batch; r; r = r->next) {
+        if (!r->file->in_transaction) {
+            exec_or_die(r->file, "BEGIN");
+            r->file->in_transaction = true;
+        }
+        apply(r, &j->scratch);
+    }
+    for (size_t i = 0; i < j->file_count; i++) {
+        struct journal_file *f = j->files[i];
+        if (!f->in_transaction) continue;
+        exec_or_die(f, "COMMIT");
+        f->in_transaction = false;
+    }
+    while (batch) {
+        struct record *next = batch->next;
+        record_free(batch);
+        batch = next;
+    }
+
+    pthread_mutex_lock(&j->mutex);
+    j->committed = upto;
+    /* Under the mutex, so that journal_wait returning means that the
+     * notifications up to its lsn have run too. */
+    for (ready = take_ready(j); ready;) {
+        struct notification *next = ready->next;
+        ready->ready(ready->ctx);
+        free(ready);
+        ready = next;
+    }
+    pthread_cond_broadcast(&j->done);
+}
+
+/* The writer: commits the queue, again and again while units keep coming
+ * (each commit's group is what queued during the one before), and sleeps
+ * when there is nothing to do. */
 static void *writer_main(void *arg)
 {
     struct journal *j = arg;
-    struct text_buf scratch = {0};
 
+    pthread_mutex_lock(&j->mutex);
     for (;;) {
-        struct record *batch;
-        uint64_t upto;
-
-        pthread_mutex_lock(&j->mutex);
-        while (!j->queue && !j->stop)
-            pthread_cond_wait(&j->work, &j->mutex);
-        if (!j->queue && j->stop) {
-            pthread_mutex_unlock(&j->mutex);
-            break;
+        if (j->queue) {
+            commit_queued(j);
+            continue;
         }
-        batch = j->queue;
-        j->queue = NULL;
-        j->queue_tail = &j->queue;
-        upto = j->submitted;
-        pthread_mutex_unlock(&j->mutex);
-
-        for (struct record *r = batch; r; r = r->next) {
-            if (!r->file->in_transaction) {
-                exec_or_die(r->file, "BEGIN");
-                r->file->in_transaction = true;
-            }
-            apply(r, &scratch);
-        }
-        for (size_t i = 0; i < j->file_count; i++) {
-            struct journal_file *f = j->files[i];
-            if (!f->in_transaction) continue;
-            exec_or_die(f, "COMMIT");
-            f->in_transaction = false;
-        }
-
-        pthread_mutex_lock(&j->mutex);
-        j->committed = upto;
-        pthread_cond_broadcast(&j->done);
-        pthread_mutex_unlock(&j->mutex);
-        while (batch) {
-            struct record *next = batch->next;
-            record_free(batch);
-            batch = next;
-        }
+        if (j->stop) break;
+        j->writer_idle = true;
+        pthread_cond_wait(&j->work, &j->mutex);
+        j->writer_idle = false;
     }
-    text_buf_clear(&scratch);
+    pthread_mutex_unlock(&j->mutex);
     return NULL;
+}
+
+uint64_t journal_last(struct journal *j)
+{
+    uint64_t lsn;
+
+    pthread_mutex_lock(&j->mutex);
+    lsn = j->submitted;
+    pthread_mutex_unlock(&j->mutex);
+    return lsn;
 }
 
 uint64_t journal_submit(struct journal *j)
@@ -410,7 +470,8 @@ uint64_t journal_submit(struct journal *j)
     *j->queue_tail = j->pending;
     j->queue_tail = j->pending_tail;
     lsn = ++j->submitted;
-    pthread_cond_signal(&j->work);
+    /* A writer that is committing takes the queue when it is done anyway. */
+    if (j->writer_idle) pthread_cond_signal(&j->work);
     pthread_mutex_unlock(&j->mutex);
     j->pending = NULL;
     j->pending_tail = &j->pending;
@@ -424,6 +485,25 @@ void journal_wait(struct journal *j, uint64_t lsn)
     while (j->committed < lsn)
         pthread_cond_wait(&j->done, &j->mutex);
     pthread_mutex_unlock(&j->mutex);
+}
+
+bool journal_notify(struct journal *j, uint64_t lsn, void (*ready)(void *ctx), void *ctx)
+{
+    struct notification *n;
+
+    pthread_mutex_lock(&j->mutex);
+    if (j->committed >= lsn) {
+        pthread_mutex_unlock(&j->mutex);
+        return false;
+    }
+    n = xmalloc(sizeof *n);
+    n->lsn = lsn;
+    n->ready = ready;
+    n->ctx = ctx;
+    n->next = j->notifications;
+    j->notifications = n;
+    pthread_mutex_unlock(&j->mutex);
+    return true;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -736,6 +816,7 @@ void journal_close(struct journal *j)
     free(j->files);
     sqlite3_close(j->meta);
     disk_unlock_dir(j->lock_fd);
+    text_buf_clear(&j->scratch);
     pthread_cond_destroy(&j->work);
     pthread_cond_destroy(&j->done);
     pthread_mutex_destroy(&j->mutex);

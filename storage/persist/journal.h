@@ -129,7 +129,14 @@ void journal_reset(struct journal_file *f);
  * returns the number to wait for (0 when there were none). Called with the
  * engine lock held exclusively, just before it is released. */
 uint64_t journal_submit(struct journal *j);
+/* The last unit submitted (everything recorded so far). */
+uint64_t journal_last(struct journal *j);
 /* Returns once everything up to lsn is committed. */
 void journal_wait(struct journal *j, uint64_t lsn);
+/* Calls ready(ctx) once everything up to lsn is committed: returns false at
+ * once when it already is (ready is not called); otherwise returns true and
+ * ready runs later, on the writer's thread with the journal's mutex held:
+ * it must be quick and must not call back into the journal. */
+bool journal_notify(struct journal *j, uint64_t lsn, void (*ready)(void *ctx), void *ctx);
 
 #endif
