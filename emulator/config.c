@@ -96,6 +96,16 @@ static int apply_db_path(struct config *cfg, const char *value)
     return 0;
 }
 
+static int apply_s3_dir(struct config *cfg, const char *value)
+{
+    if (!value[0] || strlen(value) >= sizeof cfg->s3_dir) {
+        fprintf(stderr, "ddbemu: --s3-dir: not a directory name: '%s'\n", value);
+        return -1;
+    }
+    snprintf(cfg->s3_dir, sizeof cfg->s3_dir, "%s", value);
+    return 0;
+}
+
 static int apply_log_level(struct config *cfg, const char *value)
 {
     static const char *const names[] = {"error", "warn", "info", "debug"};
@@ -175,6 +185,11 @@ static const struct option_row options[] = {
      "missing) and load them at start; a write is on disk\n"
      "before it is acknowledged",
      apply_db_path},
+    {"s3-dir", NULL, "DIR",
+     "S3 for ExportTableToPointInTime and ImportTable: each\n"
+     "folder of DIR is a bucket (without it, every bucket\n"
+     "is missing and such jobs fail with S3NoSuchBucket)",
+     apply_s3_dir},
     {"log-level", NULL, "LEVEL", "error, warn, info (default) or debug", apply_log_level},
     {"ttl-interval", NULL, "SECONDS",
      "how often expired TTL items are deleted (default 1;\n"

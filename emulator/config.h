@@ -28,6 +28,7 @@ struct config {
     bool shared_db;     /* one namespace for every credential and region */
     bool in_memory;     /* false with --db-path */
     char db_path[4096]; /* --db-path: the data directory; "" in memory */
+    char s3_dir[4096];  /* --s3-dir: buckets are its folders; "" when not given */
     enum log_level log_level;
     unsigned ttl_interval_ms;  /* how often the TTL sweeper runs (--ttl-interval) */
     enum control_mode control; /* the /ddbemu/ control interface (--control, --no-control) */

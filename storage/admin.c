@@ -32,6 +32,7 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
     }
     stream_registry_drop_namespace(db->streams, namespace_id);
     db_forget_tokens(db, namespace_id, INT64_MAX);
+    db_forget_transfers(db, namespace_id);
     persist_reset(db, namespace_id);
     db_unlock(db);
     return removed;

@@ -55,6 +55,9 @@ void db_free(struct db *db)
     free(db->namespaces);
     db_forget_tokens(db, NULL, INT64_MAX);
     free(db->tokens);
+    db_forget_transfers(db, NULL);
+    free(db->exports);
+    free(db->imports);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);
     journal_close(db->journal);

@@ -337,6 +337,155 @@ int db_describe_ttl(struct db *db, const struct db_scope *scope, const char *tab
  * 24 hours. Returns the number of items deleted. Takes the lock itself. */
 size_t db_expire_items(struct db *db, size_t max_items);
 
+/* ---- point-in-time recovery (storage/continuous_backups.c) ---- */
+
+/* ContinuousBackupsDescription: continuous backups are always on; PITR as set. */
+struct pitr_desc {
+    bool enabled;
+    int64_t recovery_days;
+    int64_t earliest_ms; /* EarliestRestorableDateTime (when enabled) */
+    int64_t latest_ms;   /* LatestRestorableDateTime (when enabled) */
+};
+
+/* DescribeContinuousBackups. TableNotFoundException ("Table not found: T"). */
+int db_describe_continuous_backups(struct db *db, const struct db_scope *scope,
+                                   const char *table_name, struct pitr_desc *out,
+                                   struct ddb_error *err);
+/* UpdateContinuousBackups: PITR on (recovery_days 0: keep the current period, 35
+ * at first) or off; *out describes the result. TableNotFoundException. */
+int db_update_continuous_backups(struct db *db, const struct db_scope *scope,
+                                 const char *table_name, bool enabled, int64_t recovery_days,
+                                 struct pitr_desc *out, struct ddb_error *err);
+
+/* ---- exports and imports (storage/transfer.c) ---- */
+
+enum transfer_status {
+    TRANSFER_IN_PROGRESS,
+    TRANSFER_COMPLETED,
+    TRANSFER_FAILED,
+    TRANSFER_CANCELLING,
+    TRANSFER_CANCELLED,
+};
+const char *transfer_status_name(enum transfer_status s);
+
+/* ExportTableToPointInTime's request, decoded (strings borrowed). */
+struct export_request {
+    const char *table_arn;
+    const char *client_token; /* NULL when absent */
+    const char *s3_bucket;
+    const char *s3_bucket_owner;
+    const char *s3_prefix;
+    const char *s3_sse_algorithm;
+    const char *s3_sse_kms_key_id;
+    const char *format;      /* "DYNAMODB_JSON" or "ION" */
+    const char *export_type; /* "FULL_EXPORT" */
+    bool has_export_time;
+    int64_t export_ms;
+};
+
+/* An ExportDescription; every string owned. */
+struct export_desc {
+    char *arn;
+    char *table_arn;
+    char *table_id;
+    char *client_token;
+    char *s3_bucket;
+    char *s3_bucket_owner;
+    char *s3_prefix;
+    char *s3_sse_algorithm;
+    char *s3_sse_kms_key_id;
+    char *format;
+    char *export_type;
+    enum transfer_status status;
+    int64_t start_ms, end_ms, export_ms;
+    int64_t item_count;
+    int64_t billed_size_bytes;
+    char *manifest_key; /* ExportManifest: the summary manifest's key */
+    char *failure_code;
+    char *failure_message;
+};
+
+/* How the files of an export came out. */
+struct export_result {
+    int64_t item_count;
+    int64_t billed_size_bytes;
+    const char *manifest_key;
+    const char *failure_code; /* NULL: COMPLETED */
+    const char *failure_message;
+};
+
+void export_desc_clear(struct export_desc *d);
+void export_desc_copy(struct export_desc *dst, const struct export_desc *src);
+
+/* Starts an export: the table (by ARN, in the scope's region) must have
+ * point-in-time recovery on (PointInTimeRecoveryUnavailableException) and
+ * the export time must lie in its window (InvalidExportTimeException); a
+ * repeated ClientToken answers its earlier export (returns 1: nothing to
+ * write) or ExportConflictException. On 0, *out is the new job (IN_PROGRESS)
+ * and *items the table's items at this moment (owned references, an owned
+ * array) for the caller to write out. TableNotFoundException. */
+int db_export_begin(struct db *db, const struct db_scope *scope, const struct export_request *r,
+                    struct export_desc *out, struct item ***items, size_t *item_count,
+                    struct ddb_error *err);
+/* Records how the export's files came out: COMPLETED, or FAILED. */
+int db_export_finish(struct db *db, const char *export_arn, const struct export_result *result);
+/* DescribeExport. ExportNotFoundException. */
+int db_describe_export(struct db *db, const struct db_scope *scope, const char *export_arn,
+                       struct export_desc *out, struct ddb_error *err);
+/* ListExports: the scope's exports (of table_arn only, when not NULL), oldest
+ * first, from the skip-th on, at most limit; *more when others follow. */
+int db_list_exports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
+                    size_t limit, struct export_desc **out, size_t *count, bool *more);
+
+/* An ImportTableDescription; every string owned. */
+struct import_desc {
+    char *arn;
+    char *table_arn;
+    char *table_id;
+    char *client_token;
+    char *s3_bucket;
+    char *s3_bucket_owner;
+    char *s3_key_prefix;
+    char *format;      /* InputFormat */
+    char *compression; /* InputCompressionType */
+    char csv_delimiter;
+    struct table_def table_def; /* TableCreationParameters */
+    enum transfer_status status;
+    int64_t start_ms, end_ms;
+    int64_t processed_items, imported_items, error_count, processed_bytes;
+    char *failure_code;
+    char *failure_message;
+};
+
+struct import_result {
+    int64_t processed_items, imported_items, error_count, processed_bytes;
+    const char *failure_code; /* NULL: COMPLETED */
+    const char *failure_message;
+};
+
+void import_desc_clear(struct import_desc *d);
+void import_desc_copy(struct import_desc *dst, const struct import_desc *src);
+
+/* Starts an import: creates its table from def (taken) as CreateTable does
+ * (ResourceInUseException, ...) and records the job from req (its S3 source
+ * and format; its arn, table and status are set here). A repeated
+ * ClientToken answers its earlier import (returns 1) or
+ * ImportConflictException. *out is the job. */
+int db_import_begin(struct db *db, const struct db_scope *scope, const struct import_desc *req,
+                    struct table_def *def, struct import_desc *out, struct ddb_error *err);
+/* Adds items (borrowed) to the imported table through the write path, in
+ * batches; an item the table cannot hold counts in *errors. -1 when the
+ * table is gone. */
+int db_import_items(struct db *db, const struct db_scope *scope, const char *table_name,
+                    struct item **items, size_t count, int64_t *imported, int64_t *errors);
+int db_import_finish(struct db *db, const char *import_arn, const struct import_result *result);
+/* DescribeImport. ImportNotFoundException. */
+int db_describe_import(struct db *db, const struct db_scope *scope, const char *import_arn,
+                       struct import_desc *out, struct ddb_error *err);
+/* ListImports, as ListExports. */
+int db_list_imports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
+                    size_t limit, struct import_desc **out, size_t *count, bool *more);
+
 /* ---- DynamoDB Streams (storage/streams.c; the types are in stream/stream.h) ---- */
 
 /* ListStreams: the scope's streams (of table_name only, when not NULL), in

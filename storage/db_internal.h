@@ -34,6 +34,16 @@ struct client_token {
     int64_t expires_ms; /* engine clock */
 };
 
+/* An export or an import, and the namespace it belongs to (transfer.c). */
+struct export_job {
+    char *namespace_id;
+    struct export_desc desc;
+};
+struct import_job {
+    char *namespace_id;
+    struct import_desc desc;
+};
+
 struct db {
     pthread_rwlock_t lock;
     atomic_llong clock_offset_ms; /* added to the wall clock; tests move it */
@@ -43,12 +53,20 @@ struct db {
     size_t token_count;
     struct stream_registry *streams; /* every stream, open or readable for 24 h (stream.c) */
     struct journal *journal;         /* --db-path: where changes are recorded; NULL in memory */
+    struct export_job *exports;      /* in start order */
+    size_t export_count;
+    struct import_job *imports;
+    size_t import_count;
 };
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
  * expire at or before until_ms (INT64_MAX: all of them). Caller holds the
  * lock exclusively. */
 void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms);
+
+/* Forgets the exports and imports of namespace_id (NULL: all); caller holds
+ * the lock exclusively. */
+void db_forget_transfers(struct db *db, const char *namespace_id);
 
 /* Take and release the one lock; they also record the hold for the
  * "caller holds the lock" assertions of every room (base/lock_check.h). */

@@ -43,6 +43,7 @@ enum table_tag {
     TT_THROUGHPUT_CHANGES = 8,
     TT_LATEST_STREAM = 9,
     TT_TTL = 10,
+    TT_PITR = 11,
 };
 
 /* ------------------------------------------------------------------------ */
@@ -99,6 +100,11 @@ void persist_table(const struct table *t)
     codec_put_bool(&b, t->ttl.enabled);
     codec_put_str(&b, t->ttl.attribute);
     codec_put_ivar(&b, t->ttl.changed_ms);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, TT_PITR);
+    codec_put_bool(&b, t->pitr.enabled);
+    codec_put_ivar(&b, t->pitr.recovery_days);
+    codec_put_ivar(&b, t->pitr.enabled_ms);
     codec_field_end(&b, m);
     journal_put_table(t->journal, t->uid, b.data, b.len);
     text_buf_clear(&b);
@@ -166,6 +172,7 @@ static struct table *decode_table(const void *state, size_t len)
     int64_t creation_ms = 0, billing_ms = 0, inc_ms = 0, dec_ms = 0, dec_today = 0, ttl_ms = 0;
     uint8_t status = TABLE_ACTIVE;
     bool ttl_enabled = false;
+    struct pitr_setting pitr = {0};
 
     codec_in_init(&in, state, len);
     while (codec_next_field(&in, &tag, &f)) {
@@ -194,6 +201,11 @@ static struct table *decode_table(const void *state, size_t len)
             ttl_attribute = codec_get_str(&f);
             ttl_ms = codec_get_ivar(&f);
             break;
+        case TT_PITR:
+            pitr.enabled = codec_get_bool(&f);
+            pitr.recovery_days = codec_get_ivar(&f);
+            pitr.enabled_ms = codec_get_ivar(&f);
+            break;
         default: break; /* written by a newer ddbemu */
         }
         if (f.bad) in.bad = true;
@@ -221,6 +233,7 @@ static struct table *decode_table(const void *state, size_t len)
     t->ttl.attribute_len = ttl_attribute ? strlen(ttl_attribute) : 0;
     t->ttl.changed_ms = ttl_ms;
     ttl_attribute = NULL;
+    t->pitr = pitr;
 out:
     if (have_def) table_def_clear(&def);
     free(arn);

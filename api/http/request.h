@@ -28,6 +28,7 @@
 struct api_config {
     bool shared_db;       /* --shared-db: one namespace for every credential */
     bool control_enabled; /* emulator-only control interface (clock, reset) */
+    const char *s3_dir;   /* --s3-dir: the directory whose folders are S3 buckets; NULL: none */
 };
 
 struct api_request {

@@ -88,4 +88,24 @@ extern const struct field describe_stream_fields[];
 extern const struct field get_shard_iterator_fields[];
 extern const struct field get_records_fields[];
 
+/* ---- op_backup.c: point-in-time recovery ---- */
+int op_describe_continuous_backups(struct api_request *rq);
+int op_update_continuous_backups(struct api_request *rq);
+extern const struct field describe_continuous_backups_fields[];
+extern const struct field update_continuous_backups_fields[];
+
+/* ---- op_transfer.c: exports and imports ---- */
+int op_export_table_to_point_in_time(struct api_request *rq);
+int op_describe_export(struct api_request *rq);
+int op_list_exports(struct api_request *rq);
+int op_import_table(struct api_request *rq);
+int op_describe_import(struct api_request *rq);
+int op_list_imports(struct api_request *rq);
+extern const struct field export_table_to_point_in_time_fields[];
+extern const struct field describe_export_fields[];
+extern const struct field list_exports_fields[];
+extern const struct field import_table_fields[];
+extern const struct field describe_import_fields[];
+extern const struct field list_imports_fields[];
+
 #endif

@@ -230,7 +230,7 @@ void wire_table_def_from_json(const json_t *body, struct table_def *out)
 /* encoding                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static json_t *epoch_seconds(int64_t ms)
+json_t *wire_epoch_seconds(int64_t ms)
 {
     return json_real((double) ms / 1000.0);
 }
@@ -309,9 +309,9 @@ static json_t *throughput_to_json(const struct throughput *t, int64_t last_incre
     json_t *obj = json_object();
 
     if (last_increase_ms)
-        json_object_set_new(obj, "LastIncreaseDateTime", epoch_seconds(last_increase_ms));
+        json_object_set_new(obj, "LastIncreaseDateTime", wire_epoch_seconds(last_increase_ms));
     if (last_decrease_ms)
-        json_object_set_new(obj, "LastDecreaseDateTime", epoch_seconds(last_decrease_ms));
+        json_object_set_new(obj, "LastDecreaseDateTime", wire_epoch_seconds(last_decrease_ms));
     json_object_set_new(obj, "NumberOfDecreasesToday", json_integer(decreases_today));
     json_object_set_new(obj, "ReadCapacityUnits", json_integer(t->read_units));
     json_object_set_new(obj, "WriteCapacityUnits", json_integer(t->write_units));
@@ -384,7 +384,8 @@ static json_t *billing_summary_to_json(const struct table_desc *d)
     json_object_set_new(obj, "BillingMode", json_string(billing_mode_name(d->def.billing)));
     if (!switched_ms && d->status != TABLE_CREATING) switched_ms = d->creation_ms;
     if (switched_ms)
-        json_object_set_new(obj, "LastUpdateToPayPerRequestDateTime", epoch_seconds(switched_ms));
+        json_object_set_new(obj, "LastUpdateToPayPerRequestDateTime",
+                            wire_epoch_seconds(switched_ms));
     return obj;
 }
 
@@ -421,7 +422,7 @@ json_t *wire_table_desc_to_json(const struct table_desc *d)
     json_object_set_new(obj, "TableName", json_string(def->name));
     json_object_set_new(obj, "KeySchema", wire_table_key_schema_to_json(&def->key));
     json_object_set_new(obj, "TableStatus", json_string(table_status_name(d->status)));
-    json_object_set_new(obj, "CreationDateTime", epoch_seconds(d->creation_ms));
+    json_object_set_new(obj, "CreationDateTime", wire_epoch_seconds(d->creation_ms));
     json_object_set_new(obj, "ProvisionedThroughput",
                         throughput_to_json(&def->throughput, d->throughput_last_increase_ms,
                                            d->throughput_last_decrease_ms,
@@ -600,4 +601,41 @@ void wire_table_write_collection_metrics_member(struct json_out *w, const json_t
     if (!body_member_is(body, "ReturnItemCollectionMetrics", "SIZE") || !m->present) return;
     json_out_key(w, "ItemCollectionMetrics");
     wire_table_write_collection_metrics(w, m);
+}
+
+json_t *wire_table_creation_parameters_to_json(const struct table_def *def)
+{
+    json_t *obj = json_object();
+
+    json_object_set_new(obj, "TableName", json_string(def->name));
+    json_object_set_new(obj, "AttributeDefinitions", attr_defs_to_json(def));
+    json_object_set_new(obj, "KeySchema", wire_table_key_schema_to_json(&def->key));
+    json_object_set_new(obj, "BillingMode", json_string(billing_mode_name(def->billing)));
+    if (def->billing == BILLING_PROVISIONED) {
+        json_t *pt = json_object();
+        json_object_set_new(pt, "ReadCapacityUnits", json_integer(def->throughput.read_units));
+        json_object_set_new(pt, "WriteCapacityUnits", json_integer(def->throughput.write_units));
+        json_object_set_new(obj, "ProvisionedThroughput", pt);
+    }
+    if (def->gsi_count) {
+        json_t *list = json_array();
+        for (size_t i = 0; i < def->gsi_count; i++) {
+            const struct index_def *g = &def->gsis[i];
+            json_t *e = json_object();
+            json_object_set_new(e, "IndexName", json_string(g->name));
+            json_object_set_new(e, "KeySchema", wire_table_key_schema_to_json(&g->key));
+            json_object_set_new(e, "Projection", projection_to_json(&g->projection));
+            if (def->billing == BILLING_PROVISIONED) {
+                json_t *pt = json_object();
+                json_object_set_new(pt, "ReadCapacityUnits",
+                                    json_integer(g->throughput.read_units));
+                json_object_set_new(pt, "WriteCapacityUnits",
+                                    json_integer(g->throughput.write_units));
+                json_object_set_new(e, "ProvisionedThroughput", pt);
+            }
+            json_array_append_new(list, e);
+        }
+        json_object_set_new(obj, "GlobalSecondaryIndexes", list);
+    }
+    return obj;
 }

@@ -52,6 +52,8 @@ void wire_table_def_from_json(const json_t *body, struct table_def *out);
 
 /* [{"AttributeName": ..., "KeyType": "HASH"}, ...], HASH elements first. */
 json_t *wire_table_key_schema_to_json(const struct key_schema *k);
+/* ImportTable's TableCreationParameters for a definition (no LSIs, streams or tags). */
+json_t *wire_table_creation_parameters_to_json(const struct table_def *def);
 /* The TableDescription object of CreateTable/DescribeTable/UpdateTable/DeleteTable. */
 json_t *wire_table_desc_to_json(const struct table_desc *d);
 
@@ -76,5 +78,9 @@ void wire_table_write_collection_metrics(struct json_out *w,
  * request asked for it (ReturnItemCollectionMetrics SIZE) and the table has metrics. */
 void wire_table_write_collection_metrics_member(struct json_out *w, const json_t *body,
                                                 const struct item_collection_metrics *m);
+
+/* A time on the engine's clock as DynamoDB's JSON carries times: epoch
+ * seconds with the milliseconds as a fraction. New reference. */
+json_t *wire_epoch_seconds(int64_t ms);
 
 #endif

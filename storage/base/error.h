@@ -52,6 +52,14 @@
       DDB_NS_DYNAMODB "ProvisionedThroughputExceededException", "message")                    \
     X(EXPIRED_ITERATOR, 400, DDB_NS_STREAMS "ExpiredIteratorException", "message")            \
     X(TRIMMED_DATA_ACCESS, 400, DDB_NS_STREAMS "TrimmedDataAccessException", "message")       \
+    X(TABLE_NOT_FOUND, 400, DDB_NS_DYNAMODB "TableNotFoundException", "message")             \
+    X(POINT_IN_TIME_RECOVERY_UNAVAILABLE, 400,                                                 \
+      DDB_NS_DYNAMODB "PointInTimeRecoveryUnavailableException", "message")                   \
+    X(INVALID_EXPORT_TIME, 400, DDB_NS_DYNAMODB "InvalidExportTimeException", "message")      \
+    X(EXPORT_NOT_FOUND, 400, DDB_NS_DYNAMODB "ExportNotFoundException", "message")            \
+    X(EXPORT_CONFLICT, 400, DDB_NS_DYNAMODB "ExportConflictException", "message")             \
+    X(IMPORT_NOT_FOUND, 400, DDB_NS_DYNAMODB "ImportNotFoundException", "message")            \
+    X(IMPORT_CONFLICT, 400, DDB_NS_DYNAMODB "ImportConflictException", "message")             \
     X(INTERNAL_SERVER_ERROR, 500, DDB_NS_DYNAMODB "InternalServerError", "message")
 /* clang-format on */
 

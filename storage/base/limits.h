@@ -52,6 +52,12 @@
 #define DDB_TTL_MAX_PAST_S         (5LL * 365 * 24 * 60 * 60)
 #define DDB_MAX_TTL_ATTRIBUTE_LEN  255
 
+/* Point-in-time recovery (API_PointInTimeRecoverySpecification.html): the window is 1 to 35
+ * days (35 by default); the latest restorable time is about five minutes ago. */
+#define DDB_PITR_DEFAULT_DAYS  35
+#define DDB_PITR_MAX_DAYS      35
+#define DDB_PITR_LATEST_LAG_MS (5LL * 60 * 1000)
+
 /* DynamoDB Streams (developerguide/Streams.html; API_streams_*.html): records (and disabled
  * streams) are kept 24 hours, iterators expire after 15 minutes, shards roll over about every
  * four hours, GetRecords returns at most 1000 records or 1 MB. */

@@ -41,6 +41,13 @@ struct ttl_setting {
     int64_t changed_ms; /* the last successful UpdateTimeToLive; 0 when never */
 };
 
+/* A table's point-in-time recovery (UpdateContinuousBackups); off until set. */
+struct pitr_setting {
+    bool enabled;
+    int64_t recovery_days; /* RecoveryPeriodInDays, 1..35 */
+    int64_t enabled_ms;    /* when it was (last) turned on: the earliest restorable time */
+};
+
 /* When and by whom a committed change was made: the engine's clock, read once
  * by the caller, and the origin the stream record shows. */
 struct commit_info {
@@ -70,6 +77,7 @@ struct table {
     char *latest_stream_label;
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
     struct ttl_setting ttl;
+    struct pitr_setting pitr;
     struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                 /* its row in the journal's file */
 };

@@ -1,0 +1,479 @@
+/*
+ * op_transfer.c - ExportTableToPointInTime, DescribeExport, ListExports,
+ * ImportTable, DescribeImport and ListImports.
+ *
+ * S3 is a local directory: with --s3-dir DIR, bucket B is DIR/B/ (which must
+ * exist, as a bucket must). Without the flag, or for a bucket that is not
+ * there, the job is accepted and then FAILED with FailureCode S3NoSuchBucket,
+ * which is how AWS reports an export or an import whose bucket does not
+ * exist. The files are written or read within the request (the answer still
+ * says IN_PROGRESS, as AWS's does; every later Describe says COMPLETED or
+ * FAILED). Storage keeps the jobs (storage/transfer.c); the file formats are
+ * api/wire/transfer_files.c's.
+ */
+#include "api/ops/ops.h"
+#include "api/ops/table_rules.h"
+#include "api/wire/body.h"
+#include "api/wire/shape.h"
+#include "api/wire/transfer_files.h"
+#include "api/wire/wire_table.h"
+#include "storage/base/alloc.h"
+#include "storage/base/text.h"
+#include "storage/db.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The S3 bucket name rule (API reference, ExportTableToPointInTime S3Bucket). */
+#define S3_BUCKET_PATTERN "^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"
+
+static const char *const export_formats[] = {"DYNAMODB_JSON", "ION", NULL};
+static const char *const export_types[] = {"FULL_EXPORT", "INCREMENTAL_EXPORT", NULL};
+static const char *const sse_algorithms[] = {"AES256", "KMS", NULL};
+static const char *const input_formats[] = {"DYNAMODB_JSON", "ION", "CSV", NULL};
+static const char *const compressions[] = {"GZIP", "ZSTD", "NONE", NULL};
+static const char *const view_types[] = {"NEW_AND_OLD_IMAGES", "NEW_IMAGE", NULL};
+
+static const struct field incremental_fields[] = {
+    {"ExportFromTime", F_DOUBLE},
+    {"ExportToTime", F_DOUBLE},
+    {"ExportViewType", F_STRING, .choices = view_types},
+    {0},
+};
+
+const struct field export_table_to_point_in_time_fields[] = {
+    {"TableArn", F_STRING, .required = true, .min_len = 1, .max_len = 1024},
+    {"ExportTime", F_DOUBLE},
+    {"ClientToken", F_STRING},
+    {"S3Bucket", F_STRING, .required = true, .max_len = 255},
+    {"S3BucketOwner", F_STRING},
+    {"S3Prefix", F_STRING, .max_len = 1024},
+    {"S3SseAlgorithm", F_STRING, .choices = sse_algorithms},
+    {"S3SseKmsKeyId", F_STRING, .min_len = 1, .max_len = 2048},
+    {"ExportFormat", F_STRING, .choices = export_formats},
+    {"ExportType", F_STRING, .choices = export_types},
+    {"IncrementalExportSpecification", F_STRUCT, .shape_name = "IncrementalExportSpecification",
+     .children = incremental_fields},
+    {0},
+};
+
+const struct field describe_export_fields[] = {
+    {"ExportArn", F_STRING, .required = true, .min_len = 37, .max_len = 1024},
+    {0},
+};
+
+const struct field list_exports_fields[] = {
+    {"TableArn", F_STRING, .min_len = 1, .max_len = 1024},
+    {"MaxResults", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true, .max_value = 25},
+    {"NextToken", F_STRING},
+    {0},
+};
+
+static const struct field bucket_source_fields[] = {
+    {"S3BucketOwner", F_STRING},
+    {"S3Bucket", F_STRING, .required = true, .max_len = 255},
+    {"S3KeyPrefix", F_STRING, .max_len = 1024},
+    {0},
+};
+
+static const struct field string_member = {.type = F_STRING};
+
+static const struct field csv_fields[] = {
+    {"Delimiter", F_STRING, .min_len = 1, .max_len = 1},
+    {"HeaderList", F_LIST, .min_len = 1, .max_len = 255, .member = &string_member},
+    {0},
+};
+
+static const struct field format_options_fields[] = {
+    {"Csv", F_STRUCT, .shape_name = "CsvOptions", .children = csv_fields},
+    {0},
+};
+
+/* TableCreationParameters is checked by the handler with CreateTable's shape. */
+static const struct field no_fields[] = {{0}};
+
+const struct field import_table_fields[] = {
+    {"ClientToken", F_STRING},
+    {"S3BucketSource", F_STRUCT, .required = true, .shape_name = "S3BucketSource",
+     .children = bucket_source_fields},
+    {"InputFormat", F_STRING, .required = true, .choices = input_formats},
+    {"InputFormatOptions", F_STRUCT, .shape_name = "InputFormatOptions",
+     .children = format_options_fields},
+    {"InputCompressionType", F_STRING, .choices = compressions},
+    {"TableCreationParameters", F_STRUCT, .required = true, .shape_name = "TableCreationParameters",
+     .children = no_fields},
+    {0},
+};
+
+const struct field describe_import_fields[] = {
+    {"ImportArn", F_STRING, .required = true, .min_len = 37, .max_len = 1024},
+    {0},
+};
+
+const struct field list_imports_fields[] = {
+    {"TableArn", F_STRING, .min_len = 1, .max_len = 1024},
+    {"PageSize", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true, .max_value = 25},
+    {"NextToken", F_STRING, .min_len = 112, .max_len = 1024},
+    {0},
+};
+
+/* ------------------------------------------------------------------------ */
+/* buckets                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static bool is_alnum(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+/* Whether name matches S3_BUCKET_PATTERN: letters and digits at both ends,
+ * letters, digits, '.', '-' and '_' between. */
+static bool is_s3_bucket_name(const char *name)
+{
+    size_t len = strlen(name);
+
+    if (len < 2 || !is_alnum(name[0]) || !is_alnum(name[len - 1])) return false;
+    for (size_t i = 1; i + 1 < len; i++) {
+        if (!is_alnum(name[i]) && name[i] != '.' && name[i] != '-' && name[i] != '_') return false;
+    }
+    return true;
+}
+
+/* The directory of a bucket, owned, or NULL when there is no such bucket
+ * (no --s3-dir, or DIR/<bucket> is not a directory). */
+static char *bucket_dir(const struct api_request *rq, const char *bucket)
+{
+    struct text_buf b = {0};
+    struct stat st;
+
+    if (!rq->config || !rq->config->s3_dir || strchr(bucket, '/') || strcmp(bucket, "..") == 0)
+        return NULL;
+    text_buf_printf(&b, "%s/%s", rq->config->s3_dir, bucket);
+    if (stat(b.data, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        text_buf_clear(&b);
+        return NULL;
+    }
+    return text_buf_take(&b, NULL);
+}
+
+/* AWS's answer for a job whose bucket does not exist. */
+#define NO_SUCH_BUCKET_CODE    "S3NoSuchBucket"
+#define NO_SUCH_BUCKET_MESSAGE "The specified bucket does not exist"
+
+/* ------------------------------------------------------------------------ */
+/* exports                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static json_t *export_desc_json(const struct export_desc *d)
+{
+    json_t *o = json_object();
+
+    json_object_set_new(o, "ExportArn", json_string(d->arn));
+    json_object_set_new(o, "ExportStatus", json_string(transfer_status_name(d->status)));
+    json_object_set_new(o, "StartTime", wire_epoch_seconds(d->start_ms));
+    if (d->end_ms) json_object_set_new(o, "EndTime", wire_epoch_seconds(d->end_ms));
+    if (d->manifest_key) json_object_set_new(o, "ExportManifest", json_string(d->manifest_key));
+    json_object_set_new(o, "TableArn", json_string(d->table_arn));
+    json_object_set_new(o, "TableId", json_string(d->table_id));
+    json_object_set_new(o, "ExportTime", wire_epoch_seconds(d->export_ms));
+    if (d->client_token) json_object_set_new(o, "ClientToken", json_string(d->client_token));
+    json_object_set_new(o, "S3Bucket", json_string(d->s3_bucket));
+    if (d->s3_bucket_owner)
+        json_object_set_new(o, "S3BucketOwner", json_string(d->s3_bucket_owner));
+    if (d->s3_prefix) json_object_set_new(o, "S3Prefix", json_string(d->s3_prefix));
+    json_object_set_new(o, "S3SseAlgorithm", json_string(d->s3_sse_algorithm));
+    if (d->s3_sse_kms_key_id)
+        json_object_set_new(o, "S3SseKmsKeyId", json_string(d->s3_sse_kms_key_id));
+    if (d->failure_code) json_object_set_new(o, "FailureCode", json_string(d->failure_code));
+    if (d->failure_message)
+        json_object_set_new(o, "FailureMessage", json_string(d->failure_message));
+    json_object_set_new(o, "ExportFormat", json_string(d->format));
+    if (d->status == TRANSFER_COMPLETED) {
+        json_object_set_new(o, "BilledSizeBytes", json_integer(d->billed_size_bytes));
+        json_object_set_new(o, "ItemCount", json_integer(d->item_count));
+    }
+    json_object_set_new(o, "ExportType", json_string(d->export_type));
+    return o;
+}
+
+int op_export_table_to_point_in_time(struct api_request *rq)
+{
+    const json_t *body = rq->body;
+    json_t *time = body_member(body, "ExportTime");
+    struct export_request r = {
+        .table_arn = body_member_str(body, "TableArn"),
+        .client_token = body_member_str(body, "ClientToken"),
+        .s3_bucket = body_member_str(body, "S3Bucket"),
+        .s3_bucket_owner = body_member_str(body, "S3BucketOwner"),
+        .s3_prefix = body_member_str(body, "S3Prefix"),
+        .s3_sse_algorithm = body_member_str(body, "S3SseAlgorithm"),
+        .s3_sse_kms_key_id = body_member_str(body, "S3SseKmsKeyId"),
+        .format = body_member_str(body, "ExportFormat"),
+        .export_type = body_member_str(body, "ExportType"),
+        .has_export_time = time != NULL,
+        .export_ms = time ? (int64_t) (json_number_value(time) * 1000.0) : 0,
+    };
+    struct export_desc d;
+    struct export_result res = {0};
+    struct item **items = NULL;
+    size_t count = 0;
+    char *dir = NULL, *manifest = NULL, *why = NULL;
+    int begun;
+
+    if (!r.format) r.format = "DYNAMODB_JSON";
+    if (!r.export_type) r.export_type = "FULL_EXPORT";
+    if (strcmp(r.export_type, "INCREMENTAL_EXPORT") == 0)
+        /* An incremental export needs the table's change history between two
+         * times, which the emulator does not keep (docs/differences.md). */
+        return ddb_error_set(&rq->err, DDB_VALIDATION,
+                             "Incremental exports are not supported by ddbemu");
+    if (!is_s3_bucket_name(r.s3_bucket))
+        return ddb_error_set(&rq->err, DDB_VALIDATION,
+                             "1 validation error detected: Value '%s' at 's3Bucket' failed to "
+                             "satisfy constraint: Member must satisfy regular expression pattern: "
+                             "%s",
+                             r.s3_bucket, S3_BUCKET_PATTERN);
+    begun = db_export_begin(rq->db, &rq->scope, &r, &d, &items, &count, &rq->err);
+    if (begun < 0) return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "ExportDescription", export_desc_json(&d));
+    if (begun == 0) {
+        dir = bucket_dir(rq, r.s3_bucket);
+        if (!dir) {
+            res.failure_code = NO_SUCH_BUCKET_CODE;
+            res.failure_message = NO_SUCH_BUCKET_MESSAGE;
+        } else if (transfer_write_export(dir, &d, items, count, &res, &manifest, &why) != 0) {
+            res.failure_code = "S3AccessDenied";
+            res.failure_message = why;
+        }
+        res.manifest_key = manifest;
+        db_export_finish(rq->db, d.arn, &res);
+    }
+    for (size_t i = 0; i < count; i++)
+        item_unref(items[i]);
+    free(items);
+    free(dir);
+    free(manifest);
+    free(why);
+    export_desc_clear(&d);
+    return 0;
+}
+
+int op_describe_export(struct api_request *rq)
+{
+    struct export_desc d;
+
+    if (db_describe_export(rq->db, &rq->scope, body_member_str(rq->body, "ExportArn"), &d,
+                           &rq->err) != 0)
+        return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "ExportDescription", export_desc_json(&d));
+    export_desc_clear(&d);
+    return 0;
+}
+
+/* NextToken of ListExports/ListImports: how many entries came before. Our own
+ * opaque form; a token that is not one of ours starts from the beginning. */
+static size_t token_skip(const char *token)
+{
+    char *end;
+    unsigned long long n;
+
+    if (!token || strncmp(token, "ddbemu-page-", 12) != 0) return 0;
+    n = strtoull(token + 12, &end, 10);
+    return *end ? 0 : (size_t) n;
+}
+
+static json_t *next_token(size_t skip)
+{
+    char buf[160];
+    /* ListImports' NextToken is 112 to 1024 characters long: padded to fit. */
+    snprintf(buf, sizeof buf, "ddbemu-page-%zu", skip);
+    while (strlen(buf) < 112)
+        strcat(buf, "-");
+    return json_string(buf);
+}
+
+int op_list_exports(struct api_request *rq)
+{
+    json_t *max = body_member(rq->body, "MaxResults");
+    size_t skip = token_skip(body_member_str(rq->body, "NextToken"));
+    size_t limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
+    struct export_desc *list = NULL;
+    json_t *summaries = json_array();
+    bool more = false;
+
+    db_list_exports(rq->db, &rq->scope, body_member_str(rq->body, "TableArn"), skip, limit, &list,
+                    &count, &more);
+    for (size_t i = 0; i < count; i++) {
+        json_t *s = json_object();
+        json_object_set_new(s, "ExportArn", json_string(list[i].arn));
+        json_object_set_new(s, "ExportStatus", json_string(transfer_status_name(list[i].status)));
+        json_object_set_new(s, "ExportType", json_string(list[i].export_type));
+        json_array_append_new(summaries, s);
+        export_desc_clear(&list[i]);
+    }
+    free(list);
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "ExportSummaries", summaries);
+    if (more) json_object_set_new(rq->reply, "NextToken", next_token(skip + count));
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* imports                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static json_t *import_desc_json(const struct import_desc *d, bool summary)
+{
+    json_t *o = json_object(), *source = json_object();
+
+    json_object_set_new(o, "ImportArn", json_string(d->arn));
+    json_object_set_new(o, "ImportStatus", json_string(transfer_status_name(d->status)));
+    json_object_set_new(o, "TableArn", json_string(d->table_arn));
+    json_object_set_new(source, "S3Bucket", json_string(d->s3_bucket));
+    if (d->s3_bucket_owner)
+        json_object_set_new(source, "S3BucketOwner", json_string(d->s3_bucket_owner));
+    if (d->s3_key_prefix) json_object_set_new(source, "S3KeyPrefix", json_string(d->s3_key_prefix));
+    json_object_set_new(o, "S3BucketSource", source);
+    json_object_set_new(o, "InputFormat", json_string(d->format));
+    json_object_set_new(o, "StartTime", wire_epoch_seconds(d->start_ms));
+    if (d->end_ms) json_object_set_new(o, "EndTime", wire_epoch_seconds(d->end_ms));
+    if (summary) return o;
+    json_object_set_new(o, "TableId", json_string(d->table_id));
+    if (d->client_token) json_object_set_new(o, "ClientToken", json_string(d->client_token));
+    json_object_set_new(o, "ErrorCount", json_integer(d->error_count));
+    if (strcmp(d->format, "CSV") == 0) {
+        json_t *csv = json_object(), *options = json_object();
+        char delim[2] = {d->csv_delimiter ? d->csv_delimiter : ',', '\0'};
+        json_object_set_new(csv, "Delimiter", json_string(delim));
+        json_object_set_new(options, "Csv", csv);
+        json_object_set_new(o, "InputFormatOptions", options);
+    }
+    json_object_set_new(o, "InputCompressionType", json_string(d->compression));
+    json_object_set_new(o, "TableCreationParameters",
+                        wire_table_creation_parameters_to_json(&d->table_def));
+    json_object_set_new(o, "ProcessedSizeBytes", json_integer(d->processed_bytes));
+    json_object_set_new(o, "ProcessedItemCount", json_integer(d->processed_items));
+    json_object_set_new(o, "ImportedItemCount", json_integer(d->imported_items));
+    if (d->failure_code) json_object_set_new(o, "FailureCode", json_string(d->failure_code));
+    if (d->failure_message)
+        json_object_set_new(o, "FailureMessage", json_string(d->failure_message));
+    return o;
+}
+
+/* The items of the import's source, into its table. */
+static void run_import(struct api_request *rq, const struct import_desc *d, const json_t *header)
+{
+    struct import_result res = {0};
+    struct item **items = NULL;
+    size_t count = 0, header_count = json_array_size(header);
+    const char **names = xcalloc(header_count ? header_count : 1, sizeof *names);
+    char *dir = bucket_dir(rq, d->s3_bucket), *why = NULL;
+    int64_t errors = 0;
+
+    for (size_t i = 0; i < header_count; i++)
+        names[i] = json_string_value(json_array_get(header, i));
+    if (!dir) {
+        res.failure_code = NO_SUCH_BUCKET_CODE;
+        res.failure_message = NO_SUCH_BUCKET_MESSAGE;
+    } else {
+        struct import_source src = {
+            .bucket_dir = dir,
+            .prefix = d->s3_key_prefix ? d->s3_key_prefix : "",
+            .format = d->format,
+            .compression = d->compression,
+            .csv_delimiter = d->csv_delimiter ? d->csv_delimiter : ',',
+            .csv_header = header_count ? names : NULL,
+            .csv_header_count = header_count,
+            .def = &d->table_def,
+        };
+        if (transfer_read_import(&src, &items, &count, &res.processed_bytes, &errors, &why) != 0) {
+            res.failure_code = "S3ReadError";
+            res.failure_message = why;
+        } else {
+            res.processed_items = (int64_t) count + errors;
+            res.error_count = errors;
+            db_import_items(rq->db, &rq->scope, d->table_def.name, items, count,
+                            &res.imported_items, &res.error_count);
+        }
+    }
+    db_import_finish(rq->db, d->arn, &res);
+    for (size_t i = 0; i < count; i++)
+        item_unref(items[i]);
+    free(items);
+    free(names);
+    free(dir);
+    free(why);
+}
+
+int op_import_table(struct api_request *rq)
+{
+    const json_t *body = rq->body;
+    json_t *source = body_member(body, "S3BucketSource");
+    json_t *params = body_member(body, "TableCreationParameters");
+    json_t *csv = body_member(body_member(body, "InputFormatOptions"), "Csv");
+    const char *delimiter = body_member_str(csv, "Delimiter");
+    struct import_desc req, d;
+    struct table_def def;
+    int begun;
+
+    /* TableCreationParameters are checked as CreateTable checks a table. */
+    if (shape_check(create_table_fields, params, &rq->err) != 0) return -1;
+    if (table_rules_check_create(params, &rq->err) != 0) return -1;
+    memset(&req, 0, sizeof req);
+    req.client_token = (char *) body_member_str(body, "ClientToken");
+    req.s3_bucket = (char *) body_member_str(source, "S3Bucket");
+    req.s3_bucket_owner = (char *) body_member_str(source, "S3BucketOwner");
+    req.s3_key_prefix = (char *) body_member_str(source, "S3KeyPrefix");
+    req.format = (char *) body_member_str(body, "InputFormat");
+    req.compression = (char *) body_member_str(body, "InputCompressionType");
+    if (!req.compression) req.compression = "NONE";
+    req.csv_delimiter = delimiter ? delimiter[0] : ',';
+    wire_table_def_from_json(params, &def);
+    /* An imported table has no local indexes, stream or tags: the request
+     * cannot give them (TableCreationParameters), so none are taken. */
+    begun = db_import_begin(rq->db, &rq->scope, &req, &def, &d, &rq->err);
+    if (begun < 0) return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "ImportTableDescription", import_desc_json(&d, false));
+    if (begun == 0) run_import(rq, &d, body_member(csv, "HeaderList"));
+    import_desc_clear(&d);
+    return 0;
+}
+
+int op_describe_import(struct api_request *rq)
+{
+    struct import_desc d;
+
+    if (db_describe_import(rq->db, &rq->scope, body_member_str(rq->body, "ImportArn"), &d,
+                           &rq->err) != 0)
+        return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "ImportTableDescription", import_desc_json(&d, false));
+    import_desc_clear(&d);
+    return 0;
+}
+
+int op_list_imports(struct api_request *rq)
+{
+    json_t *max = body_member(rq->body, "PageSize");
+    size_t skip = token_skip(body_member_str(rq->body, "NextToken"));
+    size_t limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
+    struct import_desc *list = NULL;
+    json_t *summaries = json_array();
+    bool more = false;
+
+    db_list_imports(rq->db, &rq->scope, body_member_str(rq->body, "TableArn"), skip, limit, &list,
+                    &count, &more);
+    for (size_t i = 0; i < count; i++) {
+        json_array_append_new(summaries, import_desc_json(&list[i], true));
+        import_desc_clear(&list[i]);
+    }
+    free(list);
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "ImportSummaryList", summaries);
+    if (more) json_object_set_new(rq->reply, "NextToken", next_token(skip + count));
+    return 0;
+}

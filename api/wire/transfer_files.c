@@ -1,0 +1,615 @@
+/*
+ * transfer_files.c - export and import files in AWS's layout; see
+ * transfer_files.h.
+ */
+#include "api/wire/transfer_files.h"
+
+#include "api/wire/ion.h"
+#include "api/wire/json_out.h"
+#include "api/wire/wire_value.h"
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
+#include "storage/base/text.h"
+#include "storage/model/number.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <zlib.h>
+#include <zstd.h>
+
+/* The export manifest's format version (S3DataExport.Output). */
+#define MANIFEST_VERSION "2020-06-30"
+
+/* An import reads at most this many objects (ImportTable quotas: 50,000). */
+#define IMPORT_MAX_OBJECTS 50000
+
+/* Sets *why (owned) to "<what> <path>: <errno text>" and returns -1. */
+static int failf(char **why, const char *what, const char *path)
+{
+    struct text_buf b = {0};
+    text_buf_printf(&b, "%s %s: %s", what, path, strerror(errno));
+    *why = text_buf_take(&b, NULL);
+    return -1;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *path)
+{
+    char *copy = xstrdup(path);
+    int rc = 0;
+
+    for (char *p = copy + 1; *p && rc == 0; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) rc = -1;
+        *p = '/';
+    }
+    if (rc == 0 && mkdir(copy, 0777) != 0 && errno != EEXIST) rc = -1;
+    free(copy);
+    return rc;
+}
+
+/* MD5 of data, as 16 raw bytes. */
+static void md5(const void *data, size_t len, unsigned char out[16])
+{
+    unsigned int n = 16;
+    EVP_Digest(data, len, out, &n, EVP_md5(), NULL);
+}
+
+static void hex(const unsigned char *bytes, size_t n, char *out)
+{
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+}
+
+static int write_file(const char *path, const void *data, size_t len, char **why)
+{
+    FILE *f = fopen(path, "wb");
+
+    if (!f) return failf(why, "cannot write", path);
+    if ((len && fwrite(data, 1, len, f) != len) || fclose(f) != 0)
+        return failf(why, "cannot write", path);
+    return 0;
+}
+
+/* gzip's whole-file form of data, into *out (owned). */
+static void gzip_bytes(const char *data, size_t len, char **out, size_t *out_len)
+{
+    z_stream z;
+    size_t cap = deflateBound(NULL, (uLong) len) + 64;
+
+    memset(&z, 0, sizeof z);
+    *out = xmalloc(cap);
+    /* windowBits 15 + 16: a gzip header and trailer, as .json.gz files have. */
+    deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = (Bytef *) data;
+    z.avail_in = (uInt) len;
+    z.next_out = (Bytef *) *out;
+    z.avail_out = (uInt) cap;
+    deflate(&z, Z_FINISH);
+    *out_len = z.total_out;
+    deflateEnd(&z);
+}
+
+/* The summary's time form: "2020-11-04T07:28:34.028Z". */
+static void iso_time(int64_t ms, char out[32])
+{
+    time_t secs = (time_t) (ms / 1000);
+    struct tm tm;
+    size_t n;
+
+    gmtime_r(&secs, &tm);
+    n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 32 - n, ".%03dZ", (int) (ms % 1000));
+}
+
+/* A data file's name: 26 characters of base32, as AWS's look. */
+static void data_file_name(char out[27])
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+    unsigned char r[26];
+
+    if (getrandom(r, sizeof r, 0) != (ssize_t) sizeof r) memset(r, 7, sizeof r);
+    for (size_t i = 0; i < 26; i++)
+        out[i] = alphabet[r[i] % 32];
+    out[26] = '\0';
+}
+
+/* Writes a manifest file and its .checksum (the MD5 of the manifest, hex). */
+static int write_manifest(const char *dir, const char *name, const char *text, char **why)
+{
+    char *path = xmalloc(strlen(dir) + strlen(name) + 16);
+    unsigned char digest[16];
+    char digest_hex[33];
+    int rc;
+
+    sprintf(path, "%s/%s.json", dir, name);
+    rc = write_file(path, text, strlen(text), why);
+    md5(text, strlen(text), digest);
+    hex(digest, 16, digest_hex);
+    sprintf(path, "%s/%s.checksum", dir, name);
+    if (rc == 0) rc = write_file(path, digest_hex, 32, why);
+    free(path);
+    return rc;
+}
+
+int transfer_write_export(const char *bucket_dir, const struct export_desc *d,
+                          struct item *const *items, size_t count, struct export_result *res,
+                          char **manifest_key, char **why)
+{
+    const char *export_id = strrchr(d->arn, '/') + 1;
+    bool ion = strcmp(d->format, "ION") == 0;
+    struct text_buf key_base = {0}, dir = {0}, lines = {0}, path = {0}, manifest = {0};
+    char name[27], digest_hex[33], *gz = NULL, *b64, start[32], end[32], export_time[32];
+    unsigned char digest[16];
+    size_t gz_len = 0;
+    int64_t billed = 0;
+    int rc = -1;
+
+    *manifest_key = NULL;
+    memset(res, 0, sizeof *res);
+    /* Keys are relative to the bucket: [<prefix>/]AWSDynamoDB/<export id>/... */
+    if (d->s3_prefix && d->s3_prefix[0]) {
+        text_buf_puts(&key_base, d->s3_prefix);
+        if (d->s3_prefix[strlen(d->s3_prefix) - 1] != '/') text_buf_puts(&key_base, "/");
+    }
+    text_buf_printf(&key_base, "AWSDynamoDB/%s", export_id);
+    text_buf_printf(&dir, "%s/%s/data", bucket_dir, key_base.data);
+    if (make_dirs(dir.data) != 0) {
+        failf(why, "cannot create", dir.data);
+        goto out;
+    }
+    dir.len -= 5; /* ".../data" -> the export's folder */
+    dir.data[dir.len] = '\0';
+    text_buf_printf(&path, "%s/_started", dir.data);
+    if (write_file(path.data, "", 0, why) != 0) goto out;
+
+    for (size_t i = 0; i < count; i++) {
+        if (ion) {
+            ion_write_item_line(&lines, &items[i]->attrs);
+        } else {
+            struct json_out w;
+            size_t len;
+            char *text;
+            json_out_init(&w);
+            json_out_object_begin(&w);
+            json_out_key(&w, "Item");
+            wire_value_write_map(&w, &items[i]->attrs);
+            json_out_object_end(&w);
+            text = json_out_take(&w, &len);
+            text_buf_add(&lines, text, len);
+            text_buf_add(&lines, "\n", 1);
+            free(text);
+        }
+        billed += (int64_t) items[i]->size_bytes;
+    }
+    gzip_bytes(lines.data ? lines.data : "", lines.len, &gz, &gz_len);
+    data_file_name(name);
+    path.len = 0;
+    text_buf_printf(&path, "%s/data/%s.%s.gz", dir.data, name, ion ? "ion" : "json");
+    if (write_file(path.data, gz, gz_len, why) != 0) goto out;
+
+    /* manifest-files.json: one line per data file. */
+    md5(gz, gz_len, digest);
+    hex(digest, 16, digest_hex);
+    b64 = text_base64_encode_new(digest, 16);
+    text_buf_printf(&manifest,
+                    "{\"itemCount\":%zu,\"md5Checksum\":\"%s\",\"etag\":\"%s\","
+                    "\"dataFileS3Key\":\"%s/data/%s.%s.gz\"}\n",
+                    count, b64, digest_hex, key_base.data, name, ion ? "ion" : "json");
+    free(b64);
+    if (write_manifest(dir.data, "manifest-files", manifest.data, why) != 0) goto out;
+
+    /* manifest-summary.json */
+    iso_time(d->start_ms, start);
+    iso_time(d->start_ms, end);
+    iso_time(d->export_ms, export_time);
+    {
+        json_t *s = json_object();
+        char *text;
+        json_object_set_new(s, "version", json_string(MANIFEST_VERSION));
+        json_object_set_new(s, "exportArn", json_string(d->arn));
+        json_object_set_new(s, "startTime", json_string(start));
+        json_object_set_new(s, "endTime", json_string(end));
+        json_object_set_new(s, "tableArn", json_string(d->table_arn));
+        json_object_set_new(s, "tableId", json_string(d->table_id));
+        json_object_set_new(s, "exportTime", json_string(export_time));
+        json_object_set_new(s, "s3Bucket", json_string(d->s3_bucket));
+        json_object_set_new(s, "s3Prefix", d->s3_prefix ? json_string(d->s3_prefix) : json_null());
+        json_object_set_new(s, "s3SseAlgorithm", json_string(d->s3_sse_algorithm));
+        json_object_set_new(s, "s3SseKmsKeyId",
+                            d->s3_sse_kms_key_id ? json_string(d->s3_sse_kms_key_id) : json_null());
+        manifest.len = 0;
+        text_buf_printf(&manifest, "%s/manifest-files.json", key_base.data);
+        json_object_set_new(s, "manifestFilesS3Key", json_string(manifest.data));
+        json_object_set_new(s, "billedSizeBytes", json_integer(billed));
+        json_object_set_new(s, "itemCount", json_integer((json_int_t) count));
+        json_object_set_new(s, "outputFormat", json_string(d->format));
+        text = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(s);
+        rc = write_manifest(dir.data, "manifest-summary", text, why);
+        free(text);
+        if (rc != 0) goto out;
+    }
+    res->item_count = (int64_t) count;
+    res->billed_size_bytes = billed;
+    key_base.len = 0;
+    text_buf_puts(&key_base, "");
+    {
+        struct text_buf k = {0};
+        if (d->s3_prefix && d->s3_prefix[0])
+            text_buf_printf(&k, "%s%sAWSDynamoDB/%s/manifest-summary.json", d->s3_prefix,
+                            d->s3_prefix[strlen(d->s3_prefix) - 1] == '/' ? "" : "/", export_id);
+        else
+            text_buf_printf(&k, "AWSDynamoDB/%s/manifest-summary.json", export_id);
+        *manifest_key = text_buf_take(&k, NULL);
+    }
+    rc = 0;
+out:
+    free(gz);
+    text_buf_clear(&key_base);
+    text_buf_clear(&dir);
+    text_buf_clear(&lines);
+    text_buf_clear(&path);
+    text_buf_clear(&manifest);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* importing                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The files an export writes beside its data, which an import skips. */
+static bool is_export_metadata(const char *name)
+{
+    return strcmp(name, "_started") == 0 || strcmp(name, "manifest-summary.json") == 0 ||
+           strcmp(name, "manifest-files.json") == 0 ||
+           strcmp(name, "manifest-summary.checksum") == 0 ||
+           strcmp(name, "manifest-files.checksum") == 0;
+}
+
+/* Collects the object keys under dir (relative path rel) that start with prefix. */
+static void list_objects(const char *root, const char *rel, const char *prefix, char ***keys,
+                         size_t *count)
+{
+    struct text_buf path = {0};
+    DIR *d;
+    struct dirent *e;
+
+    text_buf_printf(&path, "%s%s%s", root, rel[0] ? "/" : "", rel);
+    d = opendir(path.data);
+    text_buf_clear(&path);
+    if (!d) return;
+    while ((e = readdir(d)) && *count < IMPORT_MAX_OBJECTS + 1) {
+        struct text_buf key = {0};
+        struct stat st;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        text_buf_printf(&key, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        text_buf_printf(&path, "%s/%s", root, key.data);
+        if (stat(path.data, &st) == 0 && S_ISDIR(st.st_mode)) {
+            list_objects(root, key.data, prefix, keys, count);
+        } else if (strncmp(key.data, prefix, strlen(prefix)) == 0 &&
+                   !is_export_metadata(e->d_name)) {
+            *keys = xrealloc(*keys, sizeof **keys * (*count + 1));
+            (*keys)[(*count)++] = text_buf_take(&key, NULL);
+        }
+        text_buf_clear(&key);
+        text_buf_clear(&path);
+    }
+    closedir(d);
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+    return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* The whole content of an object, decompressed; -1 when it cannot be read. */
+static int read_object(const char *path, const char *compression, struct text_buf *out,
+                       int64_t *size, char **why)
+{
+    FILE *f = fopen(path, "rb");
+    struct text_buf raw = {0};
+    char buf[65536];
+    size_t n;
+    int rc = -1;
+
+    if (!f) return failf(why, "cannot read", path);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        text_buf_add(&raw, buf, n);
+    fclose(f);
+    *size += (int64_t) raw.len;
+    if (strcmp(compression, "GZIP") == 0) {
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        inflateInit2(&z, 15 + 32); /* gzip or zlib, by their headers */
+        z.next_in = (Bytef *) raw.data;
+        z.avail_in = (uInt) raw.len;
+        for (;;) {
+            int zr;
+            z.next_out = (Bytef *) buf;
+            z.avail_out = sizeof buf;
+            zr = inflate(&z, Z_NO_FLUSH);
+            text_buf_add(out, buf, sizeof buf - z.avail_out);
+            if (zr == Z_STREAM_END) {
+                /* Concatenated gzip members are one stream. */
+                if (z.avail_in == 0) break;
+                inflateReset(&z);
+                continue;
+            }
+            if (zr != Z_OK) {
+                inflateEnd(&z);
+                errno = EINVAL;
+                failf(why, "not gzip data:", path);
+                goto out;
+            }
+        }
+        inflateEnd(&z);
+    } else if (strcmp(compression, "ZSTD") == 0) {
+        ZSTD_DStream *z = ZSTD_createDStream();
+        ZSTD_inBuffer in = {raw.data, raw.len, 0};
+        ZSTD_initDStream(z);
+        while (in.pos < in.size) {
+            ZSTD_outBuffer o = {buf, sizeof buf, 0};
+            size_t zr = ZSTD_decompressStream(z, &o, &in);
+            if (ZSTD_isError(zr)) {
+                ZSTD_freeDStream(z);
+                errno = EINVAL;
+                failf(why, "not zstd data:", path);
+                goto out;
+            }
+            text_buf_add(out, buf, o.pos);
+            if (o.pos == 0 && zr == 0) break;
+        }
+        ZSTD_freeDStream(z);
+    } else {
+        text_buf_add(out, raw.data ? raw.data : "", raw.len);
+    }
+    rc = 0;
+out:
+    text_buf_clear(&raw);
+    return rc;
+}
+
+struct item_list {
+    struct item **items;
+    size_t count, cap;
+};
+
+static void add_item(struct item_list *l, struct value *attrs, int64_t *errors)
+{
+    struct item *item = item_new(attrs);
+
+    if (item->attrs.u.map.count == 0 || item->size_bytes > DDB_MAX_ITEM_BYTES) {
+        item_unref(item);
+        (*errors)++;
+        return;
+    }
+    if (l->count == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 256;
+        l->items = xrealloc(l->items, sizeof *l->items * l->cap);
+    }
+    l->items[l->count++] = item;
+}
+
+/* One DYNAMODB_JSON line: {"Item": {...}}. */
+static void json_line(const char *line, size_t len, struct item_list *l, int64_t *errors)
+{
+    json_error_t jerr;
+    json_t *doc = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
+    struct value attrs;
+    struct ddb_error err = {0};
+
+    if (!doc || !json_is_object(json_object_get(doc, "Item")) ||
+        wire_value_map_from_json(json_object_get(doc, "Item"), &attrs, &err) != 0) {
+        ddb_error_clear(&err);
+        json_decref(doc);
+        (*errors)++;
+        return;
+    }
+    json_decref(doc);
+    add_item(l, &attrs, errors);
+}
+
+static void ion_line(const char *line, size_t len, struct item_list *l, int64_t *errors)
+{
+    struct value attrs;
+    char *why = NULL;
+
+    if (ion_read_item_line(line, len, &attrs, &why) != 0) {
+        if (why) (*errors)++; /* a blank line is no item and no error */
+        free(why);
+        return;
+    }
+    add_item(l, &attrs, errors);
+}
+
+/* Splits one CSV record (RFC 4180: quoted fields with "" escapes may hold
+ * delimiters and newlines) starting at *p; fields are owned strings. */
+static bool csv_record(const char **p, const char *end, char delim, char ***fields, size_t *count)
+{
+    const char *s = *p;
+
+    *fields = NULL;
+    *count = 0;
+    if (s >= end) return false;
+    for (;;) {
+        struct text_buf f = {0};
+        if (s < end && *s == '"') {
+            s++;
+            while (s < end) {
+                if (*s == '"' && s + 1 < end && s[1] == '"') {
+                    text_buf_add(&f, "\"", 1);
+                    s += 2;
+                } else if (*s == '"') {
+                    s++;
+                    break;
+                } else {
+                    text_buf_add(&f, s++, 1);
+                }
+            }
+        }
+        while (s < end && *s != delim && *s != '\n' && *s != '\r')
+            text_buf_add(&f, s++, 1);
+        *fields = xrealloc(*fields, sizeof **fields * (*count + 1));
+        (*fields)[(*count)++] = text_buf_take(&f, NULL);
+        if (s < end && *s == delim) {
+            s++;
+            continue;
+        }
+        if (s < end && *s == '\r') s++;
+        if (s < end && *s == '\n') s++;
+        break;
+    }
+    *p = s;
+    return true;
+}
+
+static void free_fields(char **fields, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(fields[i]);
+    free(fields);
+}
+
+/* A CSV field of the named column as an attribute value: a string, or, for a
+ * key attribute, the type the table declares. False when it cannot be. */
+static bool csv_value(const struct table_def *def, const char *name, const char *text,
+                      struct value *out)
+{
+    enum value_type type = VALUE_S;
+
+    table_def_attr_type(def, name, &type);
+    if (type == VALUE_N) {
+        struct number n;
+        struct ddb_error err = {0};
+        char canonical[NUMBER_TEXT_MAX];
+        size_t len;
+        if (number_parse(text, strlen(text), &n, &err) != 0) {
+            ddb_error_clear(&err);
+            return false;
+        }
+        len = number_format(&n, canonical, sizeof canonical);
+        value_init_number_text(out, canonical, len);
+    } else if (type == VALUE_B) {
+        char *data;
+        size_t len;
+        if (!text_base64_valid(text, strlen(text))) return false;
+        data = text_base64_decode(text, strlen(text), &len);
+        value_init_binary(out, data, len);
+        free(data);
+    } else {
+        value_init_string(out, text, strlen(text));
+    }
+    return true;
+}
+
+static void csv_object(const struct import_source *src, const char *text, size_t len,
+                       struct item_list *l, int64_t *errors)
+{
+    const char *p = text, *end = text + len;
+    char **header = NULL, **fields;
+    size_t header_count = 0, count;
+
+    if (src->csv_header) {
+        header = (char **) src->csv_header;
+        header_count = src->csv_header_count;
+    } else if (!csv_record(&p, end, src->csv_delimiter, &header, &header_count)) {
+        return;
+    }
+    while (csv_record(&p, end, src->csv_delimiter, &fields, &count)) {
+        struct value attrs;
+        bool ok = count == header_count;
+        if (count == 1 && !fields[0][0]) { /* a blank line */
+            free_fields(fields, count);
+            continue;
+        }
+        value_init_map(&attrs);
+        for (size_t i = 0; ok && i < count; i++) {
+            struct value v;
+            if (!fields[i][0]) continue; /* an empty field is no attribute */
+            ok = csv_value(src->def, header[i], fields[i], &v);
+            if (ok) value_map_set(&attrs, header[i], strlen(header[i]), &v);
+        }
+        free_fields(fields, count);
+        if (!ok) {
+            value_clear(&attrs);
+            (*errors)++;
+            continue;
+        }
+        add_item(l, &attrs, errors);
+    }
+    if (!src->csv_header) free_fields(header, header_count);
+}
+
+int transfer_read_import(const struct import_source *src, struct item ***items, size_t *count,
+                         int64_t *bytes, int64_t *errors, char **why)
+{
+    char **keys = NULL;
+    size_t key_count = 0;
+    struct item_list l = {0};
+    int rc = 0;
+
+    *items = NULL;
+    *count = 0;
+    *bytes = 0;
+    *errors = 0;
+    *why = NULL;
+    list_objects(src->bucket_dir, "", src->prefix, &keys, &key_count);
+    if (key_count > IMPORT_MAX_OBJECTS) {
+        *why = xstrdup("the source holds more than 50,000 objects");
+        rc = -1;
+    }
+    if (key_count) qsort(keys, key_count, sizeof *keys, compare_keys);
+    for (size_t k = 0; rc == 0 && k < key_count; k++) {
+        struct text_buf path = {0}, content = {0};
+        text_buf_printf(&path, "%s/%s", src->bucket_dir, keys[k]);
+        rc = read_object(path.data, src->compression, &content, bytes, why);
+        text_buf_clear(&path);
+        if (rc != 0) {
+            text_buf_clear(&content);
+            break;
+        }
+        if (strcmp(src->format, "CSV") == 0) {
+            csv_object(src, content.data ? content.data : "", content.len, &l, errors);
+        } else {
+            const char *p = content.data ? content.data : "", *end = p + content.len;
+            while (p < end) {
+                const char *nl = memchr(p, '\n', (size_t) (end - p));
+                const char *stop = nl ? nl : end;
+                size_t len = (size_t) (stop - p);
+                bool blank = true;
+                for (size_t i = 0; i < len && blank; i++)
+                    blank = p[i] == ' ' || p[i] == '\t' || p[i] == '\r';
+                if (!blank) {
+                    if (strcmp(src->format, "ION") == 0)
+                        ion_line(p, len, &l, errors);
+                    else
+                        json_line(p, len, &l, errors);
+                }
+                p = nl ? nl + 1 : end;
+            }
+        }
+        text_buf_clear(&content);
+    }
+    for (size_t k = 0; k < key_count; k++)
+        free(keys[k]);
+    free(keys);
+    if (rc != 0) {
+        for (size_t i = 0; i < l.count; i++)
+            item_unref(l.items[i]);
+        free(l.items);
+        return -1;
+    }
+    *items = l.items;
+    *count = l.count;
+    return 0;
+}

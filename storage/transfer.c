@@ -1,0 +1,527 @@
+/*
+ * transfer.c - exports and imports: the jobs DynamoDB describes
+ * (ExportTableToPointInTime / DescribeExport / ListExports, ImportTable /
+ * DescribeImport / ListImports), a table's items for an export, and the
+ * items an import brings.
+ *
+ * Storage keeps the jobs' descriptions and hands out what the files need:
+ * an export gets a consistent snapshot (references to immutable items, taken
+ * in one critical section), an import creates its table and adds the items
+ * through the one write path (so indexes and the journal see them). The
+ * files themselves - S3 layout, DYNAMODB_JSON, ION, CSV, gzip - are the api
+ * layer's (api/wire/transfer_files.c): JSON never reaches storage.
+ *
+ * Jobs finish within the request that starts them (the emulator has no
+ * minutes-long background work to model), so a job is IN_PROGRESS only in
+ * the answer that starts it, as AWS answers, and COMPLETED (or FAILED) for
+ * every later call. Job descriptions live in memory: they are not part of
+ * what --db-path keeps (docs/differences.md).
+ */
+#include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
+#include "storage/base/text.h"
+#include "storage/db_internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+/* A client token of an export or an import is honoured for 8 hours (API
+ * reference, ExportTableToPointInTime and ImportTable ClientToken). */
+#define TRANSFER_TOKEN_TTL_MS (8LL * 60 * 60 * 1000)
+
+const char *transfer_status_name(enum transfer_status s)
+{
+    static const char *const names[] = {"IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLING",
+                                        "CANCELLED"};
+    return names[s];
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
+void export_desc_clear(struct export_desc *d)
+{
+    free(d->arn);
+    free(d->table_arn);
+    free(d->table_id);
+    free(d->client_token);
+    free(d->s3_bucket);
+    free(d->s3_bucket_owner);
+    free(d->s3_prefix);
+    free(d->s3_sse_algorithm);
+    free(d->s3_sse_kms_key_id);
+    free(d->format);
+    free(d->export_type);
+    free(d->manifest_key);
+    free(d->failure_code);
+    free(d->failure_message);
+    memset(d, 0, sizeof *d);
+}
+
+void export_desc_copy(struct export_desc *dst, const struct export_desc *src)
+{
+    *dst = *src;
+    dst->arn = dup_or_null(src->arn);
+    dst->table_arn = dup_or_null(src->table_arn);
+    dst->table_id = dup_or_null(src->table_id);
+    dst->client_token = dup_or_null(src->client_token);
+    dst->s3_bucket = dup_or_null(src->s3_bucket);
+    dst->s3_bucket_owner = dup_or_null(src->s3_bucket_owner);
+    dst->s3_prefix = dup_or_null(src->s3_prefix);
+    dst->s3_sse_algorithm = dup_or_null(src->s3_sse_algorithm);
+    dst->s3_sse_kms_key_id = dup_or_null(src->s3_sse_kms_key_id);
+    dst->format = dup_or_null(src->format);
+    dst->export_type = dup_or_null(src->export_type);
+    dst->manifest_key = dup_or_null(src->manifest_key);
+    dst->failure_code = dup_or_null(src->failure_code);
+    dst->failure_message = dup_or_null(src->failure_message);
+}
+
+void import_desc_clear(struct import_desc *d)
+{
+    free(d->arn);
+    free(d->table_arn);
+    free(d->table_id);
+    free(d->client_token);
+    free(d->s3_bucket);
+    free(d->s3_bucket_owner);
+    free(d->s3_key_prefix);
+    free(d->format);
+    free(d->compression);
+    free(d->failure_code);
+    free(d->failure_message);
+    table_def_clear(&d->table_def);
+    memset(d, 0, sizeof *d);
+}
+
+void import_desc_copy(struct import_desc *dst, const struct import_desc *src)
+{
+    *dst = *src;
+    dst->arn = dup_or_null(src->arn);
+    dst->table_arn = dup_or_null(src->table_arn);
+    dst->table_id = dup_or_null(src->table_id);
+    dst->client_token = dup_or_null(src->client_token);
+    dst->s3_bucket = dup_or_null(src->s3_bucket);
+    dst->s3_bucket_owner = dup_or_null(src->s3_bucket_owner);
+    dst->s3_key_prefix = dup_or_null(src->s3_key_prefix);
+    dst->format = dup_or_null(src->format);
+    dst->compression = dup_or_null(src->compression);
+    dst->failure_code = dup_or_null(src->failure_code);
+    dst->failure_message = dup_or_null(src->failure_message);
+    table_def_copy(&dst->table_def, &src->table_def);
+}
+
+/* "<table ARN>/export/<14-digit ms>-<8 hex>", the form of AWS's export ARNs
+ * (developer guide, S3DataExport.Output: manifest-summary.json exportArn). */
+static char *new_job_arn(const char *table_arn, const char *kind, int64_t now_ms)
+{
+    uint32_t r = 0;
+    char buf[64];
+    struct text_buf b = {0};
+
+    if (getrandom(&r, sizeof r, 0) != (ssize_t) sizeof r) r = (uint32_t) now_ms * 2654435761U;
+    snprintf(buf, sizeof buf, "%014" PRId64 "-%08" PRIx32, now_ms, r);
+    text_buf_printf(&b, "%s/%s/%s", table_arn, kind, buf);
+    return text_buf_take(&b, NULL);
+}
+
+/* The table an ARN names in the scope: "arn:aws:dynamodb:<region>:<account>:table/<name>".
+ * An ARN of another region or account names no table here. */
+static struct table *table_by_arn(struct db *db, const struct db_scope *scope, const char *arn)
+{
+    static const char prefix[] = "arn:aws:dynamodb:";
+    const char *region, *account, *name;
+    size_t region_len;
+
+    if (strncmp(arn, prefix, sizeof prefix - 1) != 0) return NULL;
+    region = arn + sizeof prefix - 1;
+    account = strchr(region, ':');
+    if (!account) return NULL;
+    region_len = (size_t) (account - region);
+    account++;
+    name = strchr(account, ':');
+    if (!name || strncmp(name, ":table/", 7) != 0) return NULL;
+    if (strlen(scope->region) != region_len || strncmp(region, scope->region, region_len) != 0)
+        return NULL;
+    if ((size_t) (name - account) != strlen(DDB_ACCOUNT_ID) ||
+        strncmp(account, DDB_ACCOUNT_ID, strlen(DDB_ACCOUNT_ID)) != 0)
+        return NULL;
+    name += 7;
+    if (strchr(name, '/')) return NULL;
+    return db_find_table(db, scope, name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* exports                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Whether two export requests are the same, for a ClientToken retry. */
+static bool same_export(const struct export_desc *a, const struct export_request *r)
+{
+    return strcmp(a->table_arn, r->table_arn) == 0 && strcmp(a->s3_bucket, r->s3_bucket) == 0 &&
+           strcmp(a->s3_prefix ? a->s3_prefix : "", r->s3_prefix ? r->s3_prefix : "") == 0 &&
+           strcmp(a->format, r->format) == 0 && strcmp(a->export_type, r->export_type) == 0;
+}
+
+int db_export_begin(struct db *db, const struct db_scope *scope, const struct export_request *r,
+                    struct export_desc *out, struct item ***items, size_t *item_count,
+                    struct ddb_error *err)
+{
+    struct table *t;
+    struct export_job *job;
+    int64_t now_ms, earliest;
+    size_t n = 0;
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    *items = NULL;
+    *item_count = 0;
+    db_write_lock(db);
+    now_ms = db_now_ms(db);
+    /* A retry with the same token answers the job it started (for 8 hours);
+     * the same token with other parameters is a conflict. */
+    for (size_t i = 0; r->client_token && i < db->export_count; i++) {
+        job = &db->exports[i];
+        if (strcmp(job->namespace_id, scope->namespace_id) != 0 || !job->desc.client_token ||
+            strcmp(job->desc.client_token, r->client_token) != 0 ||
+            job->desc.start_ms + TRANSFER_TOKEN_TTL_MS < now_ms)
+            continue;
+        if (!same_export(&job->desc, r)) {
+            /* Not recorded from AWS: the API reference names the exception only. */
+            ddb_error_set(err, DDB_EXPORT_CONFLICT,
+                          "There was a conflict when writing to the specified S3 bucket.");
+            goto out;
+        }
+        export_desc_copy(out, &job->desc);
+        rc = 1; /* nothing to write: the files are there */
+        goto out;
+    }
+    t = table_by_arn(db, scope, r->table_arn);
+    if (!t) {
+        ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", r->table_arn);
+        goto out;
+    }
+    if (!t->pitr.enabled) {
+        /* Not recorded from AWS (the exception is documented, its text is not). */
+        ddb_error_set(err, DDB_POINT_IN_TIME_RECOVERY_UNAVAILABLE,
+                      "Point in time recovery is not enabled for table '%s'", t->def.name);
+        goto out;
+    }
+    earliest = t->pitr.enabled_ms;
+    if (r->has_export_time && (r->export_ms < earliest || r->export_ms > now_ms)) {
+        ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
+                      "Export time must be within the point in time recovery window");
+        goto out;
+    }
+
+    db->exports = xrealloc(db->exports, sizeof *db->exports * (db->export_count + 1));
+    job = &db->exports[db->export_count++];
+    memset(job, 0, sizeof *job);
+    job->namespace_id = xstrdup(scope->namespace_id);
+    job->desc.arn = new_job_arn(t->arn, "export", now_ms);
+    job->desc.table_arn = xstrdup(t->arn);
+    job->desc.table_id = xstrdup(t->table_id);
+    job->desc.client_token = dup_or_null(r->client_token);
+    job->desc.s3_bucket = xstrdup(r->s3_bucket);
+    job->desc.s3_bucket_owner = dup_or_null(r->s3_bucket_owner);
+    job->desc.s3_prefix = dup_or_null(r->s3_prefix);
+    job->desc.s3_sse_algorithm = xstrdup(r->s3_sse_algorithm ? r->s3_sse_algorithm : "AES256");
+    job->desc.s3_sse_kms_key_id = dup_or_null(r->s3_sse_kms_key_id);
+    job->desc.format = xstrdup(r->format);
+    job->desc.export_type = xstrdup(r->export_type);
+    job->desc.status = TRANSFER_IN_PROGRESS;
+    job->desc.start_ms = now_ms;
+    job->desc.export_ms = r->has_export_time ? r->export_ms : now_ms;
+    export_desc_copy(out, &job->desc);
+
+    /* The snapshot: every item as it is now, in one critical section. */
+    *items = xmalloc(sizeof **items * (t->items.count ? t->items.count : 1));
+    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
+        (*items)[n++] = item_ref(node->item);
+    *item_count = n;
+    rc = 0;
+out:
+    db_unlock(db);
+    return rc;
+}
+
+int db_export_finish(struct db *db, const char *export_arn, const struct export_result *result)
+{
+    int rc = -1;
+
+    db_write_lock(db);
+    for (size_t i = 0; i < db->export_count; i++) {
+        struct export_desc *d = &db->exports[i].desc;
+        if (strcmp(d->arn, export_arn) != 0) continue;
+        d->status = result->failure_code ? TRANSFER_FAILED : TRANSFER_COMPLETED;
+        d->end_ms = db_now_ms(db);
+        d->item_count = result->item_count;
+        d->billed_size_bytes = result->billed_size_bytes;
+        free(d->manifest_key);
+        d->manifest_key = dup_or_null(result->manifest_key);
+        free(d->failure_code);
+        d->failure_code = dup_or_null(result->failure_code);
+        free(d->failure_message);
+        d->failure_message = dup_or_null(result->failure_message);
+        rc = 0;
+        break;
+    }
+    db_unlock(db);
+    return rc;
+}
+
+int db_describe_export(struct db *db, const struct db_scope *scope, const char *export_arn,
+                       struct export_desc *out, struct ddb_error *err)
+{
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    db_read_lock(db);
+    for (size_t i = 0; i < db->export_count; i++) {
+        const struct export_job *job = &db->exports[i];
+        if (strcmp(job->namespace_id, scope->namespace_id) == 0 &&
+            strcmp(job->desc.arn, export_arn) == 0) {
+            export_desc_copy(out, &job->desc);
+            rc = 0;
+            break;
+        }
+    }
+    db_unlock(db);
+    /* Not recorded from AWS (the exception is documented, its text is not). */
+    if (rc != 0) ddb_error_set(err, DDB_EXPORT_NOT_FOUND, "Export not found: %s", export_arn);
+    return rc;
+}
+
+int db_list_exports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
+                    size_t limit, struct export_desc **out, size_t *count, bool *more)
+{
+    size_t seen = 0;
+
+    *out = NULL;
+    *count = 0;
+    *more = false;
+    db_read_lock(db);
+    for (size_t i = 0; i < db->export_count; i++) {
+        const struct export_job *job = &db->exports[i];
+        if (strcmp(job->namespace_id, scope->namespace_id) != 0) continue;
+        if (table_arn && strcmp(job->desc.table_arn, table_arn) != 0) continue;
+        if (seen++ < skip) continue;
+        if (*count == limit) {
+            *more = true;
+            break;
+        }
+        *out = xrealloc(*out, sizeof **out * (*count + 1));
+        export_desc_copy(&(*out)[(*count)++], &job->desc);
+    }
+    db_unlock(db);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* imports                                                                   */
+/* ------------------------------------------------------------------------ */
+
+int db_import_begin(struct db *db, const struct db_scope *scope, const struct import_desc *req,
+                    struct table_def *def, struct import_desc *out, struct ddb_error *err)
+{
+    struct table_desc created;
+    struct import_job *job;
+    int64_t now_ms = db_now_ms(db);
+    char *name = xstrdup(def->name);
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    /* A retry with the same token answers the import it started. */
+    db_read_lock(db);
+    for (size_t i = 0; req->client_token && i < db->import_count; i++) {
+        const struct import_job *j = &db->imports[i];
+        if (strcmp(j->namespace_id, scope->namespace_id) != 0 || !j->desc.client_token ||
+            strcmp(j->desc.client_token, req->client_token) != 0 ||
+            j->desc.start_ms + TRANSFER_TOKEN_TTL_MS < now_ms)
+            continue;
+        if (strcmp(j->desc.table_def.name, name) != 0 ||
+            strcmp(j->desc.s3_bucket, req->s3_bucket) != 0) {
+            /* Not recorded from AWS (the exception is documented, its text is not). */
+            ddb_error_set(err, DDB_IMPORT_CONFLICT,
+                          "There was a conflict when importing from the specified S3 source.");
+        } else {
+            import_desc_copy(out, &j->desc);
+            rc = 1;
+        }
+        db_unlock(db);
+        table_def_clear(def);
+        free(name);
+        return rc;
+    }
+    db_unlock(db);
+
+    /* The table is created as CreateTable creates one (ResourceInUseException
+     * when the name is taken); def is taken either way. */
+    if (db_create_table(db, scope, def, &created, err) != 0) {
+        free(name);
+        return -1;
+    }
+    db_write_lock(db);
+    db->imports = xrealloc(db->imports, sizeof *db->imports * (db->import_count + 1));
+    job = &db->imports[db->import_count++];
+    memset(job, 0, sizeof *job);
+    import_desc_copy(&job->desc, req);
+    job->namespace_id = xstrdup(scope->namespace_id);
+    free(job->desc.arn);
+    job->desc.arn = new_job_arn(created.arn, "import", now_ms);
+    free(job->desc.table_arn);
+    job->desc.table_arn = xstrdup(created.arn);
+    free(job->desc.table_id);
+    job->desc.table_id = xstrdup(created.table_id);
+    table_def_clear(&job->desc.table_def);
+    table_def_copy(&job->desc.table_def, &created.def);
+    job->desc.status = TRANSFER_IN_PROGRESS;
+    job->desc.start_ms = now_ms;
+    import_desc_copy(out, &job->desc);
+    db_unlock(db);
+    table_desc_clear(&created);
+    free(name);
+    return 0;
+}
+
+/* Items per critical section while importing, so that readers are not held up. */
+#define IMPORT_BATCH 1000
+
+int db_import_items(struct db *db, const struct db_scope *scope, const char *table_name,
+                    struct item **items, size_t count, int64_t *imported, int64_t *errors)
+{
+    for (size_t i = 0; i < count;) {
+        struct table *t;
+        struct commit_info info;
+        size_t end = i + IMPORT_BATCH < count ? i + IMPORT_BATCH : count;
+
+        db_write_lock(db);
+        t = db_find_table(db, scope, table_name);
+        if (!t) {
+            db_unlock(db);
+            return -1; /* deleted while importing */
+        }
+        info = (struct commit_info){.now_ms = db_now_ms(db), .origin = STREAM_ORIGIN_USER};
+        for (; i < end; i++) {
+            struct ddb_error err = {0};
+            struct row_key key;
+            /* An item the table cannot hold (a key missing or of another
+             * type) is an import error, counted, as AWS counts them. */
+            if (table_check_item(t, &items[i]->attrs, &err) != 0) {
+                ddb_error_clear(&err);
+                (*errors)++;
+                continue;
+            }
+            table_row_key(t, &items[i]->attrs, &key);
+            table_commit_write(t, &key, item_ref(items[i]), &info);
+            (*imported)++;
+        }
+        db_unlock(db);
+    }
+    return 0;
+}
+
+int db_import_finish(struct db *db, const char *import_arn, const struct import_result *result)
+{
+    int rc = -1;
+
+    db_write_lock(db);
+    for (size_t i = 0; i < db->import_count; i++) {
+        struct import_desc *d = &db->imports[i].desc;
+        if (strcmp(d->arn, import_arn) != 0) continue;
+        d->status = result->failure_code ? TRANSFER_FAILED : TRANSFER_COMPLETED;
+        d->end_ms = db_now_ms(db);
+        d->processed_items = result->processed_items;
+        d->imported_items = result->imported_items;
+        d->error_count = result->error_count;
+        d->processed_bytes = result->processed_bytes;
+        free(d->failure_code);
+        d->failure_code = dup_or_null(result->failure_code);
+        free(d->failure_message);
+        d->failure_message = dup_or_null(result->failure_message);
+        rc = 0;
+        break;
+    }
+    db_unlock(db);
+    return rc;
+}
+
+int db_describe_import(struct db *db, const struct db_scope *scope, const char *import_arn,
+                       struct import_desc *out, struct ddb_error *err)
+{
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    db_read_lock(db);
+    for (size_t i = 0; i < db->import_count; i++) {
+        const struct import_job *job = &db->imports[i];
+        if (strcmp(job->namespace_id, scope->namespace_id) == 0 &&
+            strcmp(job->desc.arn, import_arn) == 0) {
+            import_desc_copy(out, &job->desc);
+            rc = 0;
+            break;
+        }
+    }
+    db_unlock(db);
+    /* Not recorded from AWS (the exception is documented, its text is not). */
+    if (rc != 0) ddb_error_set(err, DDB_IMPORT_NOT_FOUND, "Import not found: %s", import_arn);
+    return rc;
+}
+
+int db_list_imports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
+                    size_t limit, struct import_desc **out, size_t *count, bool *more)
+{
+    size_t seen = 0;
+
+    *out = NULL;
+    *count = 0;
+    *more = false;
+    db_read_lock(db);
+    for (size_t i = 0; i < db->import_count; i++) {
+        const struct import_job *job = &db->imports[i];
+        if (strcmp(job->namespace_id, scope->namespace_id) != 0) continue;
+        if (table_arn && strcmp(job->desc.table_arn, table_arn) != 0) continue;
+        if (seen++ < skip) continue;
+        if (*count == limit) {
+            *more = true;
+            break;
+        }
+        *out = xrealloc(*out, sizeof **out * (*count + 1));
+        import_desc_copy(&(*out)[(*count)++], &job->desc);
+    }
+    db_unlock(db);
+    return 0;
+}
+
+void db_forget_transfers(struct db *db, const char *namespace_id)
+{
+    assert_lock_exclusive();
+    size_t kept = 0;
+
+    for (size_t i = 0; i < db->export_count; i++) {
+        struct export_job *job = &db->exports[i];
+        if (!namespace_id || strcmp(job->namespace_id, namespace_id) == 0) {
+            free(job->namespace_id);
+            export_desc_clear(&job->desc);
+        } else {
+            db->exports[kept++] = *job;
+        }
+    }
+    db->export_count = kept;
+    kept = 0;
+    for (size_t i = 0; i < db->import_count; i++) {
+        struct import_job *job = &db->imports[i];
+        if (!namespace_id || strcmp(job->namespace_id, namespace_id) == 0) {
+            free(job->namespace_id);
+            import_desc_clear(&job->desc);
+        } else {
+            db->imports[kept++] = *job;
+        }
+    }
+    db->import_count = kept;
+}
