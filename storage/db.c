@@ -4,6 +4,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
 #include "storage/db_internal.h"
+#include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 
 #include <assert.h>
@@ -133,6 +134,14 @@ static int64_t wall_clock_ms(void)
 int64_t db_now_ms(struct db *db)
 {
     return wall_clock_ms() + atomic_load(&db->clock_offset_ms);
+}
+
+/* The clock's offset is part of what --db-path keeps, so that TTL expiry and
+ * stream ages carry on from where a test left the clock. */
+static void persist_clock(struct db *db)
+{
+    if (db->journal)
+        journal_meta_set(db->journal, META_CLOCK_OFFSET, atomic_load(&db->clock_offset_ms));
 }
 
 void db_clock_advance(struct db *db, int64_t delta_ms)

@@ -65,7 +65,7 @@ struct db {
 void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms);
 
 /* Forgets the exports and imports of namespace_id (NULL: all); caller holds
- * the lock exclusively. */
+ * the lock exclusively (transfer_desc.c). */
 void db_forget_transfers(struct db *db, const char *namespace_id);
 
 /* Take and release the one lock; they also record the hold for the
@@ -101,8 +101,6 @@ void persist_table_removed(const struct table *t);
 void persist_token(struct db *db, const struct client_token *ct);
 /* Records that a namespace was reset. */
 void persist_reset(struct db *db, const char *namespace_id);
-/* Records the clock's offset after a control call moved it (no lock needed). */
-void persist_clock(struct db *db);
 
 /*
  * One write in three steps, shared by single-item writes, batches and

@@ -28,9 +28,6 @@
 #include <string.h>
 #include <sys/random.h>
 
-#define META_CLOCK_OFFSET  "clock_offset_ms"
-#define META_STREAM_SECRET "stream_secret"
-
 /* The fields of a table's record (codec.h: new fields take new tags). */
 enum table_tag {
     TT_DEF = 1,
@@ -389,10 +386,4 @@ struct db *db_open_dir(const char *dir, char **why)
         return NULL;
     }
     return db;
-}
-
-void persist_clock(struct db *db)
-{
-    if (db->journal)
-        journal_meta_set(db->journal, META_CLOCK_OFFSET, atomic_load(&db->clock_offset_ms));
 }

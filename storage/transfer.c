@@ -32,90 +32,6 @@
  * reference, ExportTableToPointInTime and ImportTable ClientToken). */
 #define TRANSFER_TOKEN_TTL_MS (8LL * 60 * 60 * 1000)
 
-const char *transfer_status_name(enum transfer_status s)
-{
-    static const char *const names[] = {"IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLING",
-                                        "CANCELLED"};
-    return names[s];
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
-void export_desc_clear(struct export_desc *d)
-{
-    free(d->arn);
-    free(d->table_arn);
-    free(d->table_id);
-    free(d->client_token);
-    free(d->s3_bucket);
-    free(d->s3_bucket_owner);
-    free(d->s3_prefix);
-    free(d->s3_sse_algorithm);
-    free(d->s3_sse_kms_key_id);
-    free(d->format);
-    free(d->export_type);
-    free(d->manifest_key);
-    free(d->failure_code);
-    free(d->failure_message);
-    memset(d, 0, sizeof *d);
-}
-
-void export_desc_copy(struct export_desc *dst, const struct export_desc *src)
-{
-    *dst = *src;
-    dst->arn = dup_or_null(src->arn);
-    dst->table_arn = dup_or_null(src->table_arn);
-    dst->table_id = dup_or_null(src->table_id);
-    dst->client_token = dup_or_null(src->client_token);
-    dst->s3_bucket = dup_or_null(src->s3_bucket);
-    dst->s3_bucket_owner = dup_or_null(src->s3_bucket_owner);
-    dst->s3_prefix = dup_or_null(src->s3_prefix);
-    dst->s3_sse_algorithm = dup_or_null(src->s3_sse_algorithm);
-    dst->s3_sse_kms_key_id = dup_or_null(src->s3_sse_kms_key_id);
-    dst->format = dup_or_null(src->format);
-    dst->export_type = dup_or_null(src->export_type);
-    dst->manifest_key = dup_or_null(src->manifest_key);
-    dst->failure_code = dup_or_null(src->failure_code);
-    dst->failure_message = dup_or_null(src->failure_message);
-}
-
-void import_desc_clear(struct import_desc *d)
-{
-    free(d->arn);
-    free(d->table_arn);
-    free(d->table_id);
-    free(d->client_token);
-    free(d->s3_bucket);
-    free(d->s3_bucket_owner);
-    free(d->s3_key_prefix);
-    free(d->format);
-    free(d->compression);
-    free(d->failure_code);
-    free(d->failure_message);
-    table_def_clear(&d->table_def);
-    memset(d, 0, sizeof *d);
-}
-
-void import_desc_copy(struct import_desc *dst, const struct import_desc *src)
-{
-    *dst = *src;
-    dst->arn = dup_or_null(src->arn);
-    dst->table_arn = dup_or_null(src->table_arn);
-    dst->table_id = dup_or_null(src->table_id);
-    dst->client_token = dup_or_null(src->client_token);
-    dst->s3_bucket = dup_or_null(src->s3_bucket);
-    dst->s3_bucket_owner = dup_or_null(src->s3_bucket_owner);
-    dst->s3_key_prefix = dup_or_null(src->s3_key_prefix);
-    dst->format = dup_or_null(src->format);
-    dst->compression = dup_or_null(src->compression);
-    dst->failure_code = dup_or_null(src->failure_code);
-    dst->failure_message = dup_or_null(src->failure_message);
-    table_def_copy(&dst->table_def, &src->table_def);
-}
-
 /* "<table ARN>/export/<14-digit ms>-<8 hex>", the form of AWS's export ARNs
  * (developer guide, S3DataExport.Output: manifest-summary.json exportArn). */
 static char *new_job_arn(const char *table_arn, const char *kind, int64_t now_ms)
@@ -226,12 +142,12 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     job->desc.arn = new_job_arn(t->arn, "export", now_ms);
     job->desc.table_arn = xstrdup(t->arn);
     job->desc.table_id = xstrdup(t->table_id);
-    job->desc.client_token = dup_or_null(r->client_token);
+    job->desc.client_token = xstrdup_or_null(r->client_token);
     job->desc.s3_bucket = xstrdup(r->s3_bucket);
-    job->desc.s3_bucket_owner = dup_or_null(r->s3_bucket_owner);
-    job->desc.s3_prefix = dup_or_null(r->s3_prefix);
+    job->desc.s3_bucket_owner = xstrdup_or_null(r->s3_bucket_owner);
+    job->desc.s3_prefix = xstrdup_or_null(r->s3_prefix);
     job->desc.s3_sse_algorithm = xstrdup(r->s3_sse_algorithm ? r->s3_sse_algorithm : "AES256");
-    job->desc.s3_sse_kms_key_id = dup_or_null(r->s3_sse_kms_key_id);
+    job->desc.s3_sse_kms_key_id = xstrdup_or_null(r->s3_sse_kms_key_id);
     job->desc.format = xstrdup(r->format);
     job->desc.export_type = xstrdup(r->export_type);
     job->desc.status = TRANSFER_IN_PROGRESS;
@@ -263,11 +179,11 @@ int db_export_finish(struct db *db, const char *export_arn, const struct export_
         d->item_count = result->item_count;
         d->billed_size_bytes = result->billed_size_bytes;
         free(d->manifest_key);
-        d->manifest_key = dup_or_null(result->manifest_key);
+        d->manifest_key = xstrdup_or_null(result->manifest_key);
         free(d->failure_code);
-        d->failure_code = dup_or_null(result->failure_code);
+        d->failure_code = xstrdup_or_null(result->failure_code);
         free(d->failure_message);
-        d->failure_message = dup_or_null(result->failure_message);
+        d->failure_message = xstrdup_or_null(result->failure_message);
         rc = 0;
         break;
     }
@@ -441,9 +357,9 @@ int db_import_finish(struct db *db, const char *import_arn, const struct import_
         d->error_count = result->error_count;
         d->processed_bytes = result->processed_bytes;
         free(d->failure_code);
-        d->failure_code = dup_or_null(result->failure_code);
+        d->failure_code = xstrdup_or_null(result->failure_code);
         free(d->failure_message);
-        d->failure_message = dup_or_null(result->failure_message);
+        d->failure_message = xstrdup_or_null(result->failure_message);
         rc = 0;
         break;
     }
@@ -496,32 +412,4 @@ int db_list_imports(struct db *db, const struct db_scope *scope, const char *tab
     }
     db_unlock(db);
     return 0;
-}
-
-void db_forget_transfers(struct db *db, const char *namespace_id)
-{
-    assert_lock_exclusive();
-    size_t kept = 0;
-
-    for (size_t i = 0; i < db->export_count; i++) {
-        struct export_job *job = &db->exports[i];
-        if (!namespace_id || strcmp(job->namespace_id, namespace_id) == 0) {
-            free(job->namespace_id);
-            export_desc_clear(&job->desc);
-        } else {
-            db->exports[kept++] = *job;
-        }
-    }
-    db->export_count = kept;
-    kept = 0;
-    for (size_t i = 0; i < db->import_count; i++) {
-        struct import_job *job = &db->imports[i];
-        if (!namespace_id || strcmp(job->namespace_id, namespace_id) == 0) {
-            free(job->namespace_id);
-            import_desc_clear(&job->desc);
-        } else {
-            db->imports[kept++] = *job;
-        }
-    }
-    db->import_count = kept;
 }

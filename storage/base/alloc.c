@@ -39,6 +39,11 @@ char *xstrdup(const char *s)
     return xmemdup(s, strlen(s));
 }
 
+char *xstrdup_or_null(const char *s)
+{
+    return s ? xstrdup(s) : NULL;
+}
+
 char *xmemdup(const void *data, size_t len)
 {
     char *p = xmalloc(len + 1);

@@ -90,7 +90,9 @@ int journal_load_stream_records(struct journal_file *f, journal_record_fn *fn, v
                                 char **why);
 int journal_load_tokens(struct journal_file *f, journal_token_fn *fn, void *ctx, char **why);
 
-/* The engine-wide state in ddbemu.db: an integer, 0 when never set. */
+/* The engine-wide state in ddbemu.db, by key: an integer, 0 when never set. */
+#define META_CLOCK_OFFSET  "clock_offset_ms"
+#define META_STREAM_SECRET "stream_secret"
 int64_t journal_meta_get(struct journal *j, const char *key);
 /* Sets it and returns once it is durable (no engine lock needed). */
 void journal_meta_set(struct journal *j, const char *key, int64_t value);

@@ -1,0 +1,123 @@
+/*
+ * transfer_desc.c - the plain data of exports and imports: their status
+ * names, copying and freeing their descriptions, and forgetting the jobs a
+ * db holds.
+ *
+ * Kept apart from transfer.c (which runs the jobs and calls up into the
+ * catalog) so that db.c can free the jobs it owns without depending on the
+ * code that runs them. Locking: db_forget_transfers needs the lock held
+ * exclusively; the rest works on caller-owned data.
+ */
+#include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
+#include "storage/db_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *transfer_status_name(enum transfer_status s)
+{
+    static const char *const names[] = {"IN_PROGRESS", "COMPLETED", "FAILED", "CANCELLING",
+                                        "CANCELLED"};
+    return names[s];
+}
+
+void export_desc_clear(struct export_desc *d)
+{
+    free(d->arn);
+    free(d->table_arn);
+    free(d->table_id);
+    free(d->client_token);
+    free(d->s3_bucket);
+    free(d->s3_bucket_owner);
+    free(d->s3_prefix);
+    free(d->s3_sse_algorithm);
+    free(d->s3_sse_kms_key_id);
+    free(d->format);
+    free(d->export_type);
+    free(d->manifest_key);
+    free(d->failure_code);
+    free(d->failure_message);
+    memset(d, 0, sizeof *d);
+}
+
+void export_desc_copy(struct export_desc *dst, const struct export_desc *src)
+{
+    *dst = *src;
+    dst->arn = xstrdup_or_null(src->arn);
+    dst->table_arn = xstrdup_or_null(src->table_arn);
+    dst->table_id = xstrdup_or_null(src->table_id);
+    dst->client_token = xstrdup_or_null(src->client_token);
+    dst->s3_bucket = xstrdup_or_null(src->s3_bucket);
+    dst->s3_bucket_owner = xstrdup_or_null(src->s3_bucket_owner);
+    dst->s3_prefix = xstrdup_or_null(src->s3_prefix);
+    dst->s3_sse_algorithm = xstrdup_or_null(src->s3_sse_algorithm);
+    dst->s3_sse_kms_key_id = xstrdup_or_null(src->s3_sse_kms_key_id);
+    dst->format = xstrdup_or_null(src->format);
+    dst->export_type = xstrdup_or_null(src->export_type);
+    dst->manifest_key = xstrdup_or_null(src->manifest_key);
+    dst->failure_code = xstrdup_or_null(src->failure_code);
+    dst->failure_message = xstrdup_or_null(src->failure_message);
+}
+
+void import_desc_clear(struct import_desc *d)
+{
+    free(d->arn);
+    free(d->table_arn);
+    free(d->table_id);
+    free(d->client_token);
+    free(d->s3_bucket);
+    free(d->s3_bucket_owner);
+    free(d->s3_key_prefix);
+    free(d->format);
+    free(d->compression);
+    free(d->failure_code);
+    free(d->failure_message);
+    table_def_clear(&d->table_def);
+    memset(d, 0, sizeof *d);
+}
+
+void import_desc_copy(struct import_desc *dst, const struct import_desc *src)
+{
+    *dst = *src;
+    dst->arn = xstrdup_or_null(src->arn);
+    dst->table_arn = xstrdup_or_null(src->table_arn);
+    dst->table_id = xstrdup_or_null(src->table_id);
+    dst->client_token = xstrdup_or_null(src->client_token);
+    dst->s3_bucket = xstrdup_or_null(src->s3_bucket);
+    dst->s3_bucket_owner = xstrdup_or_null(src->s3_bucket_owner);
+    dst->s3_key_prefix = xstrdup_or_null(src->s3_key_prefix);
+    dst->format = xstrdup_or_null(src->format);
+    dst->compression = xstrdup_or_null(src->compression);
+    dst->failure_code = xstrdup_or_null(src->failure_code);
+    dst->failure_message = xstrdup_or_null(src->failure_message);
+    table_def_copy(&dst->table_def, &src->table_def);
+}
+
+void db_forget_transfers(struct db *db, const char *namespace_id)
+{
+    assert_lock_exclusive();
+    size_t kept = 0;
+
+    for (size_t i = 0; i < db->export_count; i++) {
+        struct export_job *job = &db->exports[i];
+        if (!namespace_id || strcmp(job->namespace_id, namespace_id) == 0) {
+            free(job->namespace_id);
+            export_desc_clear(&job->desc);
+        } else {
+            db->exports[kept++] = *job;
+        }
+    }
+    db->export_count = kept;
+    kept = 0;
+    for (size_t i = 0; i < db->import_count; i++) {
+        struct import_job *job = &db->imports[i];
+        if (!namespace_id || strcmp(job->namespace_id, namespace_id) == 0) {
+            free(job->namespace_id);
+            import_desc_clear(&job->desc);
+        } else {
+            db->imports[kept++] = *job;
+        }
+    }
+    db->import_count = kept;
+}
