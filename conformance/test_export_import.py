@@ -471,6 +471,8 @@ def test_export_errors(dynamodb, make_table, bucket, region):
                    "constraint: Member must satisfy enum value set: [DYNAMODB_JSON, ION]")
     code, msg = error_of(ex, TableArn=arn, S3Bucket=bucket.name, ClientToken="a$b")
     assert code == "ValidationException" and "clientToken" in msg
+    code, msg = error_of(ex, TableArn=arn, S3Bucket=bucket.name, S3BucketOwner="12345")
+    assert code == "ValidationException" and "s3BucketOwner" in msg
     status, data = raw_call(dynamodb, "ExportTableToPointInTime", {
         "TableArn": arn, "S3Bucket": bucket.name, "ExportType": "DELTA"})
     assert status == 400 and data["__type"].endswith("ValidationException")
@@ -528,7 +530,18 @@ def test_import_errors(dynamodb, make_table, bucket, cleanup):
     assert code == "ValidationException"
     bad = import_args(bucket, "x/", "no spaces allowed")
     code, msg = error_of(imp, **bad)
-    assert code == "ValidationException" and "ableName" in msg
+    assert code == "ValidationException"
+    assert msg == ("1 validation error detected: Value 'no spaces allowed' at "
+                   "'tableCreationParameters.tableName' failed to satisfy constraint: Member "
+                   "must satisfy regular expression pattern: [a-zA-Z0-9_.-]+")
+    # The S3 bucket owner is an account id; a CSV delimiter one of , ; : | tab space.
+    bad = import_args(bucket, "x/", name)
+    bad["S3BucketSource"]["S3BucketOwner"] = "owner"
+    code, msg = error_of(imp, **bad)
+    assert code == "ValidationException" and "s3BucketOwner" in msg
+    code, msg = error_of(imp, **import_args(bucket, "x/", name, InputFormat="CSV",
+                                            InputFormatOptions={"Csv": {"Delimiter": "#"}}))
+    assert code == "ValidationException" and "delimiter" in msg
     # Nothing was created by a refused request.
     assert client_error(dynamodb.describe_table, TableName=name).response[
         "Error"]["Code"] == "ResourceNotFoundException"
@@ -595,7 +608,7 @@ def test_list_exports_pages(dynamodb, make_table, bucket):
         token = page.get("NextToken")
         if not token:
             break
-    assert sorted(seen) == sorted(started)
+    assert seen == started[::-1]  # newest first, as AWS lists them
     # ExportType is newer than Debian's boto3, which drops it: read it raw.
     status, data = raw_call(dynamodb, "ListExports", {"TableArn": arn})
     assert status == 200

@@ -328,7 +328,8 @@ int db_list_exports(struct db *db, const struct db_scope *scope, const char *tab
     *count = 0;
     *more = false;
     db_read_lock(db);
-    for (size_t i = 0; i < db->export_count; i++) {
+    /* Newest first, as AWS lists them (observed). */
+    for (size_t i = db->export_count; i-- > 0;) {
         const struct export_job *job = &db->exports[i];
         if (strcmp(job->namespace_id, scope->namespace_id) != 0) continue;
         if (table_arn && strcmp(job->desc.table_arn, table_arn) != 0) continue;

@@ -97,9 +97,6 @@ static const struct field format_options_fields[] = {
     {0},
 };
 
-/* TableCreationParameters is checked by the handler with CreateTable's shape. */
-static const struct field no_fields[] = {{0}};
-
 const struct field import_table_fields[] = {
     /* Required on the wire though the reference calls it optional (observed:
      * a request without one is refused; SDKs always fill it in). */
@@ -111,7 +108,7 @@ const struct field import_table_fields[] = {
      .children = format_options_fields},
     {"InputCompressionType", F_STRING, .choices = compressions},
     {"TableCreationParameters", F_STRUCT, .required = true, .shape_name = "TableCreationParameters",
-     .children = no_fields},
+     .children = table_creation_parameters_fields},
     {0},
 };
 
@@ -155,6 +152,16 @@ static void new_client_token(char out[37])
     snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0],
              r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13],
              r[14], r[15]);
+}
+
+/* An S3BucketOwner is an account id: "[0-9]{12}" (API reference). */
+static int check_bucket_owner(const char *owner, const char *path, struct ddb_error *err)
+{
+    if (!owner || (strlen(owner) == 12 && strspn(owner, "0123456789") == 12)) return 0;
+    return ddb_error_set(err, DDB_VALIDATION,
+                         "1 validation error detected: Value '%s' at '%s' failed to satisfy "
+                         "constraint: Member must satisfy regular expression pattern: [0-9]{12}",
+                         owner, path);
 }
 
 /* Whether arn has the form "arn:<partition>:dynamodb:<region>:<account>:table/<name>/<kind>/<id>"
@@ -301,6 +308,7 @@ int op_export_table_to_point_in_time(struct api_request *rq)
                              "satisfy constraint: Member must satisfy regular expression pattern: "
                              "%s",
                              r.s3_bucket, S3_BUCKET_PATTERN);
+    if (check_bucket_owner(r.s3_bucket_owner, "s3BucketOwner", &rq->err) != 0) return -1;
     if (!is_dynamodb_arn(r.table_arn, NULL)) /* Not recorded. */
         return ddb_error_set(&rq->err, DDB_VALIDATION, "Invalid TableArn: %s", r.table_arn);
     begun = db_export_begin(rq->db, &rq->scope, &r, &d, &items, &count, &rq->err);
@@ -555,14 +563,26 @@ int op_import_table(struct api_request *rq)
                       body_member_str(source, "S3Bucket"), S3_BUCKET_PATTERN);
         goto out;
     }
+    if (check_bucket_owner(body_member_str(source, "S3BucketOwner"), "s3BucketSource.s3BucketOwner",
+                           &rq->err) != 0)
+        goto out;
+    /* CsvDelimiter's pattern (API reference). */
+    if (delimiter && !strchr(",;:|\t ", delimiter[0])) {
+        ddb_error_set(&rq->err, DDB_VALIDATION,
+                      "1 validation error detected: Value '%s' at "
+                      "'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member "
+                      "must satisfy regular expression pattern: [,;:|\\t ]",
+                      delimiter);
+        goto out;
+    }
     if (csv && strcmp(format, "CSV") != 0) {
         /* Observed to be refused; the text is not recorded. */
         ddb_error_set(&rq->err, DDB_VALIDATION,
                       "InputFormatOptions.Csv is only valid with InputFormat CSV, not %s", format);
         goto out;
     }
-    /* TableCreationParameters are checked as CreateTable checks a table. */
-    if (shape_check(create_table_fields, params, &rq->err) != 0) goto out;
+    /* Its shape was checked with the request's; the rules across members are
+     * CreateTable's. */
     if (table_rules_check_create(params, &rq->err) != 0) goto out;
     memset(&req, 0, sizeof req);
     req.client_token = (char *) body_member_str(body, "ClientToken");
