@@ -542,6 +542,12 @@ def test_import_errors(dynamodb, make_table, bucket, cleanup):
     code, msg = error_of(imp, **import_args(bucket, "x/", name, InputFormat="CSV",
                                             InputFormatOptions={"Csv": {"Delimiter": "#"}}))
     assert code == "ValidationException" and "delimiter" in msg
+    # boto3 checks a header's length itself: send it raw.
+    status, data = raw_call(dynamodb, "ImportTable", import_args(
+        bucket, "x/", name, InputFormat="CSV", ClientToken="t",
+        InputFormatOptions={"Csv": {"HeaderList": ["p", ""]}}))
+    assert status == 400 and data["__type"].endswith("ValidationException")
+    assert "headerList" in data["message"]
     # Nothing was created by a refused request.
     assert client_error(dynamodb.describe_table, TableName=name).response[
         "Error"]["Code"] == "ResourceNotFoundException"

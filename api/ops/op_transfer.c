@@ -84,11 +84,12 @@ static const struct field bucket_source_fields[] = {
     {0},
 };
 
-static const struct field string_member = {.type = F_STRING};
+/* CsvHeader: 1 to 65536 characters (API reference). */
+static const struct field csv_header_member = {.type = F_STRING, .min_len = 1, .max_len = 65536};
 
 static const struct field csv_fields[] = {
     {"Delimiter", F_STRING, .min_len = 1, .max_len = 1},
-    {"HeaderList", F_LIST, .min_len = 1, .max_len = 255, .member = &string_member},
+    {"HeaderList", F_LIST, .min_len = 1, .max_len = 255, .member = &csv_header_member},
     {0},
 };
 
