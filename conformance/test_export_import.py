@@ -462,6 +462,10 @@ def test_export_errors(dynamodb, make_table, bucket, region):
     for when in (1, time.time() + 3600):
         code, _ = error_of(ex, TableArn=arn, S3Bucket=bucket.name, ExportTime=when)
         assert code == "InvalidExportTimeException"
+    for when in (-1e300, 1e300):  # beyond what boto3 can send
+        status, data = raw_call(dynamodb, "ExportTableToPointInTime", {
+            "TableArn": arn, "S3Bucket": bucket.name, "ExportTime": when})
+        assert status == 400 and data["__type"].endswith("InvalidExportTimeException")
     # Shape: the bucket name pattern, the enums, ClientToken's pattern.
     code, msg = error_of(ex, TableArn=arn, S3Bucket="-nope!")
     assert code == "ValidationException" and "s3Bucket" in msg

@@ -26,6 +26,7 @@
 #include "storage/base/text.h"
 #include "storage/db.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,6 +267,15 @@ static json_t *export_desc_json(const struct export_desc *d)
     return o;
 }
 
+/* ExportTime (epoch seconds, any double) in milliseconds; a time beyond the
+ * range of int64 milliseconds is clamped, which puts it outside any window. */
+static int64_t export_time_ms(double seconds)
+{
+    if (seconds >= 9.0e15) return INT64_MAX;
+    if (seconds <= -9.0e15) return INT64_MIN;
+    return (int64_t) (seconds * 1000.0);
+}
+
 int op_export_table_to_point_in_time(struct api_request *rq)
 {
     const json_t *body = rq->body;
@@ -281,7 +291,7 @@ int op_export_table_to_point_in_time(struct api_request *rq)
         .format = body_member_str(body, "ExportFormat"),
         .export_type = body_member_str(body, "ExportType"),
         .has_export_time = time != NULL,
-        .export_ms = time ? (int64_t) (json_number_value(time) * 1000.0) : 0,
+        .export_ms = time ? export_time_ms(json_number_value(time)) : 0,
     };
     struct export_desc d;
     struct export_result res = {0};
@@ -568,7 +578,7 @@ int op_import_table(struct api_request *rq)
                            &rq->err) != 0)
         goto out;
     /* CsvDelimiter's pattern (API reference). */
-    if (delimiter && !strchr(",;:|\t ", delimiter[0])) {
+    if (delimiter && (!delimiter[0] || !strchr(",;:|\t ", delimiter[0]))) {
         ddb_error_set(&rq->err, DDB_VALIDATION,
                       "1 validation error detected: Value '%s' at "
                       "'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member "
