@@ -27,7 +27,8 @@ const char transfer_cli_help[] =
     "      creates the table FILE describes (a CreateTable request, as\n"
     "      'aws dynamodb create-table --cli-input-json' takes it; --table renames it)\n"
     "      and writes into it every item of the data files under DIR: an AWS export,\n"
-    "      or files of DynamoDB JSON lines, Ion lines or CSV, plain, gzip or zstd\n"
+    "      or files of DynamoDB JSON lines, Ion lines or CSV (a header line first),\n"
+    "      plain, gzip or zstd\n"
     "  both: [--access-key KEY] [--region REGION] choose the namespace (default:\n"
     "      AWS_ACCESS_KEY_ID and AWS_REGION, else local and us-east-1)\n";
 
