@@ -28,9 +28,9 @@
  * SCHEMAS.md); the HTTP client is http_client.c; this file is the load loop
  * (connections over epoll, latencies, legs) and the command line.
  */
-#include "bench/http_client.h"
 #include "bench/workload.h"
 
+#include "api/client/http_client.h"
 #include "storage/base/alloc.h"
 
 #include <arpa/inet.h>
@@ -111,6 +111,22 @@ struct worker {
 };
 
 /* ---- responses ---- */
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
+}
+
+/* Prints "loadgen: what: strerror(errno)" and exits 1. */
+static void die(const char *what)
+{
+    fprintf(stderr, "loadgen: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
 
 static void record_error(struct shared *sh, const char *what, const struct http_response *r)
 {

@@ -3,7 +3,7 @@
  */
 #include "bench/workload.h"
 
-#include "bench/http_client.h"
+#include "api/client/http_client.h"
 
 #include <string.h>
 

@@ -239,12 +239,21 @@ def log_dir():
 
 
 @pytest.fixture(scope="session")
-def server(log_dir):
+def s3_dir(log_dir):
+    """The directory the session's ddbemu serves as S3 (--s3-dir): each folder
+    of it is a bucket (test_export_import.py)."""
+    path = os.path.join(log_dir, "s3")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def server(log_dir, s3_dir):
     """The session's ddbemu process, or None when DDBEMU_ENDPOINT is set."""
     if remote_endpoint():
         yield None
         return
-    srv = Server(_binary_path(), log_dir=log_dir).start()
+    srv = Server(_binary_path(), ["--s3-dir", s3_dir], log_dir=log_dir).start()
     yield srv
     problem = srv.stop()
     if problem:

@@ -9,6 +9,8 @@
  */
 #include "emulator/config.h"
 
+#include "emulator/transfer_cli.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -229,6 +231,7 @@ static void print_help(FILE *out)
         if (options[i].alias)
             fprintf(out, "  %-22s (also accepted as --%s)\n", "", options[i].alias);
     }
+    fprintf(out, "\n%s", transfer_cli_help);
 }
 
 enum config_result config_parse(struct config *cfg, int argc, char **argv)

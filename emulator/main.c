@@ -10,6 +10,7 @@
 #include "emulator/config.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
+#include "emulator/transfer_cli.h"
 #include "storage/base/limits.h"
 #include "storage/db.h"
 
@@ -28,6 +29,9 @@ int main(int argc, char **argv)
     struct db *db;
     const char *error = NULL;
     bool ipv6;
+
+    /* `ddbemu export ...` / `ddbemu import ...` talk to a running server. */
+    if (argc > 1 && transfer_cli_is_command(argv[1])) return transfer_cli_main(argc - 1, argv + 1);
 
     switch (config_parse(&cfg, argc, argv)) {
     case CONFIG_RUN: break;

@@ -432,7 +432,7 @@ int db_export_finish(struct db *db, const char *export_arn, const struct export_
 /* DescribeExport. ExportNotFoundException. */
 int db_describe_export(struct db *db, const struct db_scope *scope, const char *export_arn,
                        struct export_desc *out, struct ddb_error *err);
-/* ListExports: the scope's exports (of table_arn only, when not NULL), oldest
+/* ListExports: the scope's exports (of table_arn only, when not NULL), newest
  * first, from the skip-th on, at most limit; *more when others follow. */
 int db_list_exports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
                     size_t limit, struct export_desc **out, size_t *count, bool *more);
@@ -482,7 +482,7 @@ int db_import_finish(struct db *db, const char *import_arn, const struct import_
 /* DescribeImport. ImportNotFoundException. */
 int db_describe_import(struct db *db, const struct db_scope *scope, const char *import_arn,
                        struct import_desc *out, struct ddb_error *err);
-/* ListImports, as ListExports. */
+/* ListImports, as ListExports but oldest first. */
 int db_list_imports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
                     size_t limit, struct import_desc **out, size_t *count, bool *more);
 

@@ -18,6 +18,7 @@
  * what --db-path keeps (docs/differences.md).
  */
 #include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
 #include "storage/base/text.h"
 #include "storage/db_internal.h"
@@ -76,13 +77,29 @@ static struct table *table_by_arn(struct db *db, const struct db_scope *scope, c
 /* exports                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Whether two export requests are the same, for a ClientToken retry. */
+static bool same_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* Whether two export requests are the same, for a ClientToken retry: any
+ * member that differs makes the retry a conflict (observed on AWS for the
+ * table, bucket, owner, prefix, format and SSE algorithm). */
 static bool same_export(const struct export_desc *a, const struct export_request *r)
 {
     return strcmp(a->table_arn, r->table_arn) == 0 && strcmp(a->s3_bucket, r->s3_bucket) == 0 &&
-           strcmp(a->s3_prefix ? a->s3_prefix : "", r->s3_prefix ? r->s3_prefix : "") == 0 &&
-           strcmp(a->format, r->format) == 0 && strcmp(a->export_type, r->export_type) == 0;
+           same_text(a->s3_bucket_owner, r->s3_bucket_owner) &&
+           same_text(a->s3_prefix, r->s3_prefix) &&
+           same_text(a->s3_sse_algorithm, r->s3_sse_algorithm ? r->s3_sse_algorithm : "AES256") &&
+           same_text(a->s3_sse_kms_key_id, r->s3_sse_kms_key_id) &&
+           strcmp(a->format, r->format) == 0 &&
+           same_text(a->export_type ? a->export_type : "FULL_EXPORT",
+                     r->export_type ? r->export_type : "FULL_EXPORT");
 }
+
+/* AWS's answer to a ClientToken reused with other parameters (observed for
+ * ImportTable; ExportTableToPointInTime's starts the same way). */
+#define DUPLICATE_REQUEST_MESSAGE "Duplicate request detected with conflicting parameters"
 
 int db_export_begin(struct db *db, const struct db_scope *scope, const struct export_request *r,
                     struct export_desc *out, struct item ***items, size_t *item_count,
@@ -90,7 +107,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
 {
     struct table *t;
     struct export_job *job;
-    int64_t now_ms, earliest;
+    int64_t now_ms, earliest, latest;
     size_t n = 0;
     int rc = -1;
 
@@ -108,9 +125,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
             job->desc.start_ms + TRANSFER_TOKEN_TTL_MS < now_ms)
             continue;
         if (!same_export(&job->desc, r)) {
-            /* Not recorded from AWS: the API reference names the exception only. */
-            ddb_error_set(err, DDB_EXPORT_CONFLICT,
-                          "There was a conflict when writing to the specified S3 bucket.");
+            ddb_error_set(err, DDB_EXPORT_CONFLICT, DUPLICATE_REQUEST_MESSAGE);
             goto out;
         }
         export_desc_copy(out, &job->desc);
@@ -128,8 +143,15 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
                       "Point in time recovery is not enabled for table '%s'", t->def.name);
         goto out;
     }
-    earliest = t->pitr.enabled_ms;
-    if (r->has_export_time && (r->export_ms < earliest || r->export_ms > now_ms)) {
+    /* The window DescribeContinuousBackups reports: from when PITR was
+     * turned on (at most RecoveryPeriodInDays back) to the latest restorable
+     * time, about five minutes ago. */
+    earliest = now_ms - t->pitr.recovery_days * 24 * 60 * 60 * 1000;
+    if (earliest < t->pitr.enabled_ms) earliest = t->pitr.enabled_ms;
+    latest = now_ms - DDB_PITR_LATEST_LAG_MS;
+    if (latest < earliest) latest = earliest;
+    if (r->has_export_time && (r->export_ms < earliest || r->export_ms > latest)) {
+        /* Not recorded from AWS (the exception is documented, its text is not). */
         ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
                       "Export time must be within the point in time recovery window");
         goto out;
@@ -149,7 +171,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     job->desc.s3_sse_algorithm = xstrdup(r->s3_sse_algorithm ? r->s3_sse_algorithm : "AES256");
     job->desc.s3_sse_kms_key_id = xstrdup_or_null(r->s3_sse_kms_key_id);
     job->desc.format = xstrdup(r->format);
-    job->desc.export_type = xstrdup(r->export_type);
+    job->desc.export_type = dup_or_null(r->export_type); /* NULL: not given (FULL_EXPORT) */
     job->desc.status = TRANSFER_IN_PROGRESS;
     job->desc.start_ms = now_ms;
     job->desc.export_ms = r->has_export_time ? r->export_ms : now_ms;
@@ -222,7 +244,8 @@ int db_list_exports(struct db *db, const struct db_scope *scope, const char *tab
     *count = 0;
     *more = false;
     db_read_lock(db);
-    for (size_t i = 0; i < db->export_count; i++) {
+    /* Newest first, as AWS lists them (observed). */
+    for (size_t i = db->export_count; i-- > 0;) {
         const struct export_job *job = &db->exports[i];
         if (strcmp(job->namespace_id, scope->namespace_id) != 0) continue;
         if (table_arn && strcmp(job->desc.table_arn, table_arn) != 0) continue;
@@ -252,27 +275,29 @@ int db_import_begin(struct db *db, const struct db_scope *scope, const struct im
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    /* A retry with the same token answers the import it started. */
     db_read_lock(db);
+    /* A table of that name is refused before the token is looked at: on AWS
+     * a retry of a finished import gets ResourceInUseException (observed). */
+    if (db_find_table(db, scope, name)) {
+        ddb_error_set(err, DDB_RESOURCE_IN_USE, "Table already exists: %s", name);
+        goto refused;
+    }
+    /* A retry with the same token answers the import it started; only another
+     * table name is a conflict (observed: another bucket, prefix, format or
+     * compression gets the first import back). */
     for (size_t i = 0; req->client_token && i < db->import_count; i++) {
         const struct import_job *j = &db->imports[i];
         if (strcmp(j->namespace_id, scope->namespace_id) != 0 || !j->desc.client_token ||
             strcmp(j->desc.client_token, req->client_token) != 0 ||
             j->desc.start_ms + TRANSFER_TOKEN_TTL_MS < now_ms)
             continue;
-        if (strcmp(j->desc.table_def.name, name) != 0 ||
-            strcmp(j->desc.s3_bucket, req->s3_bucket) != 0) {
-            /* Not recorded from AWS (the exception is documented, its text is not). */
-            ddb_error_set(err, DDB_IMPORT_CONFLICT,
-                          "There was a conflict when importing from the specified S3 source.");
+        if (strcmp(j->desc.table_def.name, name) != 0) {
+            ddb_error_set(err, DDB_IMPORT_CONFLICT, DUPLICATE_REQUEST_MESSAGE);
         } else {
             import_desc_copy(out, &j->desc);
             rc = 1;
         }
-        db_unlock(db);
-        table_def_clear(def);
-        free(name);
-        return rc;
+        goto refused;
     }
     db_unlock(db);
 
@@ -303,6 +328,11 @@ int db_import_begin(struct db *db, const struct db_scope *scope, const struct im
     table_desc_clear(&created);
     free(name);
     return 0;
+refused:
+    db_unlock(db);
+    table_def_clear(def);
+    free(name);
+    return rc;
 }
 
 /* Items per critical section while importing, so that readers are not held up. */

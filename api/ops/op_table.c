@@ -193,6 +193,26 @@ const struct field create_table_fields[] = {
     {0},
 };
 
+/* ImportTable's TableCreationParameters (API_TableCreationParameters.html):
+ * the part of a CreateTable request an import may give, in the model's order;
+ * its violations carry the "tableCreationParameters." path. */
+const struct field table_creation_parameters_fields[] = {
+    {"TableName", F_STRING, .required = true, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {"AttributeDefinitions", F_LIST, .required = true, .member = &attribute_definition},
+    {"KeySchema", F_LIST, .required = true, .min_len = 1, .max_len = 2,
+     .member = &key_schema_element},
+    {"BillingMode", F_STRING, .choices = billing_mode_choices},
+    {"ProvisionedThroughput", F_STRUCT, .shape_name = "ProvisionedThroughput",
+     .children = provisioned_throughput_fields},
+    {"OnDemandThroughput", F_STRUCT, .shape_name = "OnDemandThroughput",
+     .children = on_demand_throughput_fields},
+    {"SSESpecification", F_STRUCT, .shape_name = "SSESpecification",
+     .children = sse_specification_fields},
+    {"GlobalSecondaryIndexes", F_LIST, .member = &gsi_member},
+    {0},
+};
+
 const struct field describe_table_fields[] = {
     TABLE_NAME_FIELD_CHECKED_FIRST,
     {0},

@@ -6,10 +6,15 @@
  * exist, as a bucket must). Without the flag, or for a bucket that is not
  * there, the job is accepted and then FAILED with FailureCode S3NoSuchBucket,
  * which is how AWS reports an export or an import whose bucket does not
- * exist. The files are written or read within the request (the answer still
- * says IN_PROGRESS, as AWS's does; every later Describe says COMPLETED or
- * FAILED). Storage keeps the jobs (storage/transfer.c); the file formats are
- * api/wire/transfer_files.c's.
+ * exist (an import then leaves no table behind, as on AWS). The files are
+ * written or read within the request (the answer still says IN_PROGRESS, as
+ * AWS's does; every later Describe says COMPLETED or FAILED). An import that
+ * met lines that are no items keeps the others and ends FAILED with
+ * ItemValidationError, as AWS's does. Storage keeps the jobs
+ * (storage/transfer.c); the file formats are api/wire/transfer_files.c's.
+ *
+ * Messages marked "not recorded" below are ours: AWS documents the exception
+ * but no answer of it has been recorded (docs/differences.md).
  */
 #include "api/ops/ops.h"
 #include "api/ops/table_rules.h"
@@ -21,8 +26,11 @@
 #include "storage/base/text.h"
 #include "storage/db.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
 /* The S3 bucket name rule (API reference, ExportTableToPointInTime S3Bucket). */
@@ -77,11 +85,12 @@ static const struct field bucket_source_fields[] = {
     {0},
 };
 
-static const struct field string_member = {.type = F_STRING};
+/* CsvHeader: 1 to 65536 characters (API reference). */
+static const struct field csv_header_member = {.type = F_STRING, .min_len = 1, .max_len = 65536};
 
 static const struct field csv_fields[] = {
     {"Delimiter", F_STRING, .min_len = 1, .max_len = 1},
-    {"HeaderList", F_LIST, .min_len = 1, .max_len = 255, .member = &string_member},
+    {"HeaderList", F_LIST, .min_len = 1, .max_len = 255, .member = &csv_header_member},
     {0},
 };
 
@@ -90,11 +99,10 @@ static const struct field format_options_fields[] = {
     {0},
 };
 
-/* TableCreationParameters is checked by the handler with CreateTable's shape. */
-static const struct field no_fields[] = {{0}};
-
 const struct field import_table_fields[] = {
-    {"ClientToken", F_STRING},
+    /* Required on the wire though the reference calls it optional (observed:
+     * a request without one is refused; SDKs always fill it in). */
+    {"ClientToken", F_STRING, .required = true},
     {"S3BucketSource", F_STRUCT, .required = true, .shape_name = "S3BucketSource",
      .children = bucket_source_fields},
     {"InputFormat", F_STRING, .required = true, .choices = input_formats},
@@ -102,7 +110,7 @@ const struct field import_table_fields[] = {
      .children = format_options_fields},
     {"InputCompressionType", F_STRING, .choices = compressions},
     {"TableCreationParameters", F_STRUCT, .required = true, .shape_name = "TableCreationParameters",
-     .children = no_fields},
+     .children = table_creation_parameters_fields},
     {0},
 };
 
@@ -117,6 +125,68 @@ const struct field list_imports_fields[] = {
     {"NextToken", F_STRING, .min_len = 112, .max_len = 1024},
     {0},
 };
+
+/* ------------------------------------------------------------------------ */
+/* checks shared by exports and imports                                      */
+/* ------------------------------------------------------------------------ */
+
+/* ClientToken's pattern (API reference): no '$', at least one character. */
+#define CLIENT_TOKEN_PATTERN "^[^\\$]+$"
+
+static int check_client_token(const char *token, struct ddb_error *err)
+{
+    if (!token || (token[0] && !strchr(token, '$'))) return 0;
+    return ddb_error_set(err, DDB_VALIDATION,
+                         "1 validation error detected: Value '%s' at 'clientToken' failed to "
+                         "satisfy constraint: Member must satisfy regular expression pattern: %s",
+                         token, CLIENT_TOKEN_PATTERN);
+}
+
+/* A fresh ClientToken (a random UUID) for a request that has none: AWS
+ * answers one in every ExportDescription. */
+static void new_client_token(char out[37])
+{
+    unsigned char r[16];
+
+    if (getrandom(r, sizeof r, 0) != (ssize_t) sizeof r) memset(r, 0x5a, sizeof r);
+    r[6] = (unsigned char) ((r[6] & 0x0f) | 0x40);
+    r[8] = (unsigned char) ((r[8] & 0x3f) | 0x80);
+    snprintf(out, 37, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", r[0],
+             r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13],
+             r[14], r[15]);
+}
+
+/* An S3BucketOwner is an account id: "[0-9]{12}" (API reference). */
+static int check_bucket_owner(const char *owner, const char *path, struct ddb_error *err)
+{
+    if (!owner || (strlen(owner) == 12 && strspn(owner, "0123456789") == 12)) return 0;
+    return ddb_error_set(err, DDB_VALIDATION,
+                         "1 validation error detected: Value '%s' at '%s' failed to satisfy "
+                         "constraint: Member must satisfy regular expression pattern: [0-9]{12}",
+                         owner, path);
+}
+
+/* Whether arn has the form "arn:<partition>:dynamodb:<region>:<account>:table/<name>/<kind>/<id>"
+ * (kind NULL: a table's ARN, nothing after the name). */
+static bool is_dynamodb_arn(const char *arn, const char *kind)
+{
+    const char *p = arn, *name, *slash;
+
+    if (strncmp(p, "arn:", 4) != 0) return false;
+    for (int colons = 0; colons < 4; colons++) {
+        p = strchr(p, ':');
+        if (!p) return false;
+        p++;
+    }
+    p = strchr(p, ':');
+    if (!p || strncmp(p, ":table/", 7) != 0) return false;
+    name = p + 7;
+    slash = strchr(name, '/');
+    if (!kind) return name[0] && !slash;
+    if (!slash || slash == name || strncmp(slash + 1, kind, strlen(kind)) != 0) return false;
+    p = slash + 1 + strlen(kind);
+    return p[0] == '/' && p[1] && !strchr(p + 1, '/');
+}
 
 /* ------------------------------------------------------------------------ */
 /* buckets                                                                   */
@@ -193,8 +263,17 @@ static json_t *export_desc_json(const struct export_desc *d)
         json_object_set_new(o, "BilledSizeBytes", json_integer(d->billed_size_bytes));
         json_object_set_new(o, "ItemCount", json_integer(d->item_count));
     }
-    json_object_set_new(o, "ExportType", json_string(d->export_type));
+    if (d->export_type) json_object_set_new(o, "ExportType", json_string(d->export_type));
     return o;
+}
+
+/* ExportTime (epoch seconds, any double) in milliseconds; a time beyond the
+ * range of int64 milliseconds is clamped, which puts it outside any window. */
+static int64_t export_time_ms(double seconds)
+{
+    if (seconds >= 9.0e15) return INT64_MAX;
+    if (seconds <= -9.0e15) return INT64_MIN;
+    return (int64_t) (seconds * 1000.0);
 }
 
 int op_export_table_to_point_in_time(struct api_request *rq)
@@ -212,18 +291,24 @@ int op_export_table_to_point_in_time(struct api_request *rq)
         .format = body_member_str(body, "ExportFormat"),
         .export_type = body_member_str(body, "ExportType"),
         .has_export_time = time != NULL,
-        .export_ms = time ? (int64_t) (json_number_value(time) * 1000.0) : 0,
+        .export_ms = time ? export_time_ms(json_number_value(time)) : 0,
     };
     struct export_desc d;
     struct export_result res = {0};
     struct item **items = NULL;
     size_t count = 0;
-    char *dir = NULL, *manifest = NULL, *why = NULL;
+    char *dir = NULL, *manifest = NULL, *why = NULL, token[37];
     int begun;
 
+    if (check_client_token(r.client_token, &rq->err) != 0) return -1;
+    if (!r.client_token) {
+        new_client_token(token);
+        r.client_token = token;
+    }
     if (!r.format) r.format = "DYNAMODB_JSON";
-    if (!r.export_type) r.export_type = "FULL_EXPORT";
-    if (strcmp(r.export_type, "INCREMENTAL_EXPORT") == 0)
+    /* ExportType stays NULL when not given: AWS's ExportDescription then has
+     * none (observed), while ListExports says FULL_EXPORT. */
+    if (r.export_type && strcmp(r.export_type, "INCREMENTAL_EXPORT") == 0)
         /* An incremental export needs the table's change history between two
          * times, which the emulator does not keep (docs/differences.md). */
         return ddb_error_set(&rq->err, DDB_VALIDATION,
@@ -234,6 +319,9 @@ int op_export_table_to_point_in_time(struct api_request *rq)
                              "satisfy constraint: Member must satisfy regular expression pattern: "
                              "%s",
                              r.s3_bucket, S3_BUCKET_PATTERN);
+    if (check_bucket_owner(r.s3_bucket_owner, "s3BucketOwner", &rq->err) != 0) return -1;
+    if (!is_dynamodb_arn(r.table_arn, NULL)) /* Not recorded. */
+        return ddb_error_set(&rq->err, DDB_VALIDATION, "Invalid TableArn: %s", r.table_arn);
     begun = db_export_begin(rq->db, &rq->scope, &r, &d, &items, &count, &rq->err);
     if (begun < 0) return -1;
     rq->reply = json_object();
@@ -243,7 +331,8 @@ int op_export_table_to_point_in_time(struct api_request *rq)
         if (!dir) {
             res.failure_code = NO_SUCH_BUCKET_CODE;
             res.failure_message = NO_SUCH_BUCKET_MESSAGE;
-        } else if (transfer_write_export(dir, &d, items, count, &res, &manifest, &why) != 0) {
+        } else if (transfer_write_export(dir, &d, db_now_ms(rq->db), items, count, &res, &manifest,
+                                         &why) != 0) {
             res.failure_code = "S3AccessDenied";
             res.failure_message = why;
         }
@@ -263,7 +352,11 @@ int op_export_table_to_point_in_time(struct api_request *rq)
 int op_describe_export(struct api_request *rq)
 {
     struct export_desc d;
+    const char *arn = body_member_str(rq->body, "ExportArn");
 
+    if (!is_dynamodb_arn(arn, "export"))
+        /* Observed to begin so; the rest of AWS's text is not recorded. */
+        return ddb_error_set(&rq->err, DDB_VALIDATION, "Invalid Export ARN: %s", arn);
     if (db_describe_export(rq->db, &rq->scope, body_member_str(rq->body, "ExportArn"), &d,
                            &rq->err) != 0)
         return -1;
@@ -273,16 +366,26 @@ int op_describe_export(struct api_request *rq)
     return 0;
 }
 
-/* NextToken of ListExports/ListImports: how many entries came before. Our own
- * opaque form; a token that is not one of ours starts from the beginning. */
-static size_t token_skip(const char *token)
+/* NextToken of ListExports/ListImports: how many entries came before, in our
+ * own form. A token that is not one of ours is refused, as AWS refuses a
+ * token it did not hand out (observed; its text is not recorded). */
+static int token_skip(const char *token, const char *operation, size_t *skip, struct ddb_error *err)
 {
     char *end;
     unsigned long long n;
 
-    if (!token || strncmp(token, "ddbemu-page-", 12) != 0) return 0;
-    n = strtoull(token + 12, &end, 10);
-    return *end ? 0 : (size_t) n;
+    *skip = 0;
+    if (!token) return 0;
+    if (strncmp(token, "ddbemu-page-", 12) == 0) {
+        n = strtoull(token + 12, &end, 10);
+        while (*end == '-')
+            end++;
+        if (!*end && end > token + 12) {
+            *skip = (size_t) n;
+            return 0;
+        }
+    }
+    return ddb_error_set(err, DDB_VALIDATION, "Invalid NextToken for %s: %s", operation, token);
 }
 
 static json_t *next_token(size_t skip)
@@ -298,19 +401,22 @@ static json_t *next_token(size_t skip)
 int op_list_exports(struct api_request *rq)
 {
     json_t *max = body_member(rq->body, "MaxResults");
-    size_t skip = token_skip(body_member_str(rq->body, "NextToken"));
-    size_t limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
+    size_t skip, limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
     struct export_desc *list = NULL;
-    json_t *summaries = json_array();
+    json_t *summaries;
     bool more = false;
 
+    if (token_skip(body_member_str(rq->body, "NextToken"), "ListExports", &skip, &rq->err) != 0)
+        return -1;
+    summaries = json_array();
     db_list_exports(rq->db, &rq->scope, body_member_str(rq->body, "TableArn"), skip, limit, &list,
                     &count, &more);
     for (size_t i = 0; i < count; i++) {
         json_t *s = json_object();
         json_object_set_new(s, "ExportArn", json_string(list[i].arn));
         json_object_set_new(s, "ExportStatus", json_string(transfer_status_name(list[i].status)));
-        json_object_set_new(s, "ExportType", json_string(list[i].export_type));
+        json_object_set_new(s, "ExportType",
+                            json_string(list[i].export_type ? list[i].export_type : "FULL_EXPORT"));
         json_array_append_new(summaries, s);
         export_desc_clear(&list[i]);
     }
@@ -354,7 +460,9 @@ static json_t *import_desc_json(const struct import_desc *d, bool summary)
     json_object_set_new(o, "InputCompressionType", json_string(d->compression));
     json_object_set_new(o, "TableCreationParameters",
                         wire_table_creation_parameters_to_json(&d->table_def));
-    json_object_set_new(o, "ProcessedSizeBytes", json_integer(d->processed_bytes));
+    /* Absent until something was read, as AWS's (observed). */
+    if (d->processed_bytes)
+        json_object_set_new(o, "ProcessedSizeBytes", json_integer(d->processed_bytes));
     json_object_set_new(o, "ProcessedItemCount", json_integer(d->processed_items));
     json_object_set_new(o, "ImportedItemCount", json_integer(d->imported_items));
     if (d->failure_code) json_object_set_new(o, "FailureCode", json_string(d->failure_code));
@@ -362,6 +470,11 @@ static json_t *import_desc_json(const struct import_desc *d, bool summary)
         json_object_set_new(o, "FailureMessage", json_string(d->failure_message));
     return o;
 }
+
+/* AWS's FailureMessage for an import that met items it could not import. */
+#define ITEM_VALIDATION_MESSAGE                                                                    \
+    "Some of the items failed validation checks and were not imported. Please check CloudWatch "   \
+    "error logs for more details."
 
 /* The items of the import's source, into its table. */
 static void run_import(struct api_request *rq, const struct import_desc *d, const json_t *header)
@@ -376,8 +489,14 @@ static void run_import(struct api_request *rq, const struct import_desc *d, cons
     for (size_t i = 0; i < header_count; i++)
         names[i] = json_string_value(json_array_get(header, i));
     if (!dir) {
+        struct table_desc gone;
+        struct ddb_error ignored = {0};
         res.failure_code = NO_SUCH_BUCKET_CODE;
         res.failure_message = NO_SUCH_BUCKET_MESSAGE;
+        /* AWS leaves no table behind when the bucket is missing (observed). */
+        if (db_delete_table(rq->db, &rq->scope, d->table_def.name, &gone, &ignored) == 0)
+            table_desc_clear(&gone);
+        ddb_error_clear(&ignored);
     } else {
         struct import_source src = {
             .bucket_dir = dir,
@@ -397,6 +516,11 @@ static void run_import(struct api_request *rq, const struct import_desc *d, cons
             res.error_count = errors;
             db_import_items(rq->db, &rq->scope, d->table_def.name, items, count,
                             &res.imported_items, &res.error_count);
+            /* The items that passed stay in the table; the job FAILED. */
+            if (res.error_count) {
+                res.failure_code = "ItemValidationError";
+                res.failure_message = ITEM_VALIDATION_MESSAGE;
+            }
         }
     }
     db_import_finish(rq->db, d->arn, &res);
@@ -408,45 +532,99 @@ static void run_import(struct api_request *rq, const struct import_desc *d, cons
     free(why);
 }
 
+/* The members TableCreationParameters has (API reference): the rest of a
+ * CreateTable request (LocalSecondaryIndexes, StreamSpecification, Tags, ...)
+ * is no member of it and is ignored, as unknown members are. */
+static const char *const creation_members[] = {
+    "TableName",        "AttributeDefinitions",   "KeySchema",
+    "BillingMode",      "OnDemandThroughput",     "ProvisionedThroughput",
+    "SSESpecification", "GlobalSecondaryIndexes", NULL,
+};
+
+static json_t *creation_parameters(const json_t *params)
+{
+    json_t *out = json_object();
+
+    for (const char *const *m = creation_members; *m; m++) {
+        json_t *v = json_object_get(params, *m);
+        if (v) json_object_set(out, *m, v);
+    }
+    return out;
+}
+
 int op_import_table(struct api_request *rq)
 {
     const json_t *body = rq->body;
     json_t *source = body_member(body, "S3BucketSource");
-    json_t *params = body_member(body, "TableCreationParameters");
-    json_t *csv = body_member(body_member(body, "InputFormatOptions"), "Csv");
+    json_t *params = creation_parameters(body_member(body, "TableCreationParameters"));
+    json_t *options = body_member(body, "InputFormatOptions");
+    json_t *csv = body_member(options, "Csv");
     const char *delimiter = body_member_str(csv, "Delimiter");
+    const char *format = body_member_str(body, "InputFormat");
     struct import_desc req, d;
     struct table_def def;
-    int begun;
+    int begun, rc = -1;
 
-    /* TableCreationParameters are checked as CreateTable checks a table. */
-    if (shape_check(create_table_fields, params, &rq->err) != 0) return -1;
-    if (table_rules_check_create(params, &rq->err) != 0) return -1;
+    if (check_client_token(body_member_str(body, "ClientToken"), &rq->err) != 0) goto out;
+    if (!is_s3_bucket_name(body_member_str(source, "S3Bucket"))) {
+        ddb_error_set(&rq->err, DDB_VALIDATION,
+                      "1 validation error detected: Value '%s' at 's3BucketSource.s3Bucket' "
+                      "failed to satisfy constraint: Member must satisfy regular expression "
+                      "pattern: %s",
+                      body_member_str(source, "S3Bucket"), S3_BUCKET_PATTERN);
+        goto out;
+    }
+    if (check_bucket_owner(body_member_str(source, "S3BucketOwner"), "s3BucketSource.s3BucketOwner",
+                           &rq->err) != 0)
+        goto out;
+    /* CsvDelimiter's pattern (API reference). */
+    if (delimiter && (!delimiter[0] || !strchr(",;:|\t ", delimiter[0]))) {
+        ddb_error_set(&rq->err, DDB_VALIDATION,
+                      "1 validation error detected: Value '%s' at "
+                      "'inputFormatOptions.csv.delimiter' failed to satisfy constraint: Member "
+                      "must satisfy regular expression pattern: [,;:|\\t ]",
+                      delimiter);
+        goto out;
+    }
+    if (csv && strcmp(format, "CSV") != 0) {
+        /* Observed to be refused; the text is not recorded. */
+        ddb_error_set(&rq->err, DDB_VALIDATION,
+                      "InputFormatOptions.Csv is only valid with InputFormat CSV, not %s", format);
+        goto out;
+    }
+    /* Its shape was checked with the request's; the rules across members are
+     * CreateTable's. */
+    if (table_rules_check_create(params, &rq->err) != 0) goto out;
     memset(&req, 0, sizeof req);
     req.client_token = (char *) body_member_str(body, "ClientToken");
     req.s3_bucket = (char *) body_member_str(source, "S3Bucket");
     req.s3_bucket_owner = (char *) body_member_str(source, "S3BucketOwner");
     req.s3_key_prefix = (char *) body_member_str(source, "S3KeyPrefix");
-    req.format = (char *) body_member_str(body, "InputFormat");
+    req.format = (char *) format;
     req.compression = (char *) body_member_str(body, "InputCompressionType");
     if (!req.compression) req.compression = "NONE";
     req.csv_delimiter = delimiter ? delimiter[0] : ',';
     wire_table_def_from_json(params, &def);
-    /* An imported table has no local indexes, stream or tags: the request
-     * cannot give them (TableCreationParameters), so none are taken. */
     begun = db_import_begin(rq->db, &rq->scope, &req, &def, &d, &rq->err);
-    if (begun < 0) return -1;
+    if (begun < 0) goto out;
     rq->reply = json_object();
     json_object_set_new(rq->reply, "ImportTableDescription", import_desc_json(&d, false));
     if (begun == 0) run_import(rq, &d, body_member(csv, "HeaderList"));
     import_desc_clear(&d);
-    return 0;
+    rc = 0;
+out:
+    json_decref(params);
+    return rc;
 }
 
 int op_describe_import(struct api_request *rq)
 {
     struct import_desc d;
+    const char *arn = body_member_str(rq->body, "ImportArn");
 
+    if (!is_dynamodb_arn(arn, "import"))
+        /* Observed to be about the import ARN; AWS's text is not recorded. */
+        return ddb_error_set(&rq->err, DDB_VALIDATION, "Invalid Import ARN: %s", arn);
     if (db_describe_import(rq->db, &rq->scope, body_member_str(rq->body, "ImportArn"), &d,
                            &rq->err) != 0)
         return -1;
@@ -459,12 +637,14 @@ int op_describe_import(struct api_request *rq)
 int op_list_imports(struct api_request *rq)
 {
     json_t *max = body_member(rq->body, "PageSize");
-    size_t skip = token_skip(body_member_str(rq->body, "NextToken"));
-    size_t limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
+    size_t skip, limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
     struct import_desc *list = NULL;
-    json_t *summaries = json_array();
+    json_t *summaries;
     bool more = false;
 
+    if (token_skip(body_member_str(rq->body, "NextToken"), "ListImports", &skip, &rq->err) != 0)
+        return -1;
+    summaries = json_array();
     db_list_imports(rq->db, &rq->scope, body_member_str(rq->body, "TableArn"), skip, limit, &list,
                     &count, &more);
     for (size_t i = 0; i < count; i++) {

@@ -39,6 +39,7 @@ int op_update_table(struct api_request *rq);
 int op_delete_table(struct api_request *rq);
 int op_list_tables(struct api_request *rq);
 extern const struct field create_table_fields[];
+extern const struct field table_creation_parameters_fields[];
 extern const struct field describe_table_fields[];
 extern const struct field update_table_fields[];
 extern const struct field delete_table_fields[];

@@ -123,25 +123,27 @@ static void data_file_name(char out[27])
     out[26] = '\0';
 }
 
-/* Writes a manifest file and its .checksum (the MD5 of the manifest, hex). */
+/* Writes a manifest file and the .md5 beside it: the manifest's MD5 in
+ * base64, as AWS writes manifest-files.md5 and manifest-summary.md5. */
 static int write_manifest(const char *dir, const char *name, const char *text, char **why)
 {
     char *path = xmalloc(strlen(dir) + strlen(name) + 16);
     unsigned char digest[16];
-    char digest_hex[33];
+    char *digest_b64;
     int rc;
 
     sprintf(path, "%s/%s.json", dir, name);
     rc = write_file(path, text, strlen(text), why);
     md5(text, strlen(text), digest);
-    hex(digest, 16, digest_hex);
-    sprintf(path, "%s/%s.checksum", dir, name);
-    if (rc == 0) rc = write_file(path, digest_hex, 32, why);
+    digest_b64 = text_base64_encode_new(digest, 16);
+    sprintf(path, "%s/%s.md5", dir, name);
+    if (rc == 0) rc = write_file(path, digest_b64, strlen(digest_b64), why);
+    free(digest_b64);
     free(path);
     return rc;
 }
 
-int transfer_write_export(const char *bucket_dir, const struct export_desc *d,
+int transfer_write_export(const char *bucket_dir, const struct export_desc *d, int64_t end_ms,
                           struct item *const *items, size_t count, struct export_result *res,
                           char **manifest_key, char **why)
 {
@@ -210,7 +212,7 @@ int transfer_write_export(const char *bucket_dir, const struct export_desc *d,
 
     /* manifest-summary.json */
     iso_time(d->start_ms, start);
-    iso_time(d->start_ms, end);
+    iso_time(end_ms, end);
     iso_time(d->export_ms, export_time);
     {
         json_t *s = json_object();
@@ -271,9 +273,8 @@ out:
 static bool is_export_metadata(const char *name)
 {
     return strcmp(name, "_started") == 0 || strcmp(name, "manifest-summary.json") == 0 ||
-           strcmp(name, "manifest-files.json") == 0 ||
-           strcmp(name, "manifest-summary.checksum") == 0 ||
-           strcmp(name, "manifest-files.checksum") == 0;
+           strcmp(name, "manifest-files.json") == 0 || strcmp(name, "manifest-summary.md5") == 0 ||
+           strcmp(name, "manifest-files.md5") == 0;
 }
 
 /* Collects the object keys under dir (relative path rel) that start with prefix. */
@@ -312,7 +313,21 @@ static int compare_keys(const void *a, const void *b)
     return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* The whole content of an object, decompressed; -1 when it cannot be read. */
+/* The compression an object's first bytes announce (gzip or zstd magic), for
+ * TRANSFER_COMPRESSION_AUTO. */
+static const char *sniff_compression(const struct text_buf *raw)
+{
+    const unsigned char *p = (const unsigned char *) raw->data;
+
+    if (raw->len >= 2 && p[0] == 0x1f && p[1] == 0x8b) return "GZIP";
+    if (raw->len >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
+        return "ZSTD";
+    return "NONE";
+}
+
+/* The whole content of an object, decompressed; -1 when it cannot be read.
+ * *size grows by the decompressed length: AWS's ProcessedSizeBytes counts the
+ * bytes it parsed, the same for a gzip'd and a plain copy of one object. */
 static int read_object(const char *path, const char *compression, struct text_buf *out,
                        int64_t *size, char **why)
 {
@@ -326,7 +341,7 @@ static int read_object(const char *path, const char *compression, struct text_bu
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         text_buf_add(&raw, buf, n);
     fclose(f);
-    *size += (int64_t) raw.len;
+    if (strcmp(compression, TRANSFER_COMPRESSION_AUTO) == 0) compression = sniff_compression(&raw);
     if (strcmp(compression, "GZIP") == 0) {
         z_stream z;
         memset(&z, 0, sizeof z);
@@ -373,6 +388,7 @@ static int read_object(const char *path, const char *compression, struct text_bu
     } else {
         text_buf_add(out, raw.data ? raw.data : "", raw.len);
     }
+    *size += (int64_t) out->len;
     rc = 0;
 out:
     text_buf_clear(&raw);
@@ -384,24 +400,52 @@ struct item_list {
     size_t count, cap;
 };
 
-static void add_item(struct item_list *l, struct value *attrs, int64_t *errors)
+/* Whether attrs can be an item of the table: every key attribute present with
+ * its declared type (a non-empty S or B), and no empty attribute name. The
+ * table's own checks run again when the item is written; this one lets a bad
+ * line stop its object, as AWS stops at the first line it cannot import. */
+static bool fits_table(const struct table_def *def, const struct value *attrs)
 {
-    struct item *item = item_new(attrs);
+    const struct key_schema *k = &def->key;
 
-    if (item->attrs.u.map.count == 0 || item->size_bytes > DDB_MAX_ITEM_BYTES) {
+    for (size_t i = 0; i < attrs->u.map.count; i++)
+        if (attrs->u.map.attrs[i].name_len == 0) return false;
+    for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
+        const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
+        const struct value *v = value_map_get(attrs, name, strlen(name));
+        enum value_type type;
+        if (!v || !table_def_attr_type(def, name, &type) || v->type != type) return false;
+        if ((type == VALUE_S || type == VALUE_B) && v->u.str.len == 0) return false;
+    }
+    return true;
+}
+
+/* Takes attrs (a VALUE_M) as the next item; false (and attrs freed) when it
+ * cannot be one. */
+static bool add_item(const struct import_source *src, struct item_list *l, struct value *attrs)
+{
+    struct item *item;
+
+    if (!fits_table(src->def, attrs)) {
+        value_clear(attrs);
+        return false;
+    }
+    item = item_new(attrs);
+    if (item->size_bytes > DDB_MAX_ITEM_BYTES) {
         item_unref(item);
-        (*errors)++;
-        return;
+        return false;
     }
     if (l->count == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 256;
         l->items = xrealloc(l->items, sizeof *l->items * l->cap);
     }
     l->items[l->count++] = item;
+    return true;
 }
 
 /* One DYNAMODB_JSON line: {"Item": {...}}. */
-static void json_line(const char *line, size_t len, struct item_list *l, int64_t *errors)
+static bool json_line(const struct import_source *src, const char *line, size_t len,
+                      struct item_list *l)
 {
     json_error_t jerr;
     json_t *doc = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
@@ -412,24 +456,23 @@ static void json_line(const char *line, size_t len, struct item_list *l, int64_t
         wire_value_map_from_json(json_object_get(doc, "Item"), &attrs, &err) != 0) {
         ddb_error_clear(&err);
         json_decref(doc);
-        (*errors)++;
-        return;
+        return false;
     }
     json_decref(doc);
-    add_item(l, &attrs, errors);
+    return add_item(src, l, &attrs);
 }
 
-static void ion_line(const char *line, size_t len, struct item_list *l, int64_t *errors)
+static bool ion_line(const struct import_source *src, const char *line, size_t len,
+                     struct item_list *l)
 {
     struct value attrs;
     char *why = NULL;
 
     if (ion_read_item_line(line, len, &attrs, &why) != 0) {
-        if (why) (*errors)++; /* a blank line is no item and no error */
         free(why);
-        return;
+        return false;
     }
-    add_item(l, &attrs, errors);
+    return add_item(src, l, &attrs);
 }
 
 /* Splits one CSV record (RFC 4180: quoted fields with "" escapes may hold
@@ -512,26 +555,29 @@ static bool csv_value(const struct table_def *def, const char *name, const char 
     return true;
 }
 
-static void csv_object(const struct import_source *src, const char *text, size_t len,
-                       struct item_list *l, int64_t *errors)
+/* The rows of one CSV object; false at the first row that is no item (the
+ * rest of the object is not read). */
+static bool csv_object(const struct import_source *src, const char *text, size_t len,
+                       struct item_list *l)
 {
     const char *p = text, *end = text + len;
     char **header = NULL, **fields;
     size_t header_count = 0, count;
+    bool ok = true;
 
     if (src->csv_header) {
         header = (char **) src->csv_header;
         header_count = src->csv_header_count;
     } else if (!csv_record(&p, end, src->csv_delimiter, &header, &header_count)) {
-        return;
+        return true;
     }
-    while (csv_record(&p, end, src->csv_delimiter, &fields, &count)) {
+    while (ok && csv_record(&p, end, src->csv_delimiter, &fields, &count)) {
         struct value attrs;
-        bool ok = count == header_count;
         if (count == 1 && !fields[0][0]) { /* a blank line */
             free_fields(fields, count);
             continue;
         }
+        ok = count == header_count;
         value_init_map(&attrs);
         for (size_t i = 0; ok && i < count; i++) {
             struct value v;
@@ -540,14 +586,34 @@ static void csv_object(const struct import_source *src, const char *text, size_t
             if (ok) value_map_set(&attrs, header[i], strlen(header[i]), &v);
         }
         free_fields(fields, count);
-        if (!ok) {
+        if (!ok)
             value_clear(&attrs);
-            (*errors)++;
-            continue;
-        }
-        add_item(l, &attrs, errors);
+        else
+            ok = add_item(src, l, &attrs);
     }
     if (!src->csv_header) free_fields(header, header_count);
+    return ok;
+}
+
+/* The items of one DYNAMODB_JSON or ION object, one per line (blank lines are
+ * neither items nor errors); false at the first line that is no item. */
+static bool line_object(const struct import_source *src, const char *text, size_t len,
+                        struct item_list *l)
+{
+    const char *p = text, *end = text + len;
+    bool ion = strcmp(src->format, "ION") == 0;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t) (end - p));
+        const char *stop = nl ? nl : end;
+        size_t n = (size_t) (stop - p);
+        bool blank = true;
+        for (size_t i = 0; i < n && blank; i++)
+            blank = p[i] == ' ' || p[i] == '\t' || p[i] == '\r';
+        if (!blank && !(ion ? ion_line(src, p, n, l) : json_line(src, p, n, l))) return false;
+        p = nl ? nl + 1 : end;
+    }
+    return true;
 }
 
 int transfer_read_import(const struct import_source *src, struct item ***items, size_t *count,
@@ -571,6 +637,8 @@ int transfer_read_import(const struct import_source *src, struct item ***items, 
     if (key_count) qsort(keys, key_count, sizeof *keys, compare_keys);
     for (size_t k = 0; rc == 0 && k < key_count; k++) {
         struct text_buf path = {0}, content = {0};
+        const char *text;
+        bool whole;
         text_buf_printf(&path, "%s/%s", src->bucket_dir, keys[k]);
         rc = read_object(path.data, src->compression, &content, bytes, why);
         text_buf_clear(&path);
@@ -578,26 +646,14 @@ int transfer_read_import(const struct import_source *src, struct item ***items, 
             text_buf_clear(&content);
             break;
         }
-        if (strcmp(src->format, "CSV") == 0) {
-            csv_object(src, content.data ? content.data : "", content.len, &l, errors);
-        } else {
-            const char *p = content.data ? content.data : "", *end = p + content.len;
-            while (p < end) {
-                const char *nl = memchr(p, '\n', (size_t) (end - p));
-                const char *stop = nl ? nl : end;
-                size_t len = (size_t) (stop - p);
-                bool blank = true;
-                for (size_t i = 0; i < len && blank; i++)
-                    blank = p[i] == ' ' || p[i] == '\t' || p[i] == '\r';
-                if (!blank) {
-                    if (strcmp(src->format, "ION") == 0)
-                        ion_line(p, len, &l, errors);
-                    else
-                        json_line(p, len, &l, errors);
-                }
-                p = nl ? nl + 1 : end;
-            }
-        }
+        text = content.data ? content.data : "";
+        /* AWS abandons an object at its first line that is no item and counts
+         * one error for it (observed: six bad lines in one object, one error). */
+        if (strcmp(src->format, "CSV") == 0)
+            whole = csv_object(src, text, content.len, &l);
+        else
+            whole = line_object(src, text, content.len, &l);
+        if (!whole) (*errors)++;
         text_buf_clear(&content);
     }
     for (size_t k = 0; k < key_count; k++)

@@ -5,9 +5,9 @@
  * An export writes, under <bucket dir>/<S3Prefix>/AWSDynamoDB/<export id>/:
  * _started (empty), data/<name>.json.gz (or .ion.gz) holding one item per
  * line ({"Item": {...}} in DynamoDB JSON, or an Ion line), manifest-files.json
- * (one JSON line per data file: itemCount, md5Checksum, etag,
- * dataFileS3Key), manifest-summary.json, and a .checksum beside each
- * manifest (its MD5, hex) - the developer guide's layout
+ * (one JSON line per data file: itemCount, md5Checksum (base64 MD5), etag
+ * (hex MD5), dataFileS3Key), manifest-summary.json, and a .md5 beside each
+ * manifest (its MD5, base64; as observed in AWS exports) - the developer guide's layout
  * (S3DataExport.Output), so an export made here imports into AWS and one
  * made by AWS imports here.
  *
@@ -16,7 +16,10 @@
  * an export writes beside its data, decompressed as InputCompressionType says
  * (GZIP, ZSTD or NONE), one item per line for DYNAMODB_JSON and ION, and CSV
  * rows (RFC 4180; a header line or HeaderList names the columns; values are
- * strings but for the key attributes, typed by the table's definition).
+ * strings but for the key attributes, typed by the table's definition). As on
+ * AWS, the first line of an object that is no item of the table (bad syntax,
+ * a key attribute missing or of another type) ends that object and counts as
+ * one error.
  *
  * These run outside the engine's lock; items are borrowed (export) or owned
  * by the caller (import). MD5 comes from OpenSSL's libcrypto, gzip from
@@ -34,16 +37,20 @@
 /* Writes an export's files into bucket_dir (which must exist). On success
  * res->item_count, res->billed_size_bytes and *manifest_key (owned: the
  * summary manifest's key) are set; on failure -1 with *why (owned). */
-int transfer_write_export(const char *bucket_dir, const struct export_desc *d,
+int transfer_write_export(const char *bucket_dir, const struct export_desc *d, int64_t end_ms,
                           struct item *const *items, size_t count, struct export_result *res,
                           char **manifest_key, char **why);
+
+/* Not an InputCompressionType: each object as its first bytes say (gzip, zstd
+ * or none). The command-line import uses it for a folder of mixed files. */
+#define TRANSFER_COMPRESSION_AUTO "AUTO"
 
 /* Where and how an import reads. */
 struct import_source {
     const char *bucket_dir;
     const char *prefix;      /* S3KeyPrefix; "" for the whole bucket */
     const char *format;      /* DYNAMODB_JSON, ION or CSV */
-    const char *compression; /* GZIP, ZSTD or NONE */
+    const char *compression; /* GZIP, ZSTD, NONE or TRANSFER_COMPRESSION_AUTO */
     char csv_delimiter;
     const char *const *csv_header; /* HeaderList, or NULL: the first line of each file */
     size_t csv_header_count;
@@ -51,8 +58,9 @@ struct import_source {
 };
 
 /* Reads every item of the source. *items is an owned array of owned items;
- * an item that cannot be read is counted in *errors and skipped, as AWS
- * counts them; *bytes is the size of the objects read. -1 with *why (owned)
+ * an object holding a line that is no item counts one in *errors (its items
+ * before that line are kept), as AWS counts them; *bytes is the decompressed
+ * size of the objects read. -1 with *why (owned)
  * when an object cannot be read at all. */
 int transfer_read_import(const struct import_source *src, struct item ***items, size_t *count,
                          int64_t *bytes, int64_t *errors, char **why);

@@ -1,15 +1,11 @@
 /*
- * http_client.c - the benchmark's minimal HTTP/1.1 client; see http_client.h.
- *
- * Requests look signed, as an SDK's do: X-Amz-Date and an Authorization
- * header with an AWS4-HMAC-SHA256 credential scope, SignedHeaders and a
- * 64-hex-digit Signature. ddbemu checks the shape of these, never the
- * signature, so the signature is a fixed string.
+ * http_client.c - a minimal blocking HTTP/1.1 client; see http_client.h.
  */
-#include "bench/http_client.h"
+#include "api/client/http_client.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -19,43 +15,69 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ACCESS_KEY "AKIDBENCHMARK0000000"
-#define REGION     "us-east-1"
-#define SIGNATURE  "4f1c9d2e8b7a6c5d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"
+#define DEFAULT_ACCESS_KEY "AKIDBENCHMARK0000000"
+#define DEFAULT_REGION     "us-east-1"
+#define SIGNATURE          "4f1c9d2e8b7a6c5d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c0d"
 
-uint64_t now_ns(void)
+int http_parse_url(const char *url, struct http_target *t)
 {
-    struct timespec ts;
+    const char *host, *end, *colon;
+    size_t host_len;
+    unsigned long port = 80;
 
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t) ts.tv_sec * 1000000000ULL + (uint64_t) ts.tv_nsec;
-}
-
-void die(const char *what)
-{
-    fprintf(stderr, "loadgen: %s: %s\n", what, strerror(errno));
-    exit(1);
+    if (strncmp(url, "http://", 7) != 0) return -1;
+    host = url + 7;
+    end = host + strcspn(host, "/");
+    if (end[0] == '/' && end[1] != '\0') return -1;
+    if (host[0] == '[') { /* [IPv6]:port */
+        const char *close_bracket = memchr(host, ']', (size_t) (end - host));
+        if (!close_bracket) return -1;
+        colon = close_bracket[1] == ':' ? close_bracket + 1 : NULL;
+        if (!colon && close_bracket + 1 != end) return -1;
+        host++;
+        host_len = (size_t) (close_bracket - host);
+    } else {
+        colon = memchr(host, ':', (size_t) (end - host));
+        host_len = (size_t) ((colon ? colon : end) - host);
+    }
+    if (colon) {
+        char *stop;
+        port = strtoul(colon + 1, &stop, 10);
+        if (stop != end || stop == colon + 1 || port == 0 || port > 65535) return -1;
+    }
+    if (host_len == 0 || host_len >= sizeof t->host) return -1;
+    memcpy(t->host, host, host_len);
+    t->host[host_len] = '\0';
+    t->port = (uint16_t) port;
+    return 0;
 }
 
 int http_connect(const struct http_target *opt)
 {
-    struct sockaddr_in addr;
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
+    struct addrinfo hints, *found = NULL;
+    char port[8];
+    int fd = -1, one = 1;
 
-    if (fd < 0) die("socket");
-    memset(&addr, 0, sizeof addr);
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(opt->port);
-    if (inet_pton(AF_INET, opt->host, &addr.sin_addr) != 1) {
-        fprintf(stderr, "loadgen: --host must be an IPv4 address: %s\n", opt->host);
-        exit(2);
-    }
-    if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
-        close(fd);
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    snprintf(port, sizeof port, "%u", (unsigned) opt->port);
+    if (getaddrinfo(opt->host, port, &hints, &found) != 0) {
+        errno = EHOSTUNREACH;
         return -1;
     }
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    for (struct addrinfo *a = found; a && fd < 0; a = a->ai_next) {
+        fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (fd < 0) continue;
+        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
+            int saved = errno;
+            close(fd);
+            fd = -1;
+            errno = saved;
+        }
+    }
+    freeaddrinfo(found);
+    if (fd >= 0) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
 
@@ -74,24 +96,27 @@ void http_build_request(struct text_buf *out, const struct http_target *opt, con
                         const char *body, size_t body_len)
 {
     char date_time[17], date[9];
+    const char *access_key = opt->access_key[0] ? opt->access_key : DEFAULT_ACCESS_KEY;
+    const char *region = opt->region[0] ? opt->region : DEFAULT_REGION;
+    bool ipv6 = strchr(opt->host, ':') != NULL;
 
     amz_date(date_time, date);
     out->len = 0;
     text_buf_printf(out,
                     "POST / HTTP/1.1\r\n"
-                    "Host: %s:%u\r\n"
+                    "Host: %s%s%s:%u\r\n"
                     "Accept-Encoding: identity\r\n"
-                    "User-Agent: ddbemu-bench-loadgen/1\r\n"
+                    "User-Agent: ddbemu-http-client/1\r\n"
                     "Content-Type: application/x-amz-json-1.0\r\n"
                     "X-Amz-Target: %s\r\n"
                     "X-Amz-Date: %s\r\n"
-                    "Authorization: AWS4-HMAC-SHA256 Credential=" ACCESS_KEY "/%s/" REGION
-                    "/dynamodb/aws4_request, "
+                    "Authorization: AWS4-HMAC-SHA256 Credential=%s/%s/%s/dynamodb/aws4_request, "
                     "SignedHeaders=content-type;host;x-amz-date;x-amz-target, "
                     "Signature=" SIGNATURE "\r\n"
                     "Content-Length: %zu\r\n"
                     "\r\n",
-                    opt->host, (unsigned) opt->port, target, date_time, date, body_len);
+                    ipv6 ? "[" : "", opt->host, ipv6 ? "]" : "", (unsigned) opt->port, target,
+                    date_time, access_key, date, region, body_len);
     text_buf_add(out, body, body_len);
 }
 
@@ -166,6 +191,7 @@ int http_parse_response(const char *data, size_t len, struct http_response *r)
         line = eol + 2;
     }
     r->body = data + header_len;
+    r->chunked = chunked;
     if (chunked) {
         size_t n = chunked_length(r->body, len - header_len);
         if (!n) return 0;
@@ -212,13 +238,56 @@ out:
     return rc;
 }
 
+/* Appends the data of a chunked body (its length checked by chunked_length). */
+static void dechunk(const char *p, size_t len, struct text_buf *out)
+{
+    size_t at = 0;
+
+    while (at < len) {
+        const char *eol = http_find_bytes(p + at, len - at, "\r\n");
+        size_t size;
+        if (!eol) return;
+        size = (size_t) strtoul(p + at, NULL, 16);
+        at = (size_t) (eol - p) + 2;
+        if (size == 0 || len - at < size) return;
+        text_buf_add(out, p + at, size);
+        at += size + 2;
+    }
+}
+
+int http_call(const struct http_target *t, const char *target, const char *body, size_t body_len,
+              int *status, struct text_buf *answer)
+{
+    struct text_buf out = {0}, in = {0};
+    struct http_response r;
+    int rc;
+
+    http_build_request(&out, t, target, body, body_len);
+    rc = http_exchange(t, &out, &in, &r);
+    answer->len = 0;
+    if (rc == 0) {
+        *status = r.status;
+        if (r.chunked)
+            dechunk(r.body, r.body_len, answer);
+        else
+            text_buf_add(answer, r.body, r.body_len);
+        text_buf_reserve(answer, 1);
+        answer->data[answer->len] = '\0';
+    }
+    free(out.data);
+    free(in.data);
+    return rc;
+}
+
 bool http_get_root_ok(const struct http_target *opt)
 {
     struct text_buf out = {0}, in = {0};
     struct http_response r;
     bool ok;
 
-    text_buf_printf(&out, "GET / HTTP/1.1\r\nHost: %s:%u\r\n\r\n", opt->host, (unsigned) opt->port);
+    text_buf_printf(&out, "GET / HTTP/1.1\r\nHost: %s%s%s:%u\r\n\r\n",
+                    strchr(opt->host, ':') ? "[" : "", opt->host, strchr(opt->host, ':') ? "]" : "",
+                    (unsigned) opt->port);
     ok = http_exchange(opt, &out, &in, &r) == 0 && r.status == 200;
     free(out.data);
     free(in.data);
