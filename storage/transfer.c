@@ -171,7 +171,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     job->desc.s3_sse_algorithm = xstrdup(r->s3_sse_algorithm ? r->s3_sse_algorithm : "AES256");
     job->desc.s3_sse_kms_key_id = xstrdup_or_null(r->s3_sse_kms_key_id);
     job->desc.format = xstrdup(r->format);
-    job->desc.export_type = dup_or_null(r->export_type); /* NULL: not given (FULL_EXPORT) */
+    job->desc.export_type = xstrdup_or_null(r->export_type); /* NULL: not given (FULL_EXPORT) */
     job->desc.status = TRANSFER_IN_PROGRESS;
     job->desc.start_ms = now_ms;
     job->desc.export_ms = r->has_export_time ? r->export_ms : now_ms;
