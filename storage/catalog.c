@@ -42,10 +42,22 @@ static int not_found(const char *name, struct ddb_error *err)
                          "Requested resource not found: Table: %s not found", name);
 }
 
+struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
+                                int64_t now_ms)
+{
+    struct table *t = table_new(def, scope->region, now_ms);
+
+    db_namespace_insert(db_namespace_for_write(db, scope), t);
+    persist_attach_table(db, scope->namespace_id, t);
+    if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
+    table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
+    persist_table(t);
+    return t;
+}
+
 int db_create_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                     struct table_desc *out, struct ddb_error *err)
 {
-    struct namespace *ns;
     struct table *t;
     int rc = -1;
 
@@ -54,13 +66,7 @@ int db_create_table(struct db *db, const struct db_scope *scope, struct table_de
         ddb_error_set(err, DDB_RESOURCE_IN_USE, "Table already exists: %s", def->name);
         goto out;
     }
-    ns = db_namespace_for_write(db, scope);
-    t = table_new(def, scope->region, db_now_ms(db));
-    db_namespace_insert(ns, t);
-    persist_attach_table(db, scope->namespace_id, t);
-    if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
-    table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
-    persist_table(t);
+    t = catalog_add_table(db, scope, def, db_now_ms(db));
     table_describe(t, out);
     out->status = TABLE_CREATING;
     /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
