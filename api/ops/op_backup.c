@@ -128,12 +128,6 @@ const struct field list_backups_fields[] = {
     {0},
 };
 
-/* A timestamp member (epoch seconds, maybe with a fraction) in engine milliseconds. */
-static int64_t member_ms(const json_t *body, const char *key)
-{
-    return (int64_t) (json_number_value(body_member(body, key)) * 1000.0);
-}
-
 /* CreateBackup: {"BackupDetails": ...} (status CREATING). TableNotFoundException. */
 int op_create_backup(struct api_request *rq)
 {
@@ -189,8 +183,8 @@ int op_list_backups(struct api_request *rq)
         .table_name = body_member_str(body, "TableName"),
         .has_lower = body_member(body, "TimeRangeLowerBound") != NULL,
         .has_upper = body_member(body, "TimeRangeUpperBound") != NULL,
-        .lower_ms = member_ms(body, "TimeRangeLowerBound"),
-        .upper_ms = member_ms(body, "TimeRangeUpperBound"),
+        .lower_ms = body_member_epoch_ms(body, "TimeRangeLowerBound"),
+        .upper_ms = body_member_epoch_ms(body, "TimeRangeUpperBound"),
         .user_backups = !type || strcmp(type, "USER") == 0 || strcmp(type, "ALL") == 0,
         .exclusive_start_arn = body_member_str(body, "ExclusiveStartBackupArn"),
         .limit = body_member(body, "Limit") ? (size_t) body_member_int(body, "Limit")

@@ -175,7 +175,7 @@ int op_restore_table_to_point_in_time(struct api_request *rq)
         .source_table_name = body_member_str(body, "SourceTableName"),
         .source_table_arn = body_member_str(body, "SourceTableArn"),
         .use_latest = json_is_true(body_member(body, "UseLatestRestorableTime")),
-        .restore_ms = time ? (int64_t) (json_number_value(time) * 1000.0) : 0,
+        .restore_ms = body_member_epoch_ms(body, "RestoreDateTime"),
     };
 
     if (!src.source_table_name && !src.source_table_arn)
