@@ -55,6 +55,15 @@ struct table *catalog_add_table(struct db *db, const struct db_scope *scope, str
     return t;
 }
 
+void catalog_describe_new(const struct table *t, struct table_desc *out)
+{
+    table_describe(t, out);
+    out->status = TABLE_CREATING;
+    /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
+    for (size_t i = 0; i < out->def.gsi_count; i++)
+        out->gsi_descs[i].status = INDEX_CREATING;
+}
+
 int db_create_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                     struct table_desc *out, struct ddb_error *err)
 {
@@ -67,11 +76,7 @@ int db_create_table(struct db *db, const struct db_scope *scope, struct table_de
         goto out;
     }
     t = catalog_add_table(db, scope, def, db_now_ms(db));
-    table_describe(t, out);
-    out->status = TABLE_CREATING;
-    /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
-    for (size_t i = 0; i < out->def.gsi_count; i++)
-        out->gsi_descs[i].status = INDEX_CREATING;
+    catalog_describe_new(t, out);
     rc = 0;
 out:
     db_unlock(db);

@@ -92,6 +92,9 @@ void pitr_window(const struct table *t, int64_t now_ms, int64_t *earliest_ms, in
  * holds the lock exclusively and checked that the name is free. */
 struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                                 int64_t now_ms);
+/* Describes a table just added as AWS answers the call that created it
+ * (CreateTable, a restore): the table and its GSIs CREATING. */
+void catalog_describe_new(const struct table *t, struct table_desc *out);
 
 /* Take and release the one lock; they also record the hold for the
  * "caller holds the lock" assertions of every room (base/lock_check.h). */

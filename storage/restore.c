@@ -151,11 +151,8 @@ int db_restore_table(struct db *db, const struct db_scope *scope, const struct r
             table_commit_write(t, &key, item_ref(items[i]), &info);
         }
     }
-    table_describe(t, out);
-    out->status = TABLE_CREATING;
+    catalog_describe_new(t, out);
     out->restore.in_progress = true;
-    for (size_t i = 0; i < out->def.gsi_count; i++)
-        out->gsi_descs[i].status = INDEX_CREATING;
     rc = 0;
     goto out;
 exists:
