@@ -482,8 +482,11 @@ int table_check_collection(const struct table *t, const struct item *old,
 static void record_history(struct table *t, struct item *old_item, struct item *new_item,
                            int64_t now_ms)
 {
-    const struct history_entry *e = history_append(&t->history, now_ms, old_item, new_item);
+    const struct history_entry *e;
     uint64_t upto = 0;
+
+    if (!old_item && !new_item) return; /* deleting nothing changes nothing */
+    e = history_append(&t->history, now_ms, old_item, new_item);
 
     if (t->journal) journal_put_history(t->journal, t->uid, e->seq, e->ms, old_item, new_item);
     if (history_trim(&t->history, now_ms - t->pitr.recovery_days * DAY_MS, &upto) && t->journal)
