@@ -13,7 +13,10 @@ upper exclusive) and type, and pages with LastEvaluatedBackupArn /
 ExclusiveStartBackupArn; DeleteBackup answers DELETED. A restore makes a new
 table with the backup's items and indexes (unless overridden) and reports
 RestoreSummary; tags, streams, TTL and point-in-time recovery are not carried
-over. The "not found"/"already exists" texts are ddbemu's (AWS's are not
+over. Deleting a table with point-in-time recovery on leaves a SYSTEM backup
+named "<table>$DeletedTableBackup", kept 35 days, which ListBackups shows for
+BackupType SYSTEM or ALL but not for the default USER (developer guide,
+"Point-in-time recovery: how it works"). The "not found"/"already exists" texts are ddbemu's (AWS's are not
 recorded; docs/differences.md); the exception types are the API reference's.
 """
 
@@ -21,6 +24,7 @@ import re
 import time
 
 import pytest
+from botocore.exceptions import ClientError
 
 from util import (assert_error, client_error, delete_table_quietly, get_item, raw_call,
                   unique_table_name, wait_active)
@@ -104,8 +108,8 @@ def cleanup(dynamodb):
     for arn in made["backups"]:
         try:
             dynamodb.delete_backup(BackupArn=arn)
-        except dynamodb.exceptions.BackupNotFoundException:
-            pass
+        except ClientError:
+            pass  # already gone (or a SYSTEM backup AWS keeps for its 35 days)
 
 
 def test_create_describe_list_and_delete_a_backup(dynamodb, source, cleanup):
@@ -325,3 +329,54 @@ def test_list_backups_filters_and_pages(dynamodb, source, cleanup):
     assert_error(err, "ValidationException",
                  "1 validation error detected: Value 'WEEKLY' at 'backupType' failed to satisfy "
                  "constraint: Member must satisfy enum value set: [USER, SYSTEM, AWS_BACKUP, ALL]")
+
+
+def system_backups(client, table):
+    """The SYSTEM backups of a deleted table (AWS makes them within seconds)."""
+    for _ in range(120):
+        found = client.list_backups(TableName=table, BackupType="SYSTEM")["BackupSummaries"]
+        if found:
+            return found
+        time.sleep(1)
+    return []
+
+
+def test_deleting_a_table_with_recovery_on_leaves_a_system_backup(dynamodb, cleanup):
+    name = unique_table_name("backup_deleted")
+    cleanup(table=name)
+    create_source(dynamodb, name)
+    dynamodb.update_continuous_backups(TableName=name, PointInTimeRecoverySpecification={
+        "PointInTimeRecoveryEnabled": True})
+    for i in range(3):
+        dynamodb.put_item(TableName=name, Item=item("p", f"s{i}", "g", i, "v"))
+    before = scan_all(dynamodb, name)
+    dynamodb.delete_table(TableName=name)
+
+    found = system_backups(dynamodb, name)
+    assert len(found) == 1, found
+    summary = found[0]
+    cleanup(backup=summary["BackupArn"])
+    assert summary["BackupName"] == f"{name}$DeletedTableBackup"
+    assert summary["BackupType"] == "SYSTEM"
+    assert BACKUP_ARN.fullmatch(summary["BackupArn"]), summary["BackupArn"]
+    kept = summary["BackupExpiryDateTime"] - summary["BackupCreationDateTime"]
+    assert kept.total_seconds() == pytest.approx(35 * 24 * 3600, abs=3600)
+    # Not a USER backup; ALL lists both kinds.
+    assert dynamodb.list_backups(TableName=name)["BackupSummaries"] == []
+    assert [b["BackupArn"] for b in dynamodb.list_backups(
+        TableName=name, BackupType="ALL")["BackupSummaries"]] == [summary["BackupArn"]]
+
+    # It restores the table as it was just before the deletion.
+    target = unique_table_name("restored")
+    cleanup(table=target)
+    dynamodb.restore_table_from_backup(TargetTableName=target, BackupArn=summary["BackupArn"])
+    wait_active(dynamodb, target)
+    assert scan_all(dynamodb, target) == before
+
+
+def test_deleting_a_table_without_recovery_leaves_no_backup(dynamodb, cleanup):
+    name = unique_table_name("backup_deleted")
+    cleanup(table=name)
+    create_source(dynamodb, name)
+    dynamodb.delete_table(TableName=name)
+    assert dynamodb.list_backups(TableName=name, BackupType="ALL")["BackupSummaries"] == []

@@ -258,11 +258,35 @@ def test_history_and_backups_survive_a_restart(start_server, tmp_path):
     restore_at(client, "orders", "at_t3", t3)
     assert contents(client, "at_t3") == {"c": 3, "d": 1, "e": 9}
     client.delete_backup(BackupArn=backup)
+    enable(client, "at_t2")
+    client.delete_table(TableName="at_t2")
     assert srv.stop() is None
 
     srv = start_server("--db-path", data_dir)
     client = srv.client()
     assert client.list_backups()["BackupSummaries"] == []
+    system = client.list_backups(BackupType="SYSTEM")["BackupSummaries"]
+    assert [b["BackupName"] for b in system] == ["at_t2$DeletedTableBackup"]
+    assert "BackupExpiryDateTime" in system[0]
     assert contents(client, "at_t1") == {"a": 1, "b": 1, "c": 1}
     assert client.describe_table(TableName="at_t1")["Table"]["RestoreSummary"][
         "RestoreDateTime"].timestamp() == pytest.approx(t1 / 1000)
+
+
+def test_a_system_backup_expires_after_35_days(start_server):
+    srv = start_server()
+    client = srv.client()
+    create(client, "gone")
+    enable(client, "gone")
+    put(client, "gone", "a", 1)
+    client.delete_table(TableName="gone")
+    found = client.list_backups(BackupType="SYSTEM")["BackupSummaries"]
+    assert [b["BackupName"] for b in found] == ["gone$DeletedTableBackup"]
+    arn = found[0]["BackupArn"]
+    advance(srv, 35 * DAY_MS - MINUTE_MS)
+    assert client.describe_backup(BackupArn=arn)["BackupDescription"]["BackupDetails"][
+        "BackupType"] == "SYSTEM"
+    advance(srv, 2 * MINUTE_MS)
+    err = client_error(client.describe_backup, BackupArn=arn)
+    assert err.response["Error"]["Code"] == "BackupNotFoundException"
+    assert client.list_backups(BackupType="ALL")["BackupSummaries"] == []

@@ -139,6 +139,7 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     memmove(&ns->tables[pos], &ns->tables[pos + 1],
             sizeof *ns->tables * (ns->table_count - pos - 1));
     ns->table_count--;
+    if (t->pitr.enabled) db_backup_deleted_table(db, scope, t, db_now_ms(db));
     persist_table_removed(t);
     table_free(t, db_now_ms(db));
     rc = 0;

@@ -380,6 +380,10 @@ struct backup_desc {
     struct table_def def; /* indexes, billing, throughput, stream, SSE at backup time */
     bool ttl_enabled;
     char *ttl_attribute; /* NULL unless ttl_enabled */
+    /* BackupType SYSTEM: the backup DeleteTable leaves of a table with
+     * point-in-time recovery on, gone at expiry_ms; USER otherwise (no expiry). */
+    bool system;
+    int64_t expiry_ms;
 };
 
 void backup_desc_clear(struct backup_desc *d);
@@ -401,9 +405,10 @@ int db_delete_backup(struct db *db, const struct db_scope *scope, const char *ar
 struct backup_filter {
     const char *table_name; /* NULL: every table */
     bool has_lower, has_upper;
-    int64_t lower_ms;  /* TimeRangeLowerBound, inclusive */
-    int64_t upper_ms;  /* TimeRangeUpperBound, exclusive */
-    bool user_backups; /* BackupType lists USER backups (USER or ALL); the others have none */
+    int64_t lower_ms;                /* TimeRangeLowerBound, inclusive */
+    int64_t upper_ms;                /* TimeRangeUpperBound, exclusive */
+    bool user_backups;               /* BackupType USER (the default) or ALL */
+    bool system_backups;             /* BackupType SYSTEM or ALL */
     const char *exclusive_start_arn; /* NULL: from the first */
     size_t limit;
 };

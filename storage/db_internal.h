@@ -82,6 +82,10 @@ void db_forget_transfers(struct db *db, const char *namespace_id);
 void db_forget_backups(struct db *db, const char *namespace_id);
 /* Adds a backup (taken) loaded from disk or just made; caller holds the lock exclusively. */
 void db_add_backup(struct db *db, struct backup *b);
+/* The SYSTEM backup DeleteTable leaves of table t when its point-in-time
+ * recovery is on; caller holds the lock exclusively. */
+void db_backup_deleted_table(struct db *db, const struct db_scope *scope, const struct table *t,
+                             int64_t now_ms);
 
 /* The earliest and latest restorable times of a table with point-in-time
  * recovery on, at now_ms (continuous_backups.c). */

@@ -56,6 +56,7 @@ enum backup_tag {
     BT_TABLE = 4, /* name, id, ARN */
     BT_DEF = 5,
     BT_TTL = 6,
+    BT_SYSTEM = 7, /* a SYSTEM backup: its expiry */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -158,6 +159,11 @@ void persist_backup(struct db *db, const struct backup *bk)
     codec_put_bool(&b, d->ttl_enabled);
     codec_put_str(&b, d->ttl_attribute);
     codec_field_end(&b, m);
+    if (d->system) {
+        m = codec_field_begin(&b, BT_SYSTEM);
+        codec_put_ivar(&b, d->expiry_ms);
+        codec_field_end(&b, m);
+    }
     journal_put_backup(journal_file_for(db->journal, bk->namespace_id), d->arn, b.data, b.len,
                        bk->items, bk->item_count);
     text_buf_clear(&b);
@@ -470,6 +476,10 @@ static bool decode_backup(const char *arn, const void *state, size_t len, struct
             d->ttl_enabled = codec_get_bool(&f);
             free(d->ttl_attribute);
             d->ttl_attribute = codec_get_str(&f);
+            break;
+        case BT_SYSTEM:
+            d->system = true;
+            d->expiry_ms = codec_get_ivar(&f);
             break;
         default: break; /* written by a newer ddbemu */
         }

@@ -55,7 +55,8 @@ static struct backup *find_backup(struct db *db, const struct db_scope *scope, c
     assert_lock_held();
     for (size_t i = 0; i < db->backup_count; i++) {
         struct backup *b = &db->backups[i];
-        if (strcmp(b->namespace_id, scope->namespace_id) == 0 && strcmp(b->desc.arn, arn) == 0)
+        if (strcmp(b->namespace_id, scope->namespace_id) == 0 && strcmp(b->desc.arn, arn) == 0 &&
+            (!b->desc.expiry_ms || b->desc.expiry_ms > db_now_ms(db)))
             return b;
     }
     ddb_error_set(err, DDB_BACKUP_NOT_FOUND, "Backup not found: %s", arn);

@@ -173,8 +173,8 @@ int op_delete_backup(struct api_request *rq)
 }
 
 /* ListBackups: {"BackupSummaries": [...], "LastEvaluatedBackupArn"?}, oldest first.
- * BackupType USER (the default) or ALL lists the backups made by CreateBackup;
- * SYSTEM and AWS_BACKUP list none, as there are no such backups here. */
+ * BackupType USER (the default) lists the backups made by CreateBackup, SYSTEM
+ * those DeleteTable left, ALL both; AWS_BACKUP none (there is no AWS Backup here). */
 int op_list_backups(struct api_request *rq)
 {
     const json_t *body = rq->body;
@@ -186,6 +186,7 @@ int op_list_backups(struct api_request *rq)
         .lower_ms = body_member_epoch_ms(body, "TimeRangeLowerBound"),
         .upper_ms = body_member_epoch_ms(body, "TimeRangeUpperBound"),
         .user_backups = !type || strcmp(type, "USER") == 0 || strcmp(type, "ALL") == 0,
+        .system_backups = type && (strcmp(type, "SYSTEM") == 0 || strcmp(type, "ALL") == 0),
         .exclusive_start_arn = body_member_str(body, "ExclusiveStartBackupArn"),
         .limit = body_member(body, "Limit") ? (size_t) body_member_int(body, "Limit")
                                             : DDB_MAX_LIST_BACKUPS_LIMIT,

@@ -5,10 +5,10 @@
  * SourceTableDetails, SourceTableFeatureDetails, BackupSummary) and its
  * CLI examples for describe-backup and list-backups: times are epoch
  * seconds with a fraction, BackupType is USER for every backup made by
- * CreateBackup, ProvisionedThroughput in SourceTableDetails carries only the
- * two units (zeros on demand), and the feature details list only what the
- * table had: its indexes, its stream while enabled, its TTL while enabled,
- * its SSE while it used KMS.
+ * CreateBackup and SYSTEM (with BackupExpiryDateTime) for the one DeleteTable
+ * leaves of a table with point-in-time recovery on, ProvisionedThroughput in SourceTableDetails
+ * carries only the two units (zeros on demand), and the feature details list only what the table
+ * had: its indexes, its stream while enabled, its TTL while enabled, its SSE while it used KMS.
  */
 #include "api/wire/wire_backup.h"
 
@@ -31,8 +31,10 @@ json_t *wire_backup_details_to_json(const struct backup_desc *d)
     json_object_set_new(o, "BackupName", json_string(d->name));
     json_object_set_new(o, "BackupSizeBytes", json_integer(d->size_bytes));
     json_object_set_new(o, "BackupStatus", json_string(backup_status_name(d->status)));
-    json_object_set_new(o, "BackupType", json_string("USER"));
+    json_object_set_new(o, "BackupType", json_string(d->system ? "SYSTEM" : "USER"));
     json_object_set_new(o, "BackupCreationDateTime", wire_epoch_seconds(d->creation_ms));
+    if (d->expiry_ms)
+        json_object_set_new(o, "BackupExpiryDateTime", wire_epoch_seconds(d->expiry_ms));
     return o;
 }
 
@@ -118,8 +120,10 @@ json_t *wire_backup_summary_to_json(const struct backup_desc *d)
     json_object_set_new(o, "BackupArn", json_string(d->arn));
     json_object_set_new(o, "BackupName", json_string(d->name));
     json_object_set_new(o, "BackupCreationDateTime", wire_epoch_seconds(d->creation_ms));
+    if (d->expiry_ms)
+        json_object_set_new(o, "BackupExpiryDateTime", wire_epoch_seconds(d->expiry_ms));
     json_object_set_new(o, "BackupStatus", json_string(backup_status_name(d->status)));
-    json_object_set_new(o, "BackupType", json_string("USER"));
+    json_object_set_new(o, "BackupType", json_string(d->system ? "SYSTEM" : "USER"));
     json_object_set_new(o, "BackupSizeBytes", json_integer(d->size_bytes));
     return o;
 }
