@@ -46,7 +46,12 @@ enum table_tag {
     TT_PITR = 11,
     /* Numbered apart from the others, which other changes extend one by one. */
     TT_RESTORE = 32,
+    TT_HISTORY = 33, /* present: the point-in-time history is kept in the file */
 };
+
+/* pitr.enabled_ms of a table whose recovery is on but whose history was
+ * never kept on disk (written before schema version 3): set at load. */
+#define HISTORY_UNKNOWN INT64_MIN
 
 /* The fields of a backup's record. */
 enum backup_tag {
@@ -118,6 +123,8 @@ void persist_table(const struct table *t)
     codec_put_bool(&b, t->pitr.enabled);
     codec_put_ivar(&b, t->pitr.recovery_days);
     codec_put_ivar(&b, t->pitr.enabled_ms);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, TT_HISTORY);
     codec_field_end(&b, m);
     if (t->restore.present) {
         m = codec_field_begin(&b, TT_RESTORE);
@@ -240,6 +247,7 @@ static struct table *decode_table(const void *state, size_t len)
     bool ttl_enabled = false;
     struct pitr_setting pitr = {0};
     struct restore_summary restore = {0};
+    bool history_kept = false;
 
     codec_in_init(&in, state, len);
     while (codec_next_field(&in, &tag, &f)) {
@@ -273,6 +281,7 @@ static struct table *decode_table(const void *state, size_t len)
             pitr.recovery_days = codec_get_ivar(&f);
             pitr.enabled_ms = codec_get_ivar(&f);
             break;
+        case TT_HISTORY: history_kept = true; break;
         case TT_RESTORE:
             restore_summary_clear(&restore);
             restore.present = true;
@@ -308,6 +317,7 @@ static struct table *decode_table(const void *state, size_t len)
     t->ttl.changed_ms = ttl_ms;
     ttl_attribute = NULL;
     t->pitr = pitr;
+    if (pitr.enabled && !history_kept) t->pitr.enabled_ms = HISTORY_UNKNOWN;
     t->restore = restore;
     memset(&restore, 0, sizeof restore);
 out:
@@ -541,6 +551,12 @@ static int load_file(struct db *db, struct journal_file *f, char **why)
     for (size_t i = 0; i < l.count; i++) {
         struct table *t = l.by_uid[i];
         t->journal = f;
+        /* Recovery was on before this ddbemu kept its history: the window
+         * starts now, as nothing earlier could be restored correctly. */
+        if (t->pitr.enabled_ms == HISTORY_UNKNOWN) {
+            t->pitr.enabled_ms = db_now_ms(db);
+            persist_table(t);
+        }
         /* The table's open stream is the restored one its definition names. */
         if (t->def.stream.enabled && t->latest_stream_arn) {
             t->stream = stream_registry_find(db->streams, l.namespace_id, t->latest_stream_arn);
