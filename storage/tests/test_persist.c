@@ -424,6 +424,57 @@ out:
     free(dir);
 }
 
+/*
+ * A table with recovery on whose record predates the kept history (no
+ * history marker, as written before schema version 3) cannot be restored to
+ * a time before the load: its window starts at the load.
+ */
+static void test_recovery_without_kept_history_starts_at_load(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+    struct pitr_desc pitr;
+    struct ddb_error err = {0};
+    int64_t enabled_ms, loaded_ms;
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "chat");
+    CHECK_INT_EQ(db_update_continuous_backups(db, &scope, "chat", true, 0, &pitr, &err), 0);
+    enabled_ms = pitr.earliest_ms;
+    put(db, "chat", "a", 1);
+    db_clock_advance(db, 60 * 60 * 1000);
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    /* The marker is the record's last field: tag 33, an empty 5-byte length. */
+    exec_sql(path, "UPDATE tables SET state = substr(state, 1, length(state) - 6) "
+                   "WHERE hex(substr(state, -6)) = '218080808000'");
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    loaded_ms = db_now_ms(db);
+    CHECK_INT_EQ(db_describe_continuous_backups(db, &scope, "chat", &pitr, &err), 0);
+    CHECK(pitr.enabled);
+    CHECK(pitr.earliest_ms > enabled_ms + 30 * 60 * 1000);
+    CHECK(pitr.earliest_ms <= loaded_ms);
+    db_free(db);
+    /* ... and the new start is kept. */
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (db) {
+        int64_t kept;
+        CHECK_INT_EQ(db_describe_continuous_backups(db, &scope, "chat", &pitr, &err), 0);
+        kept = pitr.earliest_ms;
+        CHECK(kept <= loaded_ms && kept > enabled_ms + 30 * 60 * 1000);
+        db_free(db);
+    }
+out:
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
 static void test_newer_and_foreign_files_are_refused(void)
 {
     char *dir = temp_dir(), *why = NULL, *path;
@@ -472,6 +523,7 @@ int main(void)
     RUN(test_an_engine_comes_back_from_its_directory);
     RUN(test_a_version_1_file_is_upgraded);
     RUN(test_history_and_backups_survive_a_restart_after_an_upgrade);
+    RUN(test_recovery_without_kept_history_starts_at_load);
     RUN(test_newer_and_foreign_files_are_refused);
     RUN(test_one_directory_one_ddbemu);
     return check_report();
