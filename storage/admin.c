@@ -3,8 +3,8 @@
  *
  * Today: resetting a namespace, for test isolation (the control interface's
  * reset, api/http/control.c). It removes a namespace's tables, the streams they
- * ever had (including disabled ones still readable) and its transaction
- * client tokens, so the namespace looks never used. The clock and the other
+ * ever had (including disabled ones still readable), its backups and its
+ * transaction client tokens, so the namespace looks never used. The clock and the other
  * namespaces are untouched.
  */
 #include "storage/base/alloc.h"
@@ -33,6 +33,7 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
     stream_registry_drop_namespace(db->streams, namespace_id);
     db_forget_tokens(db, namespace_id, INT64_MAX);
     db_forget_transfers(db, namespace_id);
+    db_forget_backups(db, namespace_id);
     persist_reset(db, namespace_id);
     db_unlock(db);
     return removed;

@@ -42,10 +42,31 @@ static int not_found(const char *name, struct ddb_error *err)
                          "Requested resource not found: Table: %s not found", name);
 }
 
+struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
+                                int64_t now_ms)
+{
+    struct table *t = table_new(def, scope->region, now_ms);
+
+    db_namespace_insert(db_namespace_for_write(db, scope), t);
+    persist_attach_table(db, scope->namespace_id, t);
+    if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
+    table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
+    persist_table(t);
+    return t;
+}
+
+void catalog_describe_new(const struct table *t, struct table_desc *out)
+{
+    table_describe(t, out);
+    out->status = TABLE_CREATING;
+    /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
+    for (size_t i = 0; i < out->def.gsi_count; i++)
+        out->gsi_descs[i].status = INDEX_CREATING;
+}
+
 int db_create_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                     struct table_desc *out, struct ddb_error *err)
 {
-    struct namespace *ns;
     struct table *t;
     int rc = -1;
 
@@ -54,18 +75,8 @@ int db_create_table(struct db *db, const struct db_scope *scope, struct table_de
         ddb_error_set(err, DDB_RESOURCE_IN_USE, "Table already exists: %s", def->name);
         goto out;
     }
-    ns = db_namespace_for_write(db, scope);
-    t = table_new(def, scope->region, db_now_ms(db));
-    db_namespace_insert(ns, t);
-    persist_attach_table(db, scope->namespace_id, t);
-    if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
-    table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
-    persist_table(t);
-    table_describe(t, out);
-    out->status = TABLE_CREATING;
-    /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
-    for (size_t i = 0; i < out->def.gsi_count; i++)
-        out->gsi_descs[i].status = INDEX_CREATING;
+    t = catalog_add_table(db, scope, def, db_now_ms(db));
+    catalog_describe_new(t, out);
     rc = 0;
 out:
     db_unlock(db);
@@ -128,6 +139,7 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     memmove(&ns->tables[pos], &ns->tables[pos + 1],
             sizeof *ns->tables * (ns->table_count - pos - 1));
     ns->table_count--;
+    if (t->pitr.enabled) db_backup_deleted_table(db, scope, t, db_now_ms(db));
     persist_table_removed(t);
     table_free(t, db_now_ms(db));
     rc = 0;

@@ -8,6 +8,11 @@
  * minutes before now (API reference, PointInTimeRecoveryDescription). All
  * times follow the engine's clock. The setting is part of the table's
  * recorded state (persistence.c).
+ *
+ * While recovery is on, every committed change of the table is kept in its
+ * history (table/history.h) for the recovery period, which is what
+ * RestoreTableToPointInTime and ExportTableToPointInTime read; turning
+ * recovery off drops the history, as AWS drops the table's restorable past.
  */
 #include "storage/base/limits.h"
 #include "storage/db_internal.h"
@@ -21,18 +26,24 @@ static int table_not_found(const char *name, struct ddb_error *err)
     return ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", name);
 }
 
+#define DAY_MS (24LL * 60 * 60 * 1000)
+
+void pitr_window(const struct table *t, int64_t now_ms, int64_t *earliest_ms, int64_t *latest_ms)
+{
+    int64_t window_start = now_ms - t->pitr.recovery_days * DAY_MS;
+
+    *earliest_ms = t->pitr.enabled_ms > window_start ? t->pitr.enabled_ms : window_start;
+    *latest_ms = now_ms - DDB_PITR_LATEST_LAG_MS;
+    if (*latest_ms < *earliest_ms) *latest_ms = *earliest_ms;
+}
+
 static void describe(const struct table *t, int64_t now_ms, struct pitr_desc *out)
 {
-    int64_t window_start;
-
     memset(out, 0, sizeof *out);
     out->enabled = t->pitr.enabled;
     if (!t->pitr.enabled) return;
     out->recovery_days = t->pitr.recovery_days;
-    window_start = now_ms - t->pitr.recovery_days * 24 * 60 * 60 * 1000;
-    out->earliest_ms = t->pitr.enabled_ms > window_start ? t->pitr.enabled_ms : window_start;
-    out->latest_ms = now_ms - DDB_PITR_LATEST_LAG_MS;
-    if (out->latest_ms < out->earliest_ms) out->latest_ms = out->earliest_ms;
+    pitr_window(t, now_ms, &out->earliest_ms, &out->latest_ms);
 }
 
 int db_describe_continuous_backups(struct db *db, const struct db_scope *scope,
@@ -71,6 +82,12 @@ int db_update_continuous_backups(struct db *db, const struct db_scope *scope,
         goto out;
     }
     if (enabled && !t->pitr.enabled) t->pitr.enabled_ms = now_ms;
+    /* A longer period does not bring back what the shorter one trimmed: the
+     * history is complete only from the start of the old window on. */
+    if (enabled && t->pitr.enabled && recovery_days > t->pitr.recovery_days &&
+        t->pitr.enabled_ms < now_ms - t->pitr.recovery_days * DAY_MS)
+        t->pitr.enabled_ms = now_ms - t->pitr.recovery_days * DAY_MS;
+    if (!enabled && t->pitr.enabled) table_drop_history(t);
     if (enabled && recovery_days)
         t->pitr.recovery_days = recovery_days;
     else if (enabled && !t->pitr.recovery_days)

@@ -59,6 +59,8 @@ void db_free(struct db *db)
     db_forget_transfers(db, NULL);
     free(db->exports);
     free(db->imports);
+    db_forget_backups(db, NULL);
+    free(db->backups);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);
     journal_close(db->journal);
@@ -187,6 +189,31 @@ struct table *db_find_table(struct db *db, const struct db_scope *scope, const c
             hi = mid;
     }
     return NULL;
+}
+
+struct table *db_find_table_by_arn(struct db *db, const struct db_scope *scope, const char *arn)
+{
+    static const char prefix[] = "arn:aws:dynamodb:";
+    const char *region, *account, *name;
+    size_t region_len;
+
+    assert_lock_held();
+    if (strncmp(arn, prefix, sizeof prefix - 1) != 0) return NULL;
+    region = arn + sizeof prefix - 1;
+    account = strchr(region, ':');
+    if (!account) return NULL;
+    region_len = (size_t) (account - region);
+    account++;
+    name = strchr(account, ':');
+    if (!name || strncmp(name, ":table/", 7) != 0) return NULL;
+    if (strlen(scope->region) != region_len || strncmp(region, scope->region, region_len) != 0)
+        return NULL;
+    if ((size_t) (name - account) != strlen(DDB_ACCOUNT_ID) ||
+        strncmp(account, DDB_ACCOUNT_ID, strlen(DDB_ACCOUNT_ID)) != 0)
+        return NULL;
+    name += 7;
+    if (strchr(name, '/')) return NULL;
+    return db_find_table(db, scope, name);
 }
 
 int db_require_table(struct db *db, const struct db_scope *scope, const char *name,

@@ -357,6 +357,96 @@ int db_update_continuous_backups(struct db *db, const struct db_scope *scope,
                                  const char *table_name, bool enabled, int64_t recovery_days,
                                  struct pitr_desc *out, struct ddb_error *err);
 
+/* ---- on-demand backups (storage/backups.c) ---- */
+
+/* BackupStatus. A backup is complete when CreateBackup answers (the
+ * emulator copies references to immutable items), so CREATING is only in
+ * that answer, and DELETED only in DeleteBackup's. */
+enum backup_status { BACKUP_CREATING, BACKUP_DELETED, BACKUP_AVAILABLE };
+const char *backup_status_name(enum backup_status s);
+
+/* A BackupDescription: the backup and its source table as it was. Owned strings. */
+struct backup_desc {
+    char *arn;
+    char *name;
+    enum backup_status status;
+    int64_t creation_ms;
+    int64_t size_bytes;
+    int64_t item_count;
+    char *table_name;
+    char *table_id;
+    char *table_arn;
+    int64_t table_creation_ms;
+    struct table_def def; /* indexes, billing, throughput, stream, SSE at backup time */
+    bool ttl_enabled;
+    char *ttl_attribute; /* NULL unless ttl_enabled */
+    /* BackupType SYSTEM: the backup DeleteTable leaves of a table with
+     * point-in-time recovery on, gone at expiry_ms; USER otherwise (no expiry). */
+    bool system;
+    int64_t expiry_ms;
+};
+
+void backup_desc_clear(struct backup_desc *d);
+void backup_desc_copy(struct backup_desc *dst, const struct backup_desc *src);
+
+/* CreateBackup: a consistent snapshot of the table's items and definition, in
+ * one critical section. TableNotFoundException. *out is the new backup
+ * (status CREATING, as AWS answers). */
+int db_create_backup(struct db *db, const struct db_scope *scope, const char *table_name,
+                     const char *backup_name, struct backup_desc *out, struct ddb_error *err);
+/* DescribeBackup. BackupNotFoundException. */
+int db_describe_backup(struct db *db, const struct db_scope *scope, const char *arn,
+                       struct backup_desc *out, struct ddb_error *err);
+/* DeleteBackup: *out describes it with status DELETED. BackupNotFoundException. */
+int db_delete_backup(struct db *db, const struct db_scope *scope, const char *arn,
+                     struct backup_desc *out, struct ddb_error *err);
+
+/* ListBackups' filters and page (strings borrowed). */
+struct backup_filter {
+    const char *table_name; /* NULL: every table */
+    bool has_lower, has_upper;
+    int64_t lower_ms;                /* TimeRangeLowerBound, inclusive */
+    int64_t upper_ms;                /* TimeRangeUpperBound, exclusive */
+    bool user_backups;               /* BackupType USER (the default) or ALL */
+    bool system_backups;             /* BackupType SYSTEM or ALL */
+    const char *exclusive_start_arn; /* NULL: from the first */
+    size_t limit;
+};
+
+/* ListBackups: the scope's backups, oldest first. *out is an owned array;
+ * *last_arn (owned) is set when more backups follow. */
+int db_list_backups(struct db *db, const struct db_scope *scope, const struct backup_filter *f,
+                    struct backup_desc **out, size_t *count, char **last_arn,
+                    struct ddb_error *err);
+
+/* ---- restores (storage/restore.c) ---- */
+
+/* What a restore starts from: a backup (RestoreTableFromBackup), or a table
+ * at a point in time (RestoreTableToPointInTime). Strings borrowed. */
+struct restore_source {
+    const char *backup_arn;        /* from a backup when not NULL */
+    const char *source_table_name; /* point in time: the table by name ... */
+    const char *source_table_arn;  /* ... or by ARN */
+    bool use_latest;               /* UseLatestRestorableTime */
+    int64_t restore_ms;            /* RestoreDateTime, when not use_latest */
+};
+
+/* The definition the restored table starts from (the source table's now, or
+ * the backup's, without what a restore does not carry over: tags, stream,
+ * deletion protection), for api/ to apply the request's overrides to. Raises the
+ * restore's errors about its source: BackupNotFoundException,
+ * TableNotFoundException, PointInTimeRecoveryUnavailableException. */
+int db_restore_source_def(struct db *db, const struct db_scope *scope,
+                          const struct restore_source *src, struct table_def *out,
+                          struct ddb_error *err);
+/* Creates the table def (taken, whether this succeeds or fails) holding the
+ * source's items: the backup's, or the source table's as they were at the
+ * restore time (InvalidRestoreTimeException outside the recovery window).
+ * TableAlreadyExistsException when def's name is taken. *out describes the
+ * new table as AWS answers a restore: CREATING, RestoreInProgress true. */
+int db_restore_table(struct db *db, const struct db_scope *scope, const struct restore_source *src,
+                     struct table_def *def, struct table_desc *out, struct ddb_error *err);
+
 /* ---- exports and imports (storage/transfer.c) ---- */
 
 enum transfer_status {

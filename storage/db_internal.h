@@ -44,6 +44,14 @@ struct import_job {
     struct import_desc desc;
 };
 
+/* An on-demand backup: its description and its items (backups.c). */
+struct backup {
+    char *namespace_id;
+    struct backup_desc desc;
+    struct item **items; /* owned references, in key order */
+    size_t item_count;
+};
+
 struct db {
     pthread_rwlock_t lock;
     atomic_llong clock_offset_ms; /* added to the wall clock; tests move it */
@@ -57,6 +65,8 @@ struct db {
     size_t export_count;
     struct import_job *imports;
     size_t import_count;
+    struct backup *backups; /* in creation order */
+    size_t backup_count;
 };
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
@@ -68,6 +78,28 @@ void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms)
  * the lock exclusively (transfer_desc.c). */
 void db_forget_transfers(struct db *db, const char *namespace_id);
 
+/* Forgets the backups of namespace_id (NULL: all); caller holds the lock exclusively. */
+void db_forget_backups(struct db *db, const char *namespace_id);
+/* Adds a backup (taken) loaded from disk or just made; caller holds the lock exclusively. */
+void db_add_backup(struct db *db, struct backup *b);
+/* The SYSTEM backup DeleteTable leaves of table t when its point-in-time
+ * recovery is on; caller holds the lock exclusively. */
+void db_backup_deleted_table(struct db *db, const struct db_scope *scope, const struct table *t,
+                             int64_t now_ms);
+
+/* The earliest and latest restorable times of a table with point-in-time
+ * recovery on, at now_ms (continuous_backups.c). */
+void pitr_window(const struct table *t, int64_t now_ms, int64_t *earliest_ms, int64_t *latest_ms);
+
+/* Adds a new table made from def (taken) to the scope's namespace, as
+ * CreateTable does: its file, its stream, its record (catalog.c). The caller
+ * holds the lock exclusively and checked that the name is free. */
+struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
+                                int64_t now_ms);
+/* Describes a table just added as AWS answers the call that created it
+ * (CreateTable, a restore): the table and its GSIs CREATING. */
+void catalog_describe_new(const struct table *t, struct table_desc *out);
+
 /* Take and release the one lock; they also record the hold for the
  * "caller holds the lock" assertions of every room (base/lock_check.h). */
 void db_read_lock(struct db *db);
@@ -76,6 +108,9 @@ void db_unlock(struct db *db);
 
 /* The namespace's table by name, or NULL; caller holds the lock. */
 struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name);
+/* The table an ARN names in the scope ("arn:aws:dynamodb:<region>:<account>:table/<name>"),
+ * or NULL: an ARN of another region or account names no table here. */
+struct table *db_find_table_by_arn(struct db *db, const struct db_scope *scope, const char *arn);
 /* Same, raising ResourceNotFoundException with the item operations' text. */
 int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
                      struct table **out, struct ddb_error *err);
@@ -97,6 +132,9 @@ void persist_attach_table(struct db *db, const char *namespace_id, struct table 
 void persist_table(const struct table *t);
 /* Records that a table is gone, with its items. */
 void persist_table_removed(const struct table *t);
+/* Records a backup (description and items), or its removal. */
+void persist_backup(struct db *db, const struct backup *b);
+void persist_backup_removed(struct db *db, const struct backup *b);
 /* Records a transaction's client token. */
 void persist_token(struct db *db, const struct client_token *ct);
 /* Records that a namespace was reset. */

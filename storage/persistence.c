@@ -3,11 +3,11 @@
  *
  * The journal (persist/journal.h) carries the records; this file decides
  * what a table's record holds and rebuilds the engine from the files at
- * start (db_open_dir). Items reach the journal from table_commit_write, the
- * one write path; streams record their own metadata and records
- * (stream/stream.c); the rest - table definitions and state, client tokens,
- * namespace resets, the clock offset and the streams' secret - is recorded
- * here.
+ * start (db_open_dir). Items and the point-in-time history reach the journal
+ * from table_commit_write, the one write path; streams record their own
+ * metadata and records (stream/stream.c); the rest - table definitions and
+ * state, on-demand backups, client tokens, namespace resets, the clock
+ * offset and the streams' secret - is recorded here.
  *
  * What is not recorded, because it is derived: index rows and item
  * collection sizes (rebuilt from the items as they load), item counts and
@@ -41,6 +41,24 @@ enum table_tag {
     TT_LATEST_STREAM = 9,
     TT_TTL = 10,
     TT_PITR = 11,
+    /* Numbered apart from the others, which other changes extend one by one. */
+    TT_RESTORE = 32,
+    TT_HISTORY = 33, /* present: the point-in-time history is kept in the file */
+};
+
+/* pitr.enabled_ms of a table whose recovery is on but whose history was
+ * never kept on disk (written before schema version 3): set at load. */
+#define HISTORY_UNKNOWN INT64_MIN
+
+/* The fields of a backup's record. */
+enum backup_tag {
+    BT_NAME = 1,
+    BT_TIMES = 2, /* creation, source table creation */
+    BT_SIZE = 3,  /* size in bytes, item count */
+    BT_TABLE = 4, /* name, id, ARN */
+    BT_DEF = 5,
+    BT_TTL = 6,
+    BT_SYSTEM = 7, /* a SYSTEM backup: its expiry */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -55,7 +73,7 @@ void persist_attach_table(struct db *db, const char *namespace_id, struct table 
     t->uid = journal_file_next_uid(t->journal);
 }
 
-static void put_str_field(struct text_buf *b, enum table_tag tag, const char *s)
+static void put_str_field(struct text_buf *b, uint64_t tag, const char *s)
 {
     size_t m = codec_field_begin(b, tag);
     codec_put_str(b, s);
@@ -103,8 +121,63 @@ void persist_table(const struct table *t)
     codec_put_ivar(&b, t->pitr.recovery_days);
     codec_put_ivar(&b, t->pitr.enabled_ms);
     codec_field_end(&b, m);
+    m = codec_field_begin(&b, TT_HISTORY);
+    codec_field_end(&b, m);
+    if (t->restore.present) {
+        m = codec_field_begin(&b, TT_RESTORE);
+        codec_put_str(&b, t->restore.source_backup_arn);
+        codec_put_str(&b, t->restore.source_table_arn);
+        codec_put_ivar(&b, t->restore.restore_ms);
+        codec_field_end(&b, m);
+    }
     journal_put_table(t->journal, t->uid, b.data, b.len);
     text_buf_clear(&b);
+}
+
+void persist_backup(struct db *db, const struct backup *bk)
+{
+    assert_lock_exclusive();
+    const struct backup_desc *d = &bk->desc;
+    struct text_buf b = {0};
+    size_t m;
+
+    if (!db->journal) return;
+    put_str_field(&b, BT_NAME, d->name);
+    m = codec_field_begin(&b, BT_TIMES);
+    codec_put_ivar(&b, d->creation_ms);
+    codec_put_ivar(&b, d->table_creation_ms);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, BT_SIZE);
+    codec_put_ivar(&b, d->size_bytes);
+    codec_put_ivar(&b, d->item_count);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, BT_TABLE);
+    codec_put_str(&b, d->table_name);
+    codec_put_str(&b, d->table_id);
+    codec_put_str(&b, d->table_arn);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, BT_DEF);
+    codec_put_table_def(&b, &d->def);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, BT_TTL);
+    codec_put_bool(&b, d->ttl_enabled);
+    codec_put_str(&b, d->ttl_attribute);
+    codec_field_end(&b, m);
+    if (d->system) {
+        m = codec_field_begin(&b, BT_SYSTEM);
+        codec_put_ivar(&b, d->expiry_ms);
+        codec_field_end(&b, m);
+    }
+    journal_put_backup(journal_file_for(db->journal, bk->namespace_id), d->arn, b.data, b.len,
+                       bk->items, bk->item_count);
+    text_buf_clear(&b);
+}
+
+void persist_backup_removed(struct db *db, const struct backup *bk)
+{
+    assert_lock_exclusive();
+    if (db->journal)
+        journal_del_backup(journal_file_for(db->journal, bk->namespace_id), bk->desc.arn);
 }
 
 void persist_table_removed(const struct table *t)
@@ -170,6 +243,8 @@ static struct table *decode_table(const void *state, size_t len)
     uint8_t status = TABLE_ACTIVE;
     bool ttl_enabled = false;
     struct pitr_setting pitr = {0};
+    struct restore_summary restore = {0};
+    bool history_kept = false;
 
     codec_in_init(&in, state, len);
     while (codec_next_field(&in, &tag, &f)) {
@@ -203,6 +278,14 @@ static struct table *decode_table(const void *state, size_t len)
             pitr.recovery_days = codec_get_ivar(&f);
             pitr.enabled_ms = codec_get_ivar(&f);
             break;
+        case TT_HISTORY: history_kept = true; break;
+        case TT_RESTORE:
+            restore_summary_clear(&restore);
+            restore.present = true;
+            restore.source_backup_arn = codec_get_str(&f);
+            restore.source_table_arn = codec_get_str(&f);
+            restore.restore_ms = codec_get_ivar(&f);
+            break;
         default: break; /* written by a newer ddbemu */
         }
         if (f.bad) in.bad = true;
@@ -231,7 +314,11 @@ static struct table *decode_table(const void *state, size_t len)
     t->ttl.changed_ms = ttl_ms;
     ttl_attribute = NULL;
     t->pitr = pitr;
+    if (pitr.enabled && !history_kept) t->pitr.enabled_ms = HISTORY_UNKNOWN;
+    t->restore = restore;
+    memset(&restore, 0, sizeof restore);
 out:
+    restore_summary_clear(&restore);
     if (have_def) table_def_clear(&def);
     free(arn);
     free(table_id);
@@ -273,7 +360,7 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
     struct row_key key;
     struct ddb_error err = {0};
     /* Neither a stream nor the journal is attached yet: loading records nothing. */
-    const struct commit_info info = {.now_ms = 0, .origin = STREAM_ORIGIN_USER};
+    const struct commit_info info = {.now_ms = 0, .origin = STREAM_ORIGIN_USER, .rebuilding = true};
 
     if (!t) return false;
     codec_in_init(&in, data, len);
@@ -321,6 +408,127 @@ static bool load_token(void *ctx, const char *token, const char *digest, int64_t
     return true;
 }
 
+/* An item's encoding (NULL: none) as a new item; false when it is not one. */
+static bool decode_item(const void *data, size_t len, struct item **out)
+{
+    struct codec_in in;
+    struct value attrs;
+
+    *out = NULL;
+    if (!data) return true;
+    codec_in_init(&in, data, len);
+    if (!codec_get_value(&in, &attrs) || attrs.type != VALUE_M || !codec_at_end(&in)) {
+        value_clear(&attrs);
+        return false;
+    }
+    *out = item_new(&attrs);
+    return true;
+}
+
+static bool load_history(void *ctx, uint64_t uid, uint64_t seq, int64_t ms, const void *old_item,
+                         size_t old_len, const void *new_item, size_t new_len)
+{
+    struct loading *l = ctx;
+    struct table *t = table_by_uid(l, uid);
+    struct item *old_i, *new_i;
+
+    if (!t || !decode_item(old_item, old_len, &old_i)) return false;
+    if (!decode_item(new_item, new_len, &new_i) || (!old_i && !new_i)) {
+        item_unref(old_i);
+        item_unref(new_i);
+        return false;
+    }
+    history_restore(&t->history, seq, ms, old_i, new_i);
+    return true;
+}
+
+/* Decodes a backup's record; false when it is not one. */
+static bool decode_backup(const char *arn, const void *state, size_t len, struct backup_desc *d)
+{
+    struct codec_in in, f;
+    uint64_t tag;
+    bool have_def = false;
+
+    memset(d, 0, sizeof *d);
+    d->arn = xstrdup(arn);
+    d->status = BACKUP_AVAILABLE;
+    codec_in_init(&in, state, len);
+    while (codec_next_field(&in, &tag, &f)) {
+        switch ((enum backup_tag) tag) {
+        case BT_NAME:
+            free(d->name);
+            d->name = codec_get_str(&f);
+            break;
+        case BT_TIMES:
+            d->creation_ms = codec_get_ivar(&f);
+            d->table_creation_ms = codec_get_ivar(&f);
+            break;
+        case BT_SIZE:
+            d->size_bytes = codec_get_ivar(&f);
+            d->item_count = codec_get_ivar(&f);
+            break;
+        case BT_TABLE:
+            free(d->table_name);
+            free(d->table_id);
+            free(d->table_arn);
+            d->table_name = codec_get_str(&f);
+            d->table_id = codec_get_str(&f);
+            d->table_arn = codec_get_str(&f);
+            break;
+        case BT_DEF:
+            if (!have_def) have_def = codec_get_table_def(&f, &d->def);
+            if (!have_def) f.bad = true;
+            break;
+        case BT_TTL:
+            d->ttl_enabled = codec_get_bool(&f);
+            free(d->ttl_attribute);
+            d->ttl_attribute = codec_get_str(&f);
+            break;
+        case BT_SYSTEM:
+            d->system = true;
+            d->expiry_ms = codec_get_ivar(&f);
+            break;
+        default: break; /* written by a newer ddbemu */
+        }
+        if (f.bad) in.bad = true;
+    }
+    return codec_ok(&in) && have_def && d->name && d->table_name && d->table_id && d->table_arn;
+}
+
+static bool load_backup(void *ctx, const char *arn, const void *state, size_t len)
+{
+    struct loading *l = ctx;
+    struct backup b = {0};
+
+    if (!decode_backup(arn, state, len, &b.desc)) {
+        backup_desc_clear(&b.desc);
+        return false;
+    }
+    b.namespace_id = xstrdup(l->namespace_id);
+    db_add_backup(l->db, &b);
+    return true;
+}
+
+static bool load_backup_item(void *ctx, const char *arn, const void *data, size_t len)
+{
+    struct loading *l = ctx;
+    struct backup *b = NULL;
+    struct item *item;
+
+    /* Items come in ARN order, so the backup is usually the last one looked up. */
+    for (size_t i = l->db->backup_count; i-- > 0;) {
+        struct backup *c = &l->db->backups[i];
+        if (strcmp(c->desc.arn, arn) == 0 && strcmp(c->namespace_id, l->namespace_id) == 0) {
+            b = c;
+            break;
+        }
+    }
+    if (!b || !data || !decode_item(data, len, &item)) return false;
+    b->items = xrealloc(b->items, sizeof *b->items * (b->item_count + 1));
+    b->items[b->item_count++] = item;
+    return true;
+}
+
 /* Loads one namespace file into the engine, then attaches it so that later
  * changes are recorded. */
 static int load_file(struct db *db, struct journal_file *f, char **why)
@@ -332,11 +540,20 @@ static int load_file(struct db *db, struct journal_file *f, char **why)
         journal_load_items(f, load_item, &l, why) != 0 ||
         journal_load_streams(f, load_stream, &l, why) != 0 ||
         journal_load_stream_records(f, load_record, &l, why) != 0 ||
-        journal_load_tokens(f, load_token, &l, why) != 0)
+        journal_load_tokens(f, load_token, &l, why) != 0 ||
+        journal_load_history(f, load_history, &l, why) != 0 ||
+        journal_load_backups(f, load_backup, &l, why) != 0 ||
+        journal_load_backup_items(f, load_backup_item, &l, why) != 0)
         goto out;
     for (size_t i = 0; i < l.count; i++) {
         struct table *t = l.by_uid[i];
         t->journal = f;
+        /* Recovery was on before this ddbemu kept its history: the window
+         * starts now, as nothing earlier could be restored correctly. */
+        if (t->pitr.enabled_ms == HISTORY_UNKNOWN) {
+            t->pitr.enabled_ms = db_now_ms(db);
+            persist_table(t);
+        }
         /* The table's open stream is the restored one its definition names. */
         if (t->def.stream.enabled && t->latest_stream_arn) {
             t->stream = stream_registry_find(db->streams, l.namespace_id, t->latest_stream_arn);
@@ -364,6 +581,15 @@ static void restore_secret(struct db *db)
     stream_registry_set_secret(db->streams, secret);
 }
 
+/* Backups are listed in creation order; files hold them in ARN order. */
+static int compare_backups(const void *a, const void *b)
+{
+    const struct backup *x = a, *y = b;
+    if (x->desc.creation_ms != y->desc.creation_ms)
+        return x->desc.creation_ms < y->desc.creation_ms ? -1 : 1;
+    return strcmp(x->desc.arn, y->desc.arn);
+}
+
 struct db *db_open_dir(const char *dir, char **why)
 {
     struct db *db = db_new();
@@ -380,6 +606,8 @@ struct db *db_open_dir(const char *dir, char **why)
     for (size_t i = 0; rc == 0 && i < journal_file_count(db->journal); i++)
         rc = load_file(db, journal_file_at(db->journal, i), why);
     if (rc == 0) stream_registry_restored(db->streams);
+    if (db->backup_count)
+        qsort(db->backups, db->backup_count, sizeof *db->backups, compare_backups);
     db_unlock(db);
     if (rc != 0) {
         db_free(db);

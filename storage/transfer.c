@@ -47,32 +47,6 @@ static char *new_job_arn(const char *table_arn, const char *kind, int64_t now_ms
     return text_buf_take(&b, NULL);
 }
 
-/* The table an ARN names in the scope: "arn:aws:dynamodb:<region>:<account>:table/<name>".
- * An ARN of another region or account names no table here. */
-static struct table *table_by_arn(struct db *db, const struct db_scope *scope, const char *arn)
-{
-    static const char prefix[] = "arn:aws:dynamodb:";
-    const char *region, *account, *name;
-    size_t region_len;
-
-    if (strncmp(arn, prefix, sizeof prefix - 1) != 0) return NULL;
-    region = arn + sizeof prefix - 1;
-    account = strchr(region, ':');
-    if (!account) return NULL;
-    region_len = (size_t) (account - region);
-    account++;
-    name = strchr(account, ':');
-    if (!name || strncmp(name, ":table/", 7) != 0) return NULL;
-    if (strlen(scope->region) != region_len || strncmp(region, scope->region, region_len) != 0)
-        return NULL;
-    if ((size_t) (name - account) != strlen(DDB_ACCOUNT_ID) ||
-        strncmp(account, DDB_ACCOUNT_ID, strlen(DDB_ACCOUNT_ID)) != 0)
-        return NULL;
-    name += 7;
-    if (strchr(name, '/')) return NULL;
-    return db_find_table(db, scope, name);
-}
-
 /* ------------------------------------------------------------------------ */
 /* exports                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -132,7 +106,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
         rc = 1; /* nothing to write: the files are there */
         goto out;
     }
-    t = table_by_arn(db, scope, r->table_arn);
+    t = db_find_table_by_arn(db, scope, r->table_arn);
     if (!t) {
         ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", r->table_arn);
         goto out;
@@ -146,10 +120,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     /* The window DescribeContinuousBackups reports: from when PITR was
      * turned on (at most RecoveryPeriodInDays back) to the latest restorable
      * time, about five minutes ago. */
-    earliest = now_ms - t->pitr.recovery_days * 24 * 60 * 60 * 1000;
-    if (earliest < t->pitr.enabled_ms) earliest = t->pitr.enabled_ms;
-    latest = now_ms - DDB_PITR_LATEST_LAG_MS;
-    if (latest < earliest) latest = earliest;
+    pitr_window(t, now_ms, &earliest, &latest);
     if (r->has_export_time && (r->export_ms < earliest || r->export_ms > latest)) {
         /* Not recorded from AWS (the exception is documented, its text is not). */
         ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
@@ -177,11 +148,18 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     job->desc.export_ms = r->has_export_time ? r->export_ms : now_ms;
     export_desc_copy(out, &job->desc);
 
-    /* The snapshot: every item as it is now, in one critical section. */
-    *items = xmalloc(sizeof **items * (t->items.count ? t->items.count : 1));
-    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
-        (*items)[n++] = item_ref(node->item);
-    *item_count = n;
+    /* The snapshot, in one critical section: the table as it was at the
+     * export time, read from its point-in-time history (restore.c reads it
+     * the same way), or every item as it is now. */
+    if (r->has_export_time && r->export_ms < now_ms) {
+        table_items_at(t, r->export_ms, items, item_count);
+    } else {
+        *items = xmalloc(sizeof **items * (t->items.count ? t->items.count : 1));
+        for (struct skiplist_node *node = skiplist_first(&t->items); node;
+             node = skiplist_next(node))
+            (*items)[n++] = item_ref(node->item);
+        *item_count = n;
+    }
     rc = 0;
 out:
     db_unlock(db);

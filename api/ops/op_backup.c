@@ -1,6 +1,8 @@
 /*
  * op_backup.c - DescribeContinuousBackups and UpdateContinuousBackups
- * (point-in-time recovery).
+ * (point-in-time recovery), and the on-demand backups: CreateBackup,
+ * DescribeBackup, DeleteBackup, ListBackups (storage/backups.c; the restores
+ * are op_restore.c's).
  *
  * The answer of both is the table's ContinuousBackupsDescription:
  * ContinuousBackupsStatus is always ENABLED (AWS keeps continuous backups on
@@ -13,9 +15,13 @@
 #include "api/ops/ops.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
+#include "api/wire/wire_backup.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/limits.h"
 #include "storage/db.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 static const struct field pitr_specification_fields[] = {
     {"PointInTimeRecoveryEnabled", F_BOOLEAN, .required = true},
@@ -77,5 +83,129 @@ int op_update_continuous_backups(struct api_request *rq)
                                      &rq->err) != 0)
         return -1;
     rq->reply = continuous_backups_json(&d);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* on-demand backups                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Backup ARNs are 37 to 1024 characters (API reference, BackupArn). */
+#define BACKUP_ARN_FIELD(name, req)                                                                \
+    {                                                                                              \
+        name, F_STRING, .required = req, .min_len = 37, .max_len = 1024                            \
+    }
+
+static const char *const backup_type_filter_choices[] = {"USER", "SYSTEM", "AWS_BACKUP", "ALL",
+                                                         NULL};
+
+const struct field create_backup_fields[] = {
+    SHAPE_TABLE_NAME_FIELD,
+    {"BackupName", F_STRING, .required = true, .min_len = 3, .max_len = 255,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {0},
+};
+
+const struct field describe_backup_fields[] = {
+    BACKUP_ARN_FIELD("BackupArn", true),
+    {0},
+};
+
+const struct field delete_backup_fields[] = {
+    BACKUP_ARN_FIELD("BackupArn", true),
+    {0},
+};
+
+const struct field list_backups_fields[] = {
+    {"TableName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    {"Limit", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
+     .max_value = DDB_MAX_LIST_BACKUPS_LIMIT},
+    {"TimeRangeLowerBound", F_DOUBLE},
+    {"TimeRangeUpperBound", F_DOUBLE},
+    BACKUP_ARN_FIELD("ExclusiveStartBackupArn", false),
+    {"BackupType", F_STRING, .choices = backup_type_filter_choices},
+    {0},
+};
+
+/* CreateBackup: {"BackupDetails": ...} (status CREATING). TableNotFoundException. */
+int op_create_backup(struct api_request *rq)
+{
+    struct backup_desc d;
+
+    if (db_create_backup(rq->db, &rq->scope, body_member_str(rq->body, "TableName"),
+                         body_member_str(rq->body, "BackupName"), &d, &rq->err) != 0)
+        return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "BackupDetails", wire_backup_details_to_json(&d));
+    backup_desc_clear(&d);
+    return 0;
+}
+
+/* DescribeBackup: {"BackupDescription": ...}. BackupNotFoundException. */
+int op_describe_backup(struct api_request *rq)
+{
+    struct backup_desc d;
+
+    if (db_describe_backup(rq->db, &rq->scope, body_member_str(rq->body, "BackupArn"), &d,
+                           &rq->err) != 0)
+        return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "BackupDescription",
+                        wire_backup_description_to_json(&d, rq->scope.region));
+    backup_desc_clear(&d);
+    return 0;
+}
+
+/* DeleteBackup: {"BackupDescription": ...} with status DELETED. BackupNotFoundException. */
+int op_delete_backup(struct api_request *rq)
+{
+    struct backup_desc d;
+
+    if (db_delete_backup(rq->db, &rq->scope, body_member_str(rq->body, "BackupArn"), &d,
+                         &rq->err) != 0)
+        return -1;
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "BackupDescription",
+                        wire_backup_description_to_json(&d, rq->scope.region));
+    backup_desc_clear(&d);
+    return 0;
+}
+
+/* ListBackups: {"BackupSummaries": [...], "LastEvaluatedBackupArn"?}, oldest first.
+ * BackupType USER (the default) lists the backups made by CreateBackup, SYSTEM
+ * those DeleteTable left, ALL both; AWS_BACKUP none (there is no AWS Backup here). */
+int op_list_backups(struct api_request *rq)
+{
+    const json_t *body = rq->body;
+    const char *type = body_member_str(body, "BackupType");
+    struct backup_filter f = {
+        .table_name = body_member_str(body, "TableName"),
+        .has_lower = body_member(body, "TimeRangeLowerBound") != NULL,
+        .has_upper = body_member(body, "TimeRangeUpperBound") != NULL,
+        .lower_ms = body_member_epoch_ms(body, "TimeRangeLowerBound"),
+        .upper_ms = body_member_epoch_ms(body, "TimeRangeUpperBound"),
+        .user_backups = !type || strcmp(type, "USER") == 0 || strcmp(type, "ALL") == 0,
+        .system_backups = type && (strcmp(type, "SYSTEM") == 0 || strcmp(type, "ALL") == 0),
+        .exclusive_start_arn = body_member_str(body, "ExclusiveStartBackupArn"),
+        .limit = body_member(body, "Limit") ? (size_t) body_member_int(body, "Limit")
+                                            : DDB_MAX_LIST_BACKUPS_LIMIT,
+    };
+    struct backup_desc *list = NULL;
+    size_t count = 0;
+    char *last = NULL;
+    json_t *summaries;
+
+    if (db_list_backups(rq->db, &rq->scope, &f, &list, &count, &last, &rq->err) != 0) return -1;
+    summaries = json_array();
+    for (size_t i = 0; i < count; i++) {
+        json_array_append_new(summaries, wire_backup_summary_to_json(&list[i]));
+        backup_desc_clear(&list[i]);
+    }
+    free(list);
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, "BackupSummaries", summaries);
+    if (last) json_object_set_new(rq->reply, "LastEvaluatedBackupArn", json_string(last));
+    free(last);
     return 0;
 }

@@ -213,6 +213,47 @@ const struct field table_creation_parameters_fields[] = {
     {0},
 };
 
+/* The restores' request shapes (handlers in op_restore.c) live here because
+ * their overrides are CreateTable's member shapes. Members in the API
+ * model's order. */
+#define RESTORE_OVERRIDE_FIELDS                                                                    \
+    {"BillingModeOverride", F_STRING, .choices = billing_mode_choices},                            \
+        {"GlobalSecondaryIndexOverride", F_LIST, .member = &gsi_member},                           \
+        {"LocalSecondaryIndexOverride", F_LIST, .member = &lsi_member},                            \
+        {"ProvisionedThroughputOverride", F_STRUCT, .shape_name = "ProvisionedThroughput",         \
+         .children = provisioned_throughput_fields},                                               \
+        {"OnDemandThroughputOverride", F_STRUCT, .shape_name = "OnDemandThroughput",               \
+         .children = on_demand_throughput_fields},                                                 \
+    {                                                                                              \
+        "SSESpecificationOverride", F_STRUCT, .shape_name = "SSESpecification",                    \
+                                              .children = sse_specification_fields                 \
+    }
+
+#define RESTORE_TARGET_TABLE_NAME_FIELD                                                            \
+    {                                                                                              \
+        "TargetTableName", F_STRING, .required = true, .min_len = 3,                               \
+                                     .max_len = DDB_MAX_TABLE_NAME_LEN,                            \
+                                     .pattern = SHAPE_TABLE_NAME_PATTERN                           \
+    }
+
+const struct field restore_table_from_backup_fields[] = {
+    RESTORE_TARGET_TABLE_NAME_FIELD,
+    {"BackupArn", F_STRING, .required = true, .min_len = 37, .max_len = 1024},
+    RESTORE_OVERRIDE_FIELDS,
+    {0},
+};
+
+const struct field restore_table_to_point_in_time_fields[] = {
+    {"SourceTableArn", F_STRING, .min_len = 1, .max_len = 1024},
+    {"SourceTableName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    RESTORE_TARGET_TABLE_NAME_FIELD,
+    {"UseLatestRestorableTime", F_BOOLEAN},
+    {"RestoreDateTime", F_DOUBLE},
+    RESTORE_OVERRIDE_FIELDS,
+    {0},
+};
+
 const struct field describe_table_fields[] = {
     TABLE_NAME_FIELD_CHECKED_FIRST,
     {0},

@@ -95,6 +95,21 @@ int op_update_continuous_backups(struct api_request *rq);
 extern const struct field describe_continuous_backups_fields[];
 extern const struct field update_continuous_backups_fields[];
 
+/* ---- op_backup.c: on-demand backups ---- */
+int op_create_backup(struct api_request *rq);
+int op_describe_backup(struct api_request *rq);
+int op_delete_backup(struct api_request *rq);
+int op_list_backups(struct api_request *rq);
+extern const struct field create_backup_fields[];
+extern const struct field describe_backup_fields[];
+extern const struct field delete_backup_fields[];
+extern const struct field list_backups_fields[];
+
+/* ---- op_restore.c: restores from a backup or a point in time ---- */
+int op_restore_table_from_backup(struct api_request *rq);
+int op_restore_table_to_point_in_time(struct api_request *rq);
+extern const struct field restore_table_from_backup_fields[];      /* in op_table.c */
+extern const struct field restore_table_to_point_in_time_fields[]; /* in op_table.c */
 /* ---- op_transfer.c: exports and imports ---- */
 int op_export_table_to_point_in_time(struct api_request *rq);
 int op_describe_export(struct api_request *rq);

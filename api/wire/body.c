@@ -28,6 +28,13 @@ json_int_t body_member_int(const json_t *obj, const char *key)
     return json_is_integer(v) ? json_integer_value(v) : (json_int_t) json_number_value(v);
 }
 
+int64_t body_member_epoch_ms(const json_t *obj, const char *key)
+{
+    double ms = json_number_value(body_member(obj, key)) * 1000.0;
+    /* Rounded: 1795512606.043 s is 1795512606042.9998 ms in binary. */
+    return (int64_t) (ms + (ms >= 0 ? 0.5 : -0.5));
+}
+
 enum return_capacity body_return_capacity(const json_t *body)
 {
     if (body_member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;

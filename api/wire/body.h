@@ -21,6 +21,9 @@ bool body_member_is(const json_t *obj, const char *key, const char *want);
 const char *body_member_str(const json_t *obj, const char *key);
 /* The member's integer value (a JSON real is truncated), 0 when absent. */
 json_int_t body_member_int(const json_t *obj, const char *key);
+/* A timestamp member (epoch seconds, maybe with a fraction, as DynamoDB's JSON
+ * carries times) in milliseconds, rounded to the nearest; 0 when absent. */
+int64_t body_member_epoch_ms(const json_t *obj, const char *key);
 /* ReturnConsumedCapacity: NONE when absent. */
 enum return_capacity body_return_capacity(const json_t *body);
 

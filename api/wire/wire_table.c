@@ -285,7 +285,7 @@ static json_t *attr_defs_to_json(const struct table_def *def)
     return list;
 }
 
-static json_t *projection_to_json(const struct projection *p)
+json_t *wire_table_projection_to_json(const struct projection *p)
 {
     json_t *obj = json_object();
 
@@ -340,7 +340,7 @@ static json_t *gsi_to_json(const struct table_desc *d, size_t i)
 
     json_object_set_new(obj, "IndexName", json_string(def->name));
     json_object_set_new(obj, "KeySchema", wire_table_key_schema_to_json(&def->key));
-    json_object_set_new(obj, "Projection", projection_to_json(&def->projection));
+    json_object_set_new(obj, "Projection", wire_table_projection_to_json(&def->projection));
     json_object_set_new(obj, "IndexStatus",
                         json_string(index_status_name(desc ? desc->status : INDEX_ACTIVE)));
     /* Backfilling is present only for a GSI added by UpdateTable while it is CREATING:
@@ -367,7 +367,7 @@ static json_t *lsi_to_json(const struct table_desc *d, size_t i)
 
     json_object_set_new(obj, "IndexName", json_string(def->name));
     json_object_set_new(obj, "KeySchema", wire_table_key_schema_to_json(&def->key));
-    json_object_set_new(obj, "Projection", projection_to_json(&def->projection));
+    json_object_set_new(obj, "Projection", wire_table_projection_to_json(&def->projection));
     json_object_set_new(obj, "IndexSizeBytes", json_integer(desc ? desc->size_bytes : 0));
     json_object_set_new(obj, "ItemCount", json_integer(desc ? desc->item_count : 0));
     if (desc && desc->arn) json_object_set_new(obj, "IndexArn", json_string(desc->arn));
@@ -391,7 +391,12 @@ static json_t *billing_summary_to_json(const struct table_desc *d)
 
 static json_t *sse_to_json(const struct table_desc *d)
 {
-    const char *key = d->def.sse.kms_master_key_id;
+    return wire_table_sse_to_json(&d->def.sse, d->region);
+}
+
+json_t *wire_table_sse_to_json(const struct sse_spec *sse, const char *region)
+{
+    const char *key = sse->kms_master_key_id;
     json_t *obj = json_object();
 
     json_object_set_new(obj, "Status", json_string("ENABLED"));
@@ -402,10 +407,24 @@ static json_t *sse_to_json(const struct table_desc *d)
         /* A key id is reported as its ARN; an alias (or no key) as the key behind it,
          * which the emulator cannot resolve, so the managed-key placeholder is used. */
         const char *id = key && strncmp(key, "alias/", 6) != 0 ? key : DEFAULT_KMS_KEY_ID;
-        json_object_set_new(obj, "KMSMasterKeyArn",
-                            json_sprintf("arn:aws:kms:%s:%s:key/%s", d->region ? d->region : "",
-                                         DDB_ACCOUNT_ID, id));
+        json_object_set_new(
+            obj, "KMSMasterKeyArn",
+            json_sprintf("arn:aws:kms:%s:%s:key/%s", region ? region : "", DDB_ACCOUNT_ID, id));
     }
+    return obj;
+}
+
+/* RestoreSummary of a restored table (API reference, RestoreSummary). */
+static json_t *restore_to_json(const struct table_desc *d)
+{
+    json_t *obj = json_object();
+
+    if (d->restore.source_backup_arn)
+        json_object_set_new(obj, "SourceBackupArn", json_string(d->restore.source_backup_arn));
+    if (d->restore.source_table_arn)
+        json_object_set_new(obj, "SourceTableArn", json_string(d->restore.source_table_arn));
+    json_object_set_new(obj, "RestoreDateTime", wire_epoch_seconds(d->restore.restore_ms));
+    json_object_set_new(obj, "RestoreInProgress", json_boolean(d->restore.in_progress));
     return obj;
 }
 
@@ -464,6 +483,7 @@ json_t *wire_table_desc_to_json(const struct table_desc *d)
     json_object_set_new(obj, "DeletionProtectionEnabled", json_boolean(def->deletion_protection));
     json_object_set_new(obj, "WarmThroughput",
                         warm_throughput_to_json(def->billing, &def->throughput, "ACTIVE"));
+    if (d->restore.present) json_object_set_new(obj, "RestoreSummary", restore_to_json(d));
     return obj;
 }
 
@@ -624,7 +644,7 @@ json_t *wire_table_creation_parameters_to_json(const struct table_def *def)
             json_t *e = json_object();
             json_object_set_new(e, "IndexName", json_string(g->name));
             json_object_set_new(e, "KeySchema", wire_table_key_schema_to_json(&g->key));
-            json_object_set_new(e, "Projection", projection_to_json(&g->projection));
+            json_object_set_new(e, "Projection", wire_table_projection_to_json(&g->projection));
             if (def->billing == BILLING_PROVISIONED) {
                 json_t *pt = json_object();
                 json_object_set_new(pt, "ReadCapacityUnits",
@@ -637,5 +657,33 @@ json_t *wire_table_creation_parameters_to_json(const struct table_def *def)
         }
         json_object_set_new(obj, "GlobalSecondaryIndexes", list);
     }
+    return obj;
+}
+
+json_t *wire_table_def_to_create_json(const struct table_def *def)
+{
+    json_t *obj = wire_table_creation_parameters_to_json(def);
+
+    if (def->lsi_count) {
+        json_t *list = json_array();
+        for (size_t i = 0; i < def->lsi_count; i++) {
+            const struct index_def *l = &def->lsis[i];
+            json_t *e = json_object();
+            json_object_set_new(e, "IndexName", json_string(l->name));
+            json_object_set_new(e, "KeySchema", wire_table_key_schema_to_json(&l->key));
+            json_object_set_new(e, "Projection", wire_table_projection_to_json(&l->projection));
+            json_array_append_new(list, e);
+        }
+        json_object_set_new(obj, "LocalSecondaryIndexes", list);
+    }
+    if (def->sse.enabled) {
+        json_t *sse = json_object();
+        json_object_set_new(sse, "Enabled", json_true());
+        json_object_set_new(sse, "SSEType", json_string("KMS"));
+        if (def->sse.kms_master_key_id)
+            json_object_set_new(sse, "KMSMasterKeyId", json_string(def->sse.kms_master_key_id));
+        json_object_set_new(obj, "SSESpecification", sse);
+    }
+    if (def->table_class) json_object_set_new(obj, "TableClass", json_string(def->table_class));
     return obj;
 }

@@ -54,7 +54,16 @@ void wire_table_def_from_json(const json_t *body, struct table_def *out);
 json_t *wire_table_key_schema_to_json(const struct key_schema *k);
 /* ImportTable's TableCreationParameters for a definition (no LSIs, streams or tags). */
 json_t *wire_table_creation_parameters_to_json(const struct table_def *def);
-/* The TableDescription object of CreateTable/DescribeTable/UpdateTable/DeleteTable. */
+/* A definition as a CreateTable body would state it (AttributeDefinitions,
+ * KeySchema, billing, throughput, both kinds of index, SSE, table class):
+ * what a restore starts from before its overrides apply. */
+json_t *wire_table_def_to_create_json(const struct table_def *def);
+/* A Projection object; NonKeyAttributes sorted, as AWS describes them. */
+json_t *wire_table_projection_to_json(const struct projection *p);
+/* An SSEDescription for KMS encryption, the key reported as its ARN in region. */
+json_t *wire_table_sse_to_json(const struct sse_spec *sse, const char *region);
+/* The TableDescription object of CreateTable/DescribeTable/UpdateTable/DeleteTable
+ * (and RestoreSummary for restored tables). */
 json_t *wire_table_desc_to_json(const struct table_desc *d);
 
 /* Whether a ConsumedCapacity is to be returned: mode not NONE, something recorded. */

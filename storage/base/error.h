@@ -60,6 +60,9 @@
     X(EXPORT_CONFLICT, 400, DDB_NS_DYNAMODB "ExportConflictException", "message")             \
     X(IMPORT_NOT_FOUND, 400, DDB_NS_DYNAMODB "ImportNotFoundException", "message")            \
     X(IMPORT_CONFLICT, 400, DDB_NS_DYNAMODB "ImportConflictException", "message")             \
+    X(BACKUP_NOT_FOUND, 400, DDB_NS_DYNAMODB "BackupNotFoundException", "message")            \
+    X(TABLE_ALREADY_EXISTS, 400, DDB_NS_DYNAMODB "TableAlreadyExistsException", "message")    \
+    X(INVALID_RESTORE_TIME, 400, DDB_NS_DYNAMODB "InvalidRestoreTimeException", "message")    \
     X(INTERNAL_SERVER_ERROR, 500, DDB_NS_DYNAMODB "InternalServerError", "message")
 /* clang-format on */
 

@@ -192,7 +192,22 @@ void table_desc_clear(struct table_desc *d)
     free(d->region);
     free(d->latest_stream_arn);
     free(d->latest_stream_label);
+    restore_summary_clear(&d->restore);
     memset(d, 0, sizeof *d);
+}
+
+void restore_summary_clear(struct restore_summary *r)
+{
+    free(r->source_backup_arn);
+    free(r->source_table_arn);
+    memset(r, 0, sizeof *r);
+}
+
+void restore_summary_copy(struct restore_summary *dst, const struct restore_summary *src)
+{
+    *dst = *src;
+    dst->source_backup_arn = src->source_backup_arn ? xstrdup(src->source_backup_arn) : NULL;
+    dst->source_table_arn = src->source_table_arn ? xstrdup(src->source_table_arn) : NULL;
 }
 
 const char *billing_mode_name(enum billing_mode m)

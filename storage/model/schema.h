@@ -114,6 +114,19 @@ struct index_desc {
     char *arn; /* owned */
 };
 
+/* RestoreSummary: where a restored table came from (RestoreTableFromBackup,
+ * RestoreTableToPointInTime); present stays false for other tables. */
+struct restore_summary {
+    bool present;
+    char *source_backup_arn; /* owned; NULL for a point-in-time restore */
+    char *source_table_arn;  /* owned */
+    int64_t restore_ms;      /* the time the table was restored to */
+    bool in_progress;
+};
+
+void restore_summary_clear(struct restore_summary *r);
+void restore_summary_copy(struct restore_summary *dst, const struct restore_summary *src);
+
 struct table_desc {
     struct table_def def;
     enum table_status status;
@@ -131,6 +144,7 @@ struct table_desc {
     struct index_desc *lsi_descs; /* parallel to def.lsis */
     char *latest_stream_arn;      /* NULL when the table never had a stream */
     char *latest_stream_label;
+    struct restore_summary restore;
 };
 
 /* Type of a key attribute from the definitions, or false when not defined. */

@@ -21,7 +21,9 @@
 #define SHARED_NAMESPACE "shared-local-instance"
 
 /* Version 1 is the first layout. Version 2 added the client-token table, so
- * that a TransactWriteItems retry after a restart is still recognised. */
+ * that a TransactWriteItems retry after a restart is still recognised.
+ * Version 3 added the point-in-time recovery history of tables and the
+ * on-demand backups with their items, so that restores work after a restart. */
 const char *const disk_migrations[] = {
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE tables(uid INTEGER PRIMARY KEY, state BLOB NOT NULL);"
@@ -32,6 +34,11 @@ const char *const disk_migrations[] = {
     "  PRIMARY KEY(arn, seq)) WITHOUT ROWID;",
     "CREATE TABLE tokens(token TEXT PRIMARY KEY, digest TEXT NOT NULL,"
     "  expires_ms INTEGER NOT NULL) WITHOUT ROWID;",
+    "CREATE TABLE pitr_history(uid INTEGER NOT NULL, seq INTEGER NOT NULL, ms INTEGER NOT NULL,"
+    "  old_item BLOB, new_item BLOB, PRIMARY KEY(uid, seq)) WITHOUT ROWID;"
+    "CREATE TABLE backups(arn TEXT PRIMARY KEY, state BLOB NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE backup_items(arn TEXT NOT NULL, seq INTEGER NOT NULL, item BLOB NOT NULL,"
+    "  PRIMARY KEY(arn, seq)) WITHOUT ROWID;",
 };
 const size_t disk_migration_count = sizeof disk_migrations / sizeof disk_migrations[0];
 

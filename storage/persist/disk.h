@@ -6,7 +6,10 @@
  * A namespace file holds: meta (its namespace), tables (uid, encoded
  * definition and state), items (uid, encoded key, encoded item), streams
  * (ARN, encoded metadata), stream_records (ARN, sequence number, encoded
- * record) and tokens (client request tokens). ddbemu.db holds the
+ * record), tokens (client request tokens), pitr_history (uid, seq, time,
+ * encoded old and new item: a table's point-in-time recovery history),
+ * backups (ARN, encoded description) and backup_items (ARN, seq, encoded
+ * item). ddbemu.db holds the
  * engine-wide integers (meta). Every file carries PRAGMA application_id
  * DISK_APPLICATION_ID and PRAGMA user_version = its schema version.
  *

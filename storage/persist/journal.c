@@ -37,19 +37,27 @@ enum record_kind {
     REC_STREAM_TRIM,
     REC_TOKEN_PUT,
     REC_RESET,
+    REC_HISTORY_PUT,
+    REC_HISTORY_TRIM,
+    REC_BACKUP_PUT,
+    REC_BACKUP_DEL,
 };
 
 struct record {
     struct record *next;
     enum record_kind kind;
     struct journal_file *file;
-    uint64_t uid;   /* table uid; stream record: its sequence number */
-    int64_t number; /* token expiry; trim: the last sequence number dropped */
-    char *text;     /* owned: stream ARN, token */
-    char *text2;    /* owned: token digest */
-    char *blob;     /* owned: key (items) or encoded state */
+    uint64_t uid;    /* table uid; stream record: its sequence number */
+    int64_t number;  /* token expiry; trim: the last sequence number dropped; history: seq */
+    int64_t number2; /* history: the change's time */
+    char *text;      /* owned: stream ARN, token */
+    char *text2;     /* owned: token digest */
+    char *blob;      /* owned: key (items) or encoded state */
     size_t blob_len;
-    struct item *item; /* REC_ITEM_PUT: a reference */
+    struct item *item;   /* REC_ITEM_PUT: a reference; REC_HISTORY_PUT: the old item or NULL */
+    struct item *item2;  /* REC_HISTORY_PUT: the new item, or NULL */
+    struct item **items; /* REC_BACKUP_PUT: references, owned array */
+    size_t item_count;
 };
 
 /* The statements of one file, prepared once. */
@@ -66,6 +74,13 @@ enum stmt {
     ST_RECORD_TRIM,
     ST_TOKEN_PUT,
     ST_TOKEN_EXPIRE,
+    ST_HISTORY_PUT,
+    ST_HISTORY_TRIM,
+    ST_TABLE_HISTORY_DEL,
+    ST_BACKUP_PUT,
+    ST_BACKUP_ITEM_PUT,
+    ST_BACKUP_DEL,
+    ST_BACKUP_ITEMS_DEL,
     ST_COUNT,
 };
 
@@ -82,6 +97,14 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_RECORD_TRIM] = "DELETE FROM stream_records WHERE arn = ? AND seq <= ?",
     [ST_TOKEN_PUT] = "INSERT OR REPLACE INTO tokens(token, digest, expires_ms) VALUES (?, ?, ?)",
     [ST_TOKEN_EXPIRE] = "DELETE FROM tokens WHERE expires_ms <= ?",
+    [ST_HISTORY_PUT] = "INSERT OR REPLACE INTO pitr_history(uid, seq, ms, old_item, new_item) "
+                       "VALUES (?, ?, ?, ?, ?)",
+    [ST_HISTORY_TRIM] = "DELETE FROM pitr_history WHERE uid = ? AND seq <= ?",
+    [ST_TABLE_HISTORY_DEL] = "DELETE FROM pitr_history WHERE uid = ?",
+    [ST_BACKUP_PUT] = "INSERT OR REPLACE INTO backups(arn, state) VALUES (?, ?)",
+    [ST_BACKUP_ITEM_PUT] = "INSERT OR REPLACE INTO backup_items(arn, seq, item) VALUES (?, ?, ?)",
+    [ST_BACKUP_DEL] = "DELETE FROM backups WHERE arn = ?",
+    [ST_BACKUP_ITEMS_DEL] = "DELETE FROM backup_items WHERE arn = ?",
 };
 
 struct journal_file {
@@ -161,6 +184,10 @@ static struct record *record_new(struct journal_file *f, enum record_kind kind)
 static void record_free(struct record *r)
 {
     item_unref(r->item);
+    item_unref(r->item2);
+    for (size_t i = 0; i < r->item_count; i++)
+        item_unref(r->items[i]);
+    free(r->items);
     free(r->text);
     free(r->text2);
     free(r->blob);
@@ -252,6 +279,46 @@ void journal_put_token(struct journal_file *f, const char *token, const char *di
     r->number = expires_ms;
 }
 
+void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int64_t ms,
+                         struct item *old_item, struct item *new_item)
+{
+    struct record *r = record_new(f, REC_HISTORY_PUT);
+
+    r->uid = uid;
+    r->number = (int64_t) seq;
+    r->item = item_ref(old_item);
+    r->item2 = item_ref(new_item);
+    r->number2 = ms;
+}
+
+void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_seq)
+{
+    struct record *r = record_new(f, REC_HISTORY_TRIM);
+
+    r->uid = uid;
+    /* SQLite integers are signed: "everything" is the largest of them. */
+    r->number = upto_seq > (uint64_t) INT64_MAX ? INT64_MAX : (int64_t) upto_seq;
+}
+
+void journal_put_backup(struct journal_file *f, const char *arn, const void *state, size_t len,
+                        struct item *const *items, size_t item_count)
+{
+    struct record *r = record_new(f, REC_BACKUP_PUT);
+
+    r->text = xstrdup(arn);
+    r->blob = copy_blob(state, len);
+    r->blob_len = len;
+    r->items = xmalloc(sizeof *r->items * (item_count ? item_count : 1));
+    for (size_t i = 0; i < item_count; i++)
+        r->items[i] = item_ref(items[i]);
+    r->item_count = item_count;
+}
+
+void journal_del_backup(struct journal_file *f, const char *arn)
+{
+    record_new(f, REC_BACKUP_DEL)->text = xstrdup(arn);
+}
+
 void journal_reset(struct journal_file *f)
 {
     record_new(f, REC_RESET);
@@ -311,6 +378,40 @@ static void run(struct journal_file *f, enum stmt which, const struct record *r,
         sqlite3_bind_int64(st, 3, r->number);
         break;
     case ST_TOKEN_EXPIRE: sqlite3_bind_int64(st, 1, r->number); break;
+    case ST_HISTORY_PUT: {
+        /* item_blob holds the old item's encoding then the new one's; r->blob_len
+         * (set by apply) says where the first ends. */
+        size_t old_len = r->blob_len;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64) r->uid);
+        sqlite3_bind_int64(st, 2, r->number);
+        sqlite3_bind_int64(st, 3, r->number2);
+        if (r->item)
+            sqlite3_bind_blob(st, 4, item_blob, (int) old_len, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 4);
+        if (r->item2)
+            sqlite3_bind_blob(st, 5, item_blob + old_len, (int) (item_len - old_len),
+                              SQLITE_STATIC);
+        else
+            sqlite3_bind_null(st, 5);
+        break;
+    }
+    case ST_HISTORY_TRIM:
+        sqlite3_bind_int64(st, 1, (sqlite3_int64) r->uid);
+        sqlite3_bind_int64(st, 2, r->number);
+        break;
+    case ST_TABLE_HISTORY_DEL: sqlite3_bind_int64(st, 1, (sqlite3_int64) r->uid); break;
+    case ST_BACKUP_PUT:
+        sqlite3_bind_text(st, 1, r->text, -1, SQLITE_STATIC);
+        sqlite3_bind_blob(st, 2, r->blob, (int) r->blob_len, SQLITE_STATIC);
+        break;
+    case ST_BACKUP_ITEM_PUT:
+        sqlite3_bind_text(st, 1, r->text, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 2, r->number);
+        sqlite3_bind_blob(st, 3, item_blob, (int) item_len, SQLITE_STATIC);
+        break;
+    case ST_BACKUP_DEL:
+    case ST_BACKUP_ITEMS_DEL: sqlite3_bind_text(st, 1, r->text, -1, SQLITE_STATIC); break;
     case ST_COUNT: break;
     }
     rc = sqlite3_step(st);
@@ -341,6 +442,7 @@ static void apply(struct record *r, struct text_buf *scratch)
     case REC_TABLE_DEL:
         run(f, ST_TABLE_DEL, r, NULL, 0);
         run(f, ST_TABLE_ITEMS_DEL, r, NULL, 0);
+        run(f, ST_TABLE_HISTORY_DEL, r, NULL, 0);
         break;
     case REC_STREAM_PUT: run(f, ST_STREAM_PUT, r, NULL, 0); break;
     case REC_STREAM_DEL:
@@ -358,7 +460,29 @@ static void apply(struct record *r, struct text_buf *scratch)
     }
     case REC_RESET:
         exec_or_die(f, "DELETE FROM items; DELETE FROM tables; DELETE FROM stream_records; "
-                       "DELETE FROM streams; DELETE FROM tokens;");
+                       "DELETE FROM streams; DELETE FROM tokens; DELETE FROM pitr_history; "
+                       "DELETE FROM backups; DELETE FROM backup_items;");
+        break;
+    case REC_HISTORY_PUT:
+        scratch->len = 0;
+        if (r->item) codec_put_value(scratch, &r->item->attrs);
+        r->blob_len = scratch->len;
+        if (r->item2) codec_put_value(scratch, &r->item2->attrs);
+        run(f, ST_HISTORY_PUT, r, scratch->data, scratch->len);
+        break;
+    case REC_HISTORY_TRIM: run(f, ST_HISTORY_TRIM, r, NULL, 0); break;
+    case REC_BACKUP_PUT:
+        run(f, ST_BACKUP_PUT, r, NULL, 0);
+        for (size_t i = 0; i < r->item_count; i++) {
+            struct record item = {.text = r->text, .number = (int64_t) i};
+            scratch->len = 0;
+            codec_put_value(scratch, &r->items[i]->attrs);
+            run(f, ST_BACKUP_ITEM_PUT, &item, scratch->data, scratch->len);
+        }
+        break;
+    case REC_BACKUP_DEL:
+        run(f, ST_BACKUP_DEL, r, NULL, 0);
+        run(f, ST_BACKUP_ITEMS_DEL, r, NULL, 0);
         break;
     }
 }
@@ -716,6 +840,54 @@ int journal_load_tokens(struct journal_file *f, journal_token_fn *fn, void *ctx,
 {
     struct load_ctx l = {(void *) fn, ctx};
     return each_row(f, "SELECT token, digest, expires_ms FROM tokens", token_row, &l, why);
+}
+
+static bool history_row(sqlite3_stmt *st, void *arg)
+{
+    struct load_ctx *l = arg;
+    return ((journal_history_fn *) l->fn)(
+        l->ctx, (uint64_t) sqlite3_column_int64(st, 0), (uint64_t) sqlite3_column_int64(st, 1),
+        sqlite3_column_int64(st, 2), sqlite3_column_blob(st, 3),
+        (size_t) sqlite3_column_bytes(st, 3), sqlite3_column_blob(st, 4),
+        (size_t) sqlite3_column_bytes(st, 4));
+}
+
+static bool backup_row(sqlite3_stmt *st, void *arg)
+{
+    struct load_ctx *l = arg;
+    const char *arn = (const char *) sqlite3_column_text(st, 0);
+    return arn && ((journal_backup_fn *) l->fn)(l->ctx, arn, sqlite3_column_blob(st, 1),
+                                                (size_t) sqlite3_column_bytes(st, 1));
+}
+
+static bool backup_item_row(sqlite3_stmt *st, void *arg)
+{
+    struct load_ctx *l = arg;
+    const char *arn = (const char *) sqlite3_column_text(st, 0);
+    return arn && ((journal_backup_item_fn *) l->fn)(l->ctx, arn, sqlite3_column_blob(st, 1),
+                                                     (size_t) sqlite3_column_bytes(st, 1));
+}
+
+int journal_load_history(struct journal_file *f, journal_history_fn *fn, void *ctx, char **why)
+{
+    struct load_ctx l = {(void *) fn, ctx};
+    return each_row(f,
+                    "SELECT uid, seq, ms, old_item, new_item FROM pitr_history ORDER BY uid, seq",
+                    history_row, &l, why);
+}
+
+int journal_load_backups(struct journal_file *f, journal_backup_fn *fn, void *ctx, char **why)
+{
+    struct load_ctx l = {(void *) fn, ctx};
+    return each_row(f, "SELECT arn, state FROM backups ORDER BY arn", backup_row, &l, why);
+}
+
+int journal_load_backup_items(struct journal_file *f, journal_backup_item_fn *fn, void *ctx,
+                              char **why)
+{
+    struct load_ctx l = {(void *) fn, ctx};
+    return each_row(f, "SELECT arn, item FROM backup_items ORDER BY arn, seq", backup_item_row, &l,
+                    why);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -52,7 +52,7 @@ struct journal;
 struct journal_file;
 
 /* The schema version this build writes; files of older versions are upgraded. */
-#define JOURNAL_SCHEMA_VERSION 2
+#define JOURNAL_SCHEMA_VERSION 3
 
 /* ---- opening and closing ---- */
 
@@ -83,12 +83,24 @@ typedef bool journal_stream_fn(void *ctx, const char *arn, const void *state, si
 typedef bool journal_record_fn(void *ctx, const char *arn, uint64_t seq, const void *record,
                                size_t record_len);
 typedef bool journal_token_fn(void *ctx, const char *token, const char *digest, int64_t expires_ms);
+/* One change of a table's point-in-time recovery history; either blob may be
+ * NULL (an insert has no old item, a delete no new one). */
+typedef bool journal_history_fn(void *ctx, uint64_t uid, uint64_t seq, int64_t ms,
+                                const void *old_item, size_t old_len, const void *new_item,
+                                size_t new_len);
+typedef bool journal_backup_fn(void *ctx, const char *arn, const void *state, size_t state_len);
+typedef bool journal_backup_item_fn(void *ctx, const char *arn, const void *item, size_t item_len);
 int journal_load_tables(struct journal_file *f, journal_table_fn *fn, void *ctx, char **why);
 int journal_load_items(struct journal_file *f, journal_item_fn *fn, void *ctx, char **why);
 int journal_load_streams(struct journal_file *f, journal_stream_fn *fn, void *ctx, char **why);
 int journal_load_stream_records(struct journal_file *f, journal_record_fn *fn, void *ctx,
                                 char **why);
 int journal_load_tokens(struct journal_file *f, journal_token_fn *fn, void *ctx, char **why);
+/* History rows come in (uid, seq) order, backup items in (arn, seq) order. */
+int journal_load_history(struct journal_file *f, journal_history_fn *fn, void *ctx, char **why);
+int journal_load_backups(struct journal_file *f, journal_backup_fn *fn, void *ctx, char **why);
+int journal_load_backup_items(struct journal_file *f, journal_backup_item_fn *fn, void *ctx,
+                              char **why);
 
 /* The engine-wide state in ddbemu.db, by key: an integer, 0 when never set. */
 #define META_CLOCK_OFFSET  "clock_offset_ms"
@@ -122,6 +134,18 @@ void journal_trim_stream(struct journal_file *f, const char *arn, uint64_t upto_
 /* A transaction's client token, remembered until expires_ms. */
 void journal_put_token(struct journal_file *f, const char *token, const char *digest,
                        int64_t expires_ms);
+/* One change of table uid's point-in-time recovery history (references are
+ * taken to both items, either may be NULL), and the removal of its changes
+ * up to upto_seq (UINT64_MAX: all of them). A removed table's history goes
+ * with it (journal_del_table). */
+void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int64_t ms,
+                         struct item *old_item, struct item *new_item);
+void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_seq);
+/* An on-demand backup: its description (encoded by the caller) and its
+ * items (a reference is taken to each), or its removal with its items. */
+void journal_put_backup(struct journal_file *f, const char *arn, const void *state, size_t len,
+                        struct item *const *items, size_t item_count);
+void journal_del_backup(struct journal_file *f, const char *arn);
 /* Everything of the namespace is gone (the emulator's reset). */
 void journal_reset(struct journal_file *f);
 

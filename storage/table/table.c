@@ -173,6 +173,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     skiplist_init(&t->items);
     collection_sizes_init(&t->collections);
     t->collection_limit_bytes = DDB_MAX_ITEM_COLLECTION_BYTES;
+    history_init(&t->history);
     table_init_indexes(t);
     return t;
 }
@@ -194,6 +195,8 @@ void table_free(struct table *t, int64_t now_ms)
     free(t->latest_stream_label);
     stream_close(t->stream, now_ms); /* the registry keeps it readable for 24 hours */
     free(t->ttl.attribute);
+    history_clear(&t->history);
+    restore_summary_clear(&t->restore);
     free(t);
 }
 
@@ -242,6 +245,7 @@ void table_describe(const struct table *t, struct table_desc *out)
     out->lsi_descs = describe_indexes(t, t->def.gsi_count, t->def.lsi_count);
     out->latest_stream_arn = dup_or_null(t->latest_stream_arn);
     out->latest_stream_label = dup_or_null(t->latest_stream_label);
+    restore_summary_copy(&out->restore, &t->restore);
 }
 
 static enum value_type key_type(const struct table *t, const char *name)
@@ -470,6 +474,25 @@ int table_check_collection(const struct table *t, const struct item *old,
     return 0;
 }
 
+/* One day of the engine's clock. */
+#define DAY_MS (24LL * 60 * 60 * 1000)
+
+/* Appends a committed change to the point-in-time history (and its file),
+ * and drops from its front what has left the recovery window. */
+static void record_history(struct table *t, struct item *old_item, struct item *new_item,
+                           int64_t now_ms)
+{
+    const struct history_entry *e;
+    uint64_t upto = 0;
+
+    if (!old_item && !new_item) return; /* deleting nothing changes nothing */
+    e = history_append(&t->history, now_ms, old_item, new_item);
+
+    if (t->journal) journal_put_history(t->journal, t->uid, e->seq, e->ms, old_item, new_item);
+    if (history_trim(&t->history, now_ms - t->pitr.recovery_days * DAY_MS, &upto) && t->journal)
+        journal_trim_history(t->journal, t->uid, upto);
+}
+
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info)
 {
@@ -499,7 +522,57 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     /* One stream record and one journal record per committed change, in commit order. */
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
     if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);
+    if (t->pitr.enabled && !info->rebuilding) record_history(t, old_item, new_item, info->now_ms);
     item_unref(old_item);
+}
+
+void table_drop_history(struct table *t)
+{
+    assert_lock_exclusive();
+    history_clear(&t->history);
+    if (t->journal) journal_trim_history(t->journal, t->uid, UINT64_MAX);
+}
+
+/* Puts the item (a new reference) into a scratch skiplist keyed as t's rows. */
+static void scratch_put(const struct table *t, struct skiplist *sl, struct item *item)
+{
+    struct row_key key;
+    struct skiplist_node *node;
+
+    table_row_key(t, &item->attrs, &key);
+    node = skiplist_find(sl, &key);
+    if (node)
+        skiplist_replace(node, &key, item_ref(item));
+    else
+        skiplist_insert(sl, &key, item_ref(item));
+}
+
+void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, size_t *count)
+{
+    assert_lock_held();
+    const struct history *h = &t->history;
+    struct skiplist scratch;
+    size_t n = 0;
+
+    /* Today's items, then every change made after at_ms undone, newest first. */
+    skiplist_init(&scratch);
+    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
+        scratch_put(t, &scratch, node->item);
+    for (size_t i = h->end; i > h->start && h->entries[i - 1].ms > at_ms; i--) {
+        const struct history_entry *e = &h->entries[i - 1];
+        if (e->old_item) {
+            scratch_put(t, &scratch, e->old_item);
+        } else {
+            struct row_key key;
+            table_row_key(t, &e->new_item->attrs, &key);
+            skiplist_remove(&scratch, &key);
+        }
+    }
+    *items = xmalloc(sizeof **items * (scratch.count ? scratch.count : 1));
+    for (struct skiplist_node *node = skiplist_first(&scratch); node; node = skiplist_next(node))
+        (*items)[n++] = item_ref(node->item);
+    *count = n;
+    skiplist_clear(&scratch);
 }
 
 /* Stream ARNs and labels as DynamoDB forms them: the label is the stream's

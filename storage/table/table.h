@@ -24,6 +24,7 @@
 #include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 #include "storage/table/collection.h"
+#include "storage/table/history.h"
 #include "storage/table/index.h"
 #include "storage/table/skiplist.h"
 
@@ -45,7 +46,11 @@ struct ttl_setting {
 struct pitr_setting {
     bool enabled;
     int64_t recovery_days; /* RecoveryPeriodInDays, 1..35 */
-    int64_t enabled_ms;    /* when it was (last) turned on: the earliest restorable time */
+    /* Since when the history is complete: when recovery was (last) turned on,
+     * moved forward when a longer period is set (what was trimmed under the
+     * shorter one is gone). The earliest restorable time is the later of this
+     * and now minus the period. */
+    int64_t enabled_ms;
 };
 
 /* When and by whom a committed change was made: the engine's clock, read once
@@ -53,6 +58,9 @@ struct pitr_setting {
 struct commit_info {
     int64_t now_ms;
     enum stream_origin origin;
+    /* The change only rebuilds a table's state (loading it from disk): it is
+     * not a new change, so the point-in-time history does not record it. */
+    bool rebuilding;
 };
 
 struct table {
@@ -78,8 +86,10 @@ struct table {
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
     struct ttl_setting ttl;
     struct pitr_setting pitr;
-    struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
-    uint64_t uid;                 /* its row in the journal's file */
+    struct history history;         /* the recovery window's changes while pitr.enabled */
+    struct restore_summary restore; /* when the table was made by a restore */
+    struct journal_file *journal;   /* where its changes are recorded; NULL: in memory */
+    uint64_t uid;                   /* its row in the journal's file */
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
@@ -115,6 +125,14 @@ struct item *table_find(const struct table *t, const struct row_key *key);
  * before. */
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info);
+
+/* The table's items as they were at at_ms (after every change committed at
+ * or before it), from its current items and its point-in-time history:
+ * *items is an owned array of owned references, in key order. The caller
+ * checked that at_ms lies in the recovery window. */
+void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, size_t *count);
+/* Turns the point-in-time history off and drops it (PITR disabled). */
+void table_drop_history(struct table *t);
 
 /* The index named name, or NULL. */
 struct table_index *table_find_index(const struct table *t, const char *name);

@@ -1,7 +1,9 @@
 /*
  * test_persist.c - the on-disk format: the codec's round trips and its
  * refusal of damaged bytes, a whole engine saved and loaded, the upgrade of
- * a file written by the first schema version, and the files refused.
+ * a file written by the first schema version, and the files refused; the
+ * point-in-time history and the backups come back too, also in a file
+ * written by schema version 2 (before either existed).
  *
  * conformance/test_emulator_persistence.py covers the same through the real
  * server (kill -9, concurrent writers, foreign and damaged files).
@@ -251,7 +253,8 @@ static void test_a_version_1_file_is_upgraded(void)
     db_free(db);
     path = disk_namespace_path(dir, scope.namespace_id);
     CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
-    exec_sql(path, "DROP TABLE tokens; PRAGMA user_version = 1;");
+    exec_sql(path, "DROP TABLE tokens; DROP TABLE pitr_history; DROP TABLE backups; "
+                   "DROP TABLE backup_items; PRAGMA user_version = 1;");
     CHECK_INT_EQ(user_version(path), 1);
 
     db = db_open_dir(dir, &why);
@@ -261,6 +264,212 @@ static void test_a_version_1_file_is_upgraded(void)
         db_free(db);
     }
     CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* The value of attribute g of item pk in table, or -1 when there is no such item. */
+static long get_g(struct db *db, const char *table, const char *pk)
+{
+    struct value key, v;
+    struct get_op op = {.table_name = table, .consistent_read = true};
+    struct item *item = NULL;
+    struct consumed_capacity cap = {0};
+    struct ddb_error err = {0};
+    long g = -1;
+
+    value_init_map(&key);
+    value_init_string(&v, pk, strlen(pk));
+    value_map_set(&key, "pk", 2, &v);
+    op.key = key;
+    CHECK_INT_EQ(db_get_item(db, &scope, &op, RETURN_CAPACITY_NONE, &item, &cap, &err), 0);
+    if (item) {
+        const struct value *gv = item_get_cstr(item, "g");
+        char text[32] = "";
+        if (gv && gv->u.str.len < sizeof text) memcpy(text, gv->u.str.data, gv->u.str.len);
+        g = strtol(text, NULL, 10);
+    }
+    item_unref(item);
+    consumed_capacity_clear(&cap);
+    value_clear(&key);
+    return g;
+}
+
+static void delete_item(struct db *db, const char *table, const char *pk)
+{
+    struct value v;
+    struct write_op op = {.kind = WRITE_DELETE, .table_name = table};
+    struct write_result res;
+    struct ddb_error err = {0};
+
+    value_init_map(&op.key);
+    value_init_string(&v, pk, strlen(pk));
+    value_map_set(&op.key, "pk", 2, &v);
+    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
+    write_result_clear(&res);
+    value_clear(&op.key);
+}
+
+/* ItemCount of a restored table (restores copy no tags, so count_items does not apply). */
+static int64_t restored_count(struct db *db, const char *table)
+{
+    struct table_desc desc;
+    struct ddb_error err = {0};
+    int64_t n;
+
+    CHECK_INT_EQ(db_describe_table(db, &scope, table, &desc, &err), 0);
+    n = desc.item_count;
+    CHECK(desc.restore.present);
+    CHECK_INT_EQ(desc.def.tag_count, 0);
+    CHECK_INT_EQ(desc.def.gsi_count, 1);
+    table_desc_clear(&desc);
+    return n;
+}
+
+/* Restores src (a backup when backup_arn, else table "chat" at at_ms) into target. */
+static int restore_into(struct db *db, const char *backup_arn, int64_t at_ms, const char *target)
+{
+    struct restore_source src = {.backup_arn = backup_arn,
+                                 .source_table_name = backup_arn ? NULL : "chat",
+                                 .restore_ms = at_ms};
+    struct table_def def;
+    struct table_desc desc;
+    struct ddb_error err = {0};
+    int rc;
+
+    if (db_restore_source_def(db, &scope, &src, &def, &err) != 0) {
+        ddb_error_clear(&err);
+        return -1;
+    }
+    free(def.name);
+    def.name = sdup(target);
+    rc = db_restore_table(db, &scope, &src, &def, &desc, &err);
+    if (rc == 0) {
+        CHECK(desc.restore.present);
+        table_desc_clear(&desc);
+    }
+    ddb_error_clear(&err);
+    return rc;
+}
+
+/*
+ * A file of schema version 2 (no history, no backups) is upgraded, and from
+ * then on the point-in-time history and an on-demand backup are kept on
+ * disk: after a restart a restore to a second before the last changes, and
+ * a restore of the backup, bring back the table as it was then.
+ */
+static void test_history_and_backups_survive_a_restart_after_an_upgrade(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+    struct pitr_desc pitr;
+    struct backup_desc backup;
+    struct ddb_error err = {0};
+    int64_t before;
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "chat");
+    CHECK_INT_EQ(db_update_continuous_backups(db, &scope, "chat", true, 0, &pitr, &err), 0);
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    exec_sql(path, "DROP TABLE pitr_history; DROP TABLE backups; DROP TABLE backup_items; "
+                   "PRAGMA user_version = 2;");
+    CHECK_INT_EQ(user_version(path), 2);
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
+    put(db, "chat", "a", 1);
+    put(db, "chat", "b", 2);
+    db_clock_advance(db, 10 * 60 * 1000);
+    before = db_now_ms(db);
+    db_clock_advance(db, 60 * 1000);
+    put(db, "chat", "a", 3);
+    delete_item(db, "chat", "b");
+    put(db, "chat", "c", 4);
+    CHECK_INT_EQ(db_create_backup(db, &scope, "chat", "nightly", &backup, &err), 0);
+    put(db, "chat", "d", 5);
+    db_clock_advance(db, 10 * 60 * 1000);
+    db_free(db);
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    CHECK_INT_EQ(restore_into(db, NULL, before, "at_before"), 0);
+    CHECK_INT_EQ(get_g(db, "at_before", "a"), 1);
+    CHECK_INT_EQ(get_g(db, "at_before", "b"), 2);
+    CHECK_INT_EQ(get_g(db, "at_before", "c"), -1);
+    CHECK_INT_EQ(restore_into(db, backup.arn, 0, "from_backup"), 0);
+    CHECK_INT_EQ(get_g(db, "from_backup", "a"), 3);
+    CHECK_INT_EQ(get_g(db, "from_backup", "b"), -1);
+    CHECK_INT_EQ(get_g(db, "from_backup", "c"), 4);
+    CHECK_INT_EQ(get_g(db, "from_backup", "d"), -1);
+    CHECK_INT_EQ(restored_count(db, "from_backup"), 2);
+    db_free(db);
+    /* The restored tables are kept like any other. */
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (db) {
+        CHECK_INT_EQ(get_g(db, "at_before", "a"), 1);
+        CHECK_INT_EQ(restored_count(db, "at_before"), 2);
+        db_free(db);
+    }
+out:
+    backup_desc_clear(&backup);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
+/*
+ * A table with recovery on whose record predates the kept history (no
+ * history marker, as written before schema version 3) cannot be restored to
+ * a time before the load: its window starts at the load.
+ */
+static void test_recovery_without_kept_history_starts_at_load(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+    struct pitr_desc pitr;
+    struct ddb_error err = {0};
+    int64_t enabled_ms, loaded_ms;
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "chat");
+    CHECK_INT_EQ(db_update_continuous_backups(db, &scope, "chat", true, 0, &pitr, &err), 0);
+    enabled_ms = pitr.earliest_ms;
+    put(db, "chat", "a", 1);
+    db_clock_advance(db, 60 * 60 * 1000);
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    /* The marker is the record's last field: tag 33, an empty 5-byte length. */
+    exec_sql(path, "UPDATE tables SET state = substr(state, 1, length(state) - 6) "
+                   "WHERE hex(substr(state, -6)) = '218080808000'");
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    loaded_ms = db_now_ms(db);
+    CHECK_INT_EQ(db_describe_continuous_backups(db, &scope, "chat", &pitr, &err), 0);
+    CHECK(pitr.enabled);
+    CHECK(pitr.earliest_ms > enabled_ms + 30 * 60 * 1000);
+    CHECK(pitr.earliest_ms <= loaded_ms);
+    db_free(db);
+    /* ... and the new start is kept. */
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (db) {
+        int64_t kept;
+        CHECK_INT_EQ(db_describe_continuous_backups(db, &scope, "chat", &pitr, &err), 0);
+        kept = pitr.earliest_ms;
+        CHECK(kept <= loaded_ms && kept > enabled_ms + 30 * 60 * 1000);
+        db_free(db);
+    }
+out:
     free(path);
     remove_dir(dir);
     free(dir);
@@ -313,6 +522,8 @@ int main(void)
     RUN(test_damaged_bytes_are_refused_not_trusted);
     RUN(test_an_engine_comes_back_from_its_directory);
     RUN(test_a_version_1_file_is_upgraded);
+    RUN(test_history_and_backups_survive_a_restart_after_an_upgrade);
+    RUN(test_recovery_without_kept_history_starts_at_load);
     RUN(test_newer_and_foreign_files_are_refused);
     RUN(test_one_directory_one_ddbemu);
     return check_report();
