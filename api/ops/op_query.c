@@ -252,13 +252,14 @@ static void legacy_map_clear(struct legacy_map *m)
 static int legacy_map_decode(const json_t *map, struct legacy_map *m, struct ddb_error *err)
 {
     const char *key;
+    size_t key_len;
     json_t *cond;
     size_t n = json_object_size(map);
 
     memset(m, 0, sizeof *m);
     m->conds = xcalloc(n ? n : 1, sizeof *m->conds);
     m->lists = xcalloc(n ? n : 1, sizeof *m->lists);
-    json_object_foreach((json_t *) map, key, cond)
+    json_object_keylen_foreach((json_t *) map, key, key_len, cond)
     {
         struct legacy_condition *c = &m->conds[m->count];
         json_t *list = body_member(cond, "AttributeValueList");
@@ -267,7 +268,7 @@ static int legacy_map_decode(const json_t *map, struct legacy_map *m, struct ddb
 
         m->lists[m->count] = xcalloc(count ? count : 1, sizeof **m->lists);
         c->name = key;
-        c->name_len = strlen(key);
+        c->name_len = key_len;                       /* names may contain NUL */
         legacy_op_from_name(op, strlen(op), &c->op); /* the shape checked the enum */
         c->values = m->lists[m->count];
         m->count++;

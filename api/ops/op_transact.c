@@ -344,14 +344,15 @@ static int check_payload_size(const struct transact_args *args, struct ddb_error
 static json_t *without_nulls(json_t *v)
 {
     const char *key;
+    size_t key_len;
     json_t *elem, *out;
     size_t i;
 
     if (json_is_object(v)) {
         out = json_object();
-        json_object_foreach(v, key, elem)
+        json_object_keylen_foreach(v, key, key_len, elem)
         {
-            if (!json_is_null(elem)) json_object_set_new(out, key, without_nulls(elem));
+            if (!json_is_null(elem)) json_object_setn_new(out, key, key_len, without_nulls(elem));
         }
         return out;
     }

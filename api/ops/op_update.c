@@ -156,6 +156,7 @@ static int decode_attribute_updates(const json_t *body, struct update_args *a,
     struct legacy_update *updates;
     struct value *values;
     const char *name;
+    size_t name_len;
     int rc = -1;
 
     if (!map) return 0;
@@ -163,14 +164,14 @@ static int decode_attribute_updates(const json_t *body, struct update_args *a,
     values = xcalloc(n ? n : 1, sizeof *values);
     for (size_t k = 0; k < n; k++)
         value_init_null(&values[k]);
-    json_object_foreach(map, name, entry)
+    json_object_keylen_foreach(map, name, name_len, entry)
     {
         struct legacy_update *u = &updates[i];
         json_t *value = body_member(entry, "Value");
         const char *action = json_string_value(body_member(entry, "Action"));
 
         u->name = name;
-        u->name_len = strlen(name);
+        u->name_len = name_len; /* names may contain NUL */
         u->action = !action || strcmp(action, "PUT") == 0 ? LEGACY_ACTION_PUT
                     : strcmp(action, "ADD") == 0          ? LEGACY_ACTION_ADD
                                                           : LEGACY_ACTION_DELETE;

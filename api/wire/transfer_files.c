@@ -5,6 +5,7 @@
 #include "api/wire/transfer_files.h"
 
 #include "api/wire/ion.h"
+#include "api/wire/json_in.h"
 #include "api/wire/json_out.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
@@ -403,8 +404,7 @@ static void add_item(struct item_list *l, struct value *attrs, int64_t *errors)
 /* One DYNAMODB_JSON line: {"Item": {...}}. */
 static void json_line(const char *line, size_t len, struct item_list *l, int64_t *errors)
 {
-    json_error_t jerr;
-    json_t *doc = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
+    json_t *doc = json_in_load(line, len);
     struct value attrs;
     struct ddb_error err = {0};
 
