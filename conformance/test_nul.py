@@ -109,13 +109,17 @@ def test_index_keys_and_projections_keep_nul(dynamodb, make_table):
                               {"AttributeName": "g", "AttributeType": "S"}],
         GlobalSecondaryIndexes=[{
             "IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
-            "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["i" + Z + "n"]}}])
+    gsi = dynamodb.describe_table(TableName=name)["Table"]["GlobalSecondaryIndexes"][0]
+    assert gsi["Projection"] == {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["i" + Z + "n"]}
     g = {"S": "G" + Z + random_string()}
-    dynamodb.put_item(TableName=name, Item={"p": {"S": Z}, "g": g, "x" + Z: {"S": "1"}})
+    # "i" is another name than the projected "i\0n", and stays out of the index.
+    dynamodb.put_item(TableName=name, Item={"p": {"S": Z}, "g": g, "i" + Z + "n": {"S": "1"},
+                                            "i": {"S": "2"}})
     dynamodb.put_item(TableName=name, Item={"p": {"S": "b"}, "g": {"S": g["S"] + Z}})
     got = dynamodb.query(TableName=name, IndexName="by_g", KeyConditionExpression="g = :g",
                          ExpressionAttributeValues={":g": g})
-    assert got["Items"] == [{"p": {"S": Z}, "g": g}]
+    assert got["Items"] == [{"p": {"S": Z}, "g": g, "i" + Z + "n": {"S": "1"}}]
 
 
 def test_stream_records_keep_names_and_values_with_nul(dynamodb, dynamodbstreams, make_table):

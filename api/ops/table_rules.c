@@ -147,9 +147,13 @@ int table_rules_projection(const json_t *projection, struct ddb_error *err)
                              "ProjectionType is INCLUDE, but NonKeyAttributes is not "
                              "specified");
     for (size_t i = 1; i < n; i++) {
-        const char *a = json_string_value(json_array_get(attrs, i));
+        const json_t *ai = json_array_get(attrs, i);
+        const char *a = json_string_value(ai);
         for (size_t j = 0; j < i; j++) {
-            if (str_eq(a, json_string_value(json_array_get(attrs, j))))
+            /* Names may contain NUL: compared with their lengths. */
+            const json_t *aj = json_array_get(attrs, j);
+            if (a && json_is_string(aj) && json_string_length(ai) == json_string_length(aj) &&
+                memcmp(a, json_string_value(aj), json_string_length(ai)) == 0)
                 return ddb_error_set(
                     err, DDB_VALIDATION,
                     TABLE_RULES_INVALID "Duplicate element in NonKeyAttributes: %s", a);
