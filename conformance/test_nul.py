@@ -60,13 +60,15 @@ def test_expressions_resolve_names_with_nul(dynamodb, table_s):
         ReturnValues="ALL_NEW")["Attributes"]
     assert out == {"p": p, "n": {"S": "two"}, "m": {"M": {"k" + Z: {"N": "2"}}},
                    Z: {"S": Z + Z}}
-    scanned = dynamodb.scan(TableName=table_s, FilterExpression="#p = :p AND #z = :zz",
-                            ExpressionAttributeNames={"#p": "p", "#z": Z},
-                            ExpressionAttributeValues={":p": p, ":zz": {"S": Z + Z}})
+    scanned = dynamodb.query(TableName=table_s, KeyConditionExpression="#p = :p",
+                             FilterExpression="#z = :zz",
+                             ExpressionAttributeNames={"#p": "p", "#z": Z},
+                             ExpressionAttributeValues={":p": p, ":zz": {"S": Z + Z}})
     assert scanned["Items"] == [out]
 
 
-def test_legacy_parameters_take_names_with_nul(dynamodb, table_s):
+def test_legacy_parameters_take_names_with_nul(dynamodb, make_table):
+    table_s = make_table()
     p = {"S": random_string()}
     dynamodb.put_item(TableName=table_s, Item={"p": p, "e" + Z: {"S": "v"}, "e": {"S": "w"}})
     # Expected and AttributeUpdates name the attribute with the NUL, not "e".

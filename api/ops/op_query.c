@@ -66,8 +66,8 @@ static const struct field condition = {
                                .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
     }
 
-/* Query request shape, in the order AWS lists its violations (dynalite
- * test/query.js "should return ValidationException for incorrect attributes"). */
+/* Query request shape: every member of the model's QueryInput (shape.c
+ * derives the order AWS lists violations in from the member names). */
 const struct field query_fields[] = {
     {"Select", F_STRING, .choices = select_choices},
     INDEX_NAME_FIELD,

@@ -77,22 +77,21 @@ static const struct field attribute_update_fields[] = {
 static const struct field attribute_update = {
     .type = F_STRUCT, .shape_name = "AttributeValueUpdate", .children = attribute_update_fields};
 
-/* In the order AWS lists its violations (dynalite test/updateItem.js
- * "incorrect attributes": returnConsumedCapacity, tableName,
- * returnItemCollectionMetrics, returnValues, key). */
+/* Every member of the model's UpdateItemInput, in the model's order: shape.c
+ * derives the order AWS lists violations in from the member names. */
 const struct field update_item_fields[] = {
-    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     SHAPE_TABLE_NAME_FIELD,
-    {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
-    {"ReturnValues", F_STRING, .choices = return_values_choices},
     {"Key", F_ATTRIBUTE_MAP, .required = true},
-    {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
-    {"Expected", F_MAP, .member = &expected_value},
     {"AttributeUpdates", F_MAP, .member = &attribute_update},
-    {"ConditionExpression", F_STRING},
+    {"Expected", F_MAP, .member = &expected_value},
+    {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
+    {"ReturnValues", F_STRING, .choices = return_values_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
+    {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"UpdateExpression", F_STRING},
-    {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
+    {"ConditionExpression", F_STRING},
     {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {"ReturnValuesOnConditionCheckFailure", F_STRING, .choices = return_on_failure_choices},
     {0},
 };

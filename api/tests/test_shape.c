@@ -253,9 +253,10 @@ static void test_validation_messages(void)
          "1 validation error detected: Value '200' at 'limit' failed to satisfy constraint: "
          "Member must have value less than or equal to 100"},
         {"{\"TableName\": \"abc\", \"ProvisionedThroughput\": {}}",
-         "2 validation errors detected: Value null at 'provisionedThroughput.readCapacityUnits' "
+         /* Members in Java HashMap order (shape.c struct_member_order). */
+         "2 validation errors detected: Value null at 'provisionedThroughput.writeCapacityUnits' "
          "failed to satisfy constraint: Member must not be null; Value null at "
-         "'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must "
+         "'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must "
          "not be null"},
         {"{\"TableName\": \"abc\", \"ProvisionedThroughput\": {\"ReadCapacityUnits\": -1, "
          "\"WriteCapacityUnits\": 1}}",
@@ -322,10 +323,10 @@ static void test_prechecks(void)
     msg = check_body(create_like_fields, "{\"TableName\": \"abc;\"}", &code);
     CHECK_STR_EQ(msg,
                  "3 validation errors detected: Value null at 'attributeDefinitions' failed to "
-                 "satisfy constraint: Member must not be null; Value 'abc;' at 'tableName' "
+                 "satisfy constraint: Member must not be null; Value null at 'keySchema' failed "
+                 "to satisfy constraint: Member must not be null; Value 'abc;' at 'tableName' "
                  "failed to satisfy constraint: Member must satisfy regular expression "
-                 "pattern: [a-zA-Z0-9_.-]+; Value null at 'keySchema' failed to satisfy "
-                 "constraint: Member must not be null");
+                 "pattern: [a-zA-Z0-9_.-]+");
     free(msg);
 }
 
@@ -350,6 +351,68 @@ static void test_render(void)
     free(s);
 }
 
+/* Coral visits members in java.util.HashMap order of their lowerCamel names:
+ * 16 buckets for PutItem's 11 members, 32 for UpdateItem's 13. The expected
+ * orders are us-east-1's answers of 2026 (nubo-db/dynamodb-conformance,
+ * captures/2026-06-09-validation-rewording.json: o_put_three_bad_enums,
+ * o_upd_two_bad_enums). */
+static const char *const bad_enum_choices[] = {"A", NULL};
+#define ENUM_MEMBER(name)                                                                          \
+    {                                                                                              \
+        name, F_STRING, .choices = bad_enum_choices                                                \
+    }
+static const struct field put_like_fields[] = {
+    {"TableName", F_STRING},
+    {"Item", F_ATTRIBUTE_MAP},
+    {"Expected", F_ATTRIBUTE_MAP},
+    ENUM_MEMBER("ReturnValues"),
+    ENUM_MEMBER("ReturnConsumedCapacity"),
+    ENUM_MEMBER("ReturnItemCollectionMetrics"),
+    {"ConditionalOperator", F_STRING},
+    {"ConditionExpression", F_STRING},
+    {"ExpressionAttributeNames", F_ATTRIBUTE_MAP},
+    {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
+    {"ReturnValuesOnConditionCheckFailure", F_STRING},
+    {0},
+};
+static const struct field update_like_fields[] = {
+    {"TableName", F_STRING},
+    {"Key", F_ATTRIBUTE_MAP},
+    {"AttributeUpdates", F_ATTRIBUTE_MAP},
+    {"Expected", F_ATTRIBUTE_MAP},
+    {"ConditionalOperator", F_STRING},
+    ENUM_MEMBER("ReturnValues"),
+    ENUM_MEMBER("ReturnConsumedCapacity"),
+    ENUM_MEMBER("ReturnItemCollectionMetrics"),
+    {"UpdateExpression", F_STRING},
+    {"ConditionExpression", F_STRING},
+    {"ExpressionAttributeNames", F_ATTRIBUTE_MAP},
+    {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
+    {"ReturnValuesOnConditionCheckFailure", F_STRING},
+    {0},
+};
+
+static void test_members_in_java_hashmap_order(void)
+{
+    static const char body[] = "{\"ReturnConsumedCapacity\": \"x\", \"ReturnValues\": \"x\", "
+                               "\"ReturnItemCollectionMetrics\": \"x\"}";
+    enum ddb_error_code code;
+    char *msg = check_body(put_like_fields, body, &code);
+    CHECK_STR_EQ(msg, "3 validation errors detected: Value 'x' at 'returnValues' failed to "
+                      "satisfy constraint: Member must satisfy enum value set: [A]; Value 'x' at "
+                      "'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy "
+                      "enum value set: [A]; Value 'x' at 'returnItemCollectionMetrics' failed to "
+                      "satisfy constraint: Member must satisfy enum value set: [A]");
+    free(msg);
+    msg = check_body(update_like_fields, body, &code);
+    CHECK_STR_EQ(msg, "3 validation errors detected: Value 'x' at 'returnConsumedCapacity' failed "
+                      "to satisfy constraint: Member must satisfy enum value set: [A]; Value 'x' "
+                      "at 'returnValues' failed to satisfy constraint: Member must satisfy enum "
+                      "value set: [A]; Value 'x' at 'returnItemCollectionMetrics' failed to "
+                      "satisfy constraint: Member must satisfy enum value set: [A]");
+    free(msg);
+}
+
 int main(void)
 {
     RUN(test_serialization_scalars);
@@ -359,6 +422,7 @@ int main(void)
     RUN(test_validation_messages);
     RUN(test_validation_lists_at_most_ten);
     RUN(test_prechecks);
+    RUN(test_members_in_java_hashmap_order);
     RUN(test_pattern);
     RUN(test_render);
     return check_report();

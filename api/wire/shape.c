@@ -31,6 +31,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,11 +413,63 @@ static void check_length(struct violations *vs, const struct field *f, json_t *v
 
 static void check_constraints(struct violations *vs, const struct field *f, json_t *v);
 
+/*
+ * The order in which Coral visits a structure's members: the iteration order
+ * of a java.util.HashMap keyed by the lowerCamel member names. Each name's
+ * String.hashCode() is spread (h ^ h >>> 16) and masked by the table size,
+ * which starts at 16 and doubles whenever the members exceed three quarters
+ * of it; members in one bucket keep the model's order (the field table's).
+ * This reproduces every multi-error answer on record: us-east-1 in 2026
+ * (PutItem "returnValues; returnConsumedCapacity; returnItemCollectionMetrics"
+ * and "returnValues; tableName", DeleteItem "returnValues;
+ * returnConsumedCapacity", UpdateItem, with 13 members and so 32 buckets,
+ * "returnConsumedCapacity; returnValues"; nubo-db/dynamodb-conformance
+ * captures/2026-06-09-validation-rewording.json), and, with the hash of
+ * Java 7's HashMap, the older order dynalite recorded. A field table must
+ * therefore list every member of the model's shape, in the model's order.
+ */
+#define MAX_STRUCT_MEMBERS 64
+
+static uint32_t java_member_hash(const char *name)
+{
+    uint32_t h = 0;
+    for (size_t i = 0; name[i]; i++) {
+        unsigned char c = (unsigned char) name[i];
+        if (i == 0 && c >= 'A' && c <= 'Z') c = (unsigned char) (c - 'A' + 'a');
+        h = 31 * h + c;
+    }
+    return h ^ (h >> 16);
+}
+
+/* Fills order[] with fields in Coral's visiting order; returns their count. */
+static size_t struct_member_order(const struct field *fields, const struct field **order)
+{
+    size_t n = 0, buckets = 16, out = 0;
+    uint32_t bucket[MAX_STRUCT_MEMBERS];
+
+    for (const struct field *c = fields; c->name; c++)
+        n++;
+    assert(n <= MAX_STRUCT_MEMBERS);
+    while (n > buckets * 3 / 4)
+        buckets *= 2;
+    for (size_t i = 0; i < n; i++)
+        bucket[i] = java_member_hash(fields[i].name) & (uint32_t) (buckets - 1);
+    for (uint32_t b = 0; b < buckets; b++) {
+        for (size_t i = 0; i < n; i++) {
+            if (bucket[i] == b) order[out++] = &fields[i];
+        }
+    }
+    return out;
+}
+
 static void check_struct_constraints(struct violations *vs, const struct field *fields, json_t *obj)
 {
     size_t base = vs->path.len;
+    const struct field *order[MAX_STRUCT_MEMBERS];
+    size_t n = struct_member_order(fields, order);
 
-    for (const struct field *c = fields; c->name; c++) {
+    for (size_t i = 0; i < n; i++) {
+        const struct field *c = order[i];
         if (base) text_buf_puts(&vs->path, ".");
         sbuf_lower_first(&vs->path, c->name);
         check_constraints(vs, c, json_object_get(obj, c->name));

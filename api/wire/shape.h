@@ -20,6 +20,10 @@
  *      collected into one ValidationException
  *      "N validation error(s) detected: Value '...' at 'path' failed to satisfy
  *      constraint: Member must ...; ..." (at most 10 listed, as AWS does).
+ *      The members of each structure are visited in the order Coral visits
+ *      them, a java.util.HashMap's order of their names (shape.c,
+ *      struct_member_order), so a table lists every member of the model's
+ *      shape, in the model's order, and nothing else.
  * Unknown members are ignored and JSON null counts as absent, everywhere.
  * Cross-field rules stay in the handler, which runs after this.
  *
