@@ -65,7 +65,7 @@ static const struct field keys_and_attributes = {
  * returnConsumedCapacity before requestItems). */
 const struct field batch_get_item_fields[] = {
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
-    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &keys_and_attributes},
+    {"RequestItems", F_MAP, .required = true, .member = &keys_and_attributes},
     {0},
 };
 
@@ -90,7 +90,7 @@ static const struct field write_request_list = {.type = F_LIST, .member = &write
 const struct field batch_write_item_fields[] = {
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
-    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &write_request_list},
+    {"RequestItems", F_MAP, .required = true, .member = &write_request_list},
     {0},
 };
 
@@ -104,9 +104,17 @@ const struct field batch_write_item_fields[] = {
  * batchWriteItem.js): each table name that breaks the table-name constraints
  * is "Map keys must satisfy constraint: [...]", and for BatchWriteItem each
  * list of requests longer than 25 "Map value must satisfy constraint: [...]".
+ *
+ * An empty RequestItems is not a model violation but the operation's own
+ * "The requestItems parameter is required for BatchGetItem" (recorded in
+ * us-east-1 and most regions in 2026: nubo-db/dynamodb-conformance,
+ * captures/2026-08-12-batch-empty-and-nesting.json for BatchGetItem, the
+ * baseline of scripts/lib/drift.test.mjs for BatchWriteItem; dynalite's older
+ * recordings had the model's "Member must have length greater than or equal
+ * to 1").
  */
-static int check_request_items_map(const struct field *fields, const json_t *items,
-                                   bool check_values, struct ddb_error *err)
+static int check_request_items_map(const char *operation, const struct field *fields,
+                                   const json_t *items, bool check_values, struct ddb_error *err)
 {
     static const char keys_rule[] =
         "Map keys must satisfy constraint: [Member must have length less than or equal to 255, "
@@ -122,6 +130,9 @@ static int check_request_items_map(const struct field *fields, const json_t *ite
     size_t msg_len = 0;
     int count = 0;
 
+    if (json_object_size(items) == 0)
+        return ddb_error_set(err, DDB_VALIDATION, "The requestItems parameter is required for %s",
+                             operation);
     for (const struct field *c = fields; c->name; c++) {
         if (strcmp(c->name, "RequestItems") == 0) f = c;
     }
@@ -353,7 +364,8 @@ int op_batch_get_item(struct api_request *rq)
     json_t *entry;
     int rc = -1;
 
-    if (check_request_items_map(batch_get_item_fields, items, false, &rq->err) != 0) goto out;
+    if (check_request_items_map("BatchGetItem", batch_get_item_fields, items, false, &rq->err) != 0)
+        goto out;
     json_object_foreach(items, name, entry)
     {
         struct get_table *t = &tables[n++];
@@ -460,7 +472,9 @@ int op_batch_write_item(struct api_request *rq)
     int rc = -1;
 
     memset(&res, 0, sizeof res);
-    if (check_request_items_map(batch_write_item_fields, items, true, &rq->err) != 0) goto out;
+    if (check_request_items_map("BatchWriteItem", batch_write_item_fields, items, true, &rq->err) !=
+        0)
+        goto out;
     json_object_foreach(items, name, list) total += json_array_size(list);
     /* Over all tables (the per-table list is capped at 25 above). */
     if (total > DDB_MAX_BATCH_WRITE_ITEMS) {
