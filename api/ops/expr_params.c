@@ -127,6 +127,13 @@ int expr_params_decode(const json_t *obj, struct expr_params *p, struct ddb_erro
                                      "ExpressionAttributeNames contains invalid key: Syntax "
                                      "error; key: \"%s\"",
                                      key);
+            /* An attribute name is never empty (the text applications match on,
+             * quoted from real answers in public code). */
+            if (json_string_length(v) == 0)
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "ExpressionAttributeNames contains invalid value: Empty "
+                                     "attribute name for key %s",
+                                     key);
         }
         value_init_map(&p->names);
         json_object_foreach(names, key, v)

@@ -50,7 +50,6 @@ static const char *const comparison_operator_choices[] = {
     "NOT_NULL", "NE",   "LE",      "BEGINS_WITH", "GE",           "CONTAINS", NULL};
 
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
-static const struct field string_member = {.type = F_STRING};
 
 static const struct field condition_fields[] = {
     {"AttributeValueList", F_LIST, .member = &attribute_value},
@@ -72,19 +71,19 @@ const struct field query_fields[] = {
     {"Select", F_STRING, .choices = select_choices},
     INDEX_NAME_FIELD,
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
-    {"QueryFilter", F_MAP, .member = &condition},
+    {"QueryFilter", F_MAP, .member = &condition, .key = &shape_attribute_name},
     SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
-    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1},
-    {"KeyConditions", F_MAP, .member = &condition},
-    {"ExclusiveStartKey", F_ATTRIBUTE_MAP},
+    {"KeyConditions", F_MAP, .member = &condition, .key = &shape_attribute_name},
+    {"ExclusiveStartKey", F_ATTRIBUTE_MAP, .key = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"ScanIndexForward", F_BOOLEAN},
     {"KeyConditionExpression", F_STRING},
     {"FilterExpression", F_STRING},
     {"ProjectionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {0},
 };
@@ -100,16 +99,16 @@ const struct field scan_fields[] = {
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
-    {"ScanFilter", F_MAP, .member = &condition},
+    {"ScanFilter", F_MAP, .member = &condition, .key = &shape_attribute_name},
     {"Segment", F_INTEGER, .has_min = true, .min_value = 0, .has_max = true,
      .max_value = DDB_MAX_SCAN_SEGMENTS - 1},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1},
-    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
-    {"ExclusiveStartKey", F_ATTRIBUTE_MAP},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
+    {"ExclusiveStartKey", F_ATTRIBUTE_MAP, .key = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"FilterExpression", F_STRING},
     {"ProjectionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {0},
 };

@@ -101,11 +101,15 @@ static const struct field warm_throughput_fields[] = {
     {0},
 };
 
-static const struct field string_member = {.type = F_STRING};
+/* NonKeyAttributeName: 1 to 255 characters, as key names (developer guide,
+ * "Service quotas": the names of projected attributes are limited to 255
+ * bytes; scylla test_limits.py, run against AWS, finds the same for GSIs). */
+static const struct field non_key_attribute_name = {
+    .type = F_STRING, .min_len = 1, .max_len = DDB_MAX_KEY_NAME_BYTES};
 
 static const struct field projection_fields[] = {
     {"ProjectionType", F_STRING, .choices = projection_type_choices},
-    {"NonKeyAttributes", F_LIST, .min_len = 1, .max_len = 20, .member = &string_member},
+    {"NonKeyAttributes", F_LIST, .min_len = 1, .max_len = 20, .member = &non_key_attribute_name},
     {0},
 };
 

@@ -68,11 +68,10 @@
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
 
-static const struct field string_member = {.type = F_STRING};
 
 #define EXPRESSION_NAMES_FIELD                                                                     \
     {                                                                                              \
-        "ExpressionAttributeNames", F_MAP, .member = &string_member                                \
+        "ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name                         \
     }
 #define EXPRESSION_VALUES_FIELD                                                                    \
     {                                                                                              \
@@ -87,7 +86,7 @@ static const struct field condition_check_fields[] = {
     {"ConditionExpression", F_STRING, .required = true},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -97,7 +96,7 @@ static const struct field delete_fields[] = {
     {"ConditionExpression", F_STRING},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -107,7 +106,7 @@ static const struct field put_fields[] = {
     {"ConditionExpression", F_STRING},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Item", F_ATTRIBUTE_MAP, .required = true},
+    {"Item", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -117,7 +116,7 @@ static const struct field update_fields[] = {
     {"ConditionExpression", F_STRING},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {"UpdateExpression", F_STRING, .required = true},
@@ -147,7 +146,7 @@ const struct field transact_write_items_fields[] = {
 
 static const struct field get_fields[] = {
     EXPRESSION_NAMES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     {"ProjectionExpression", F_STRING},
     SHAPE_TABLE_NAME_FIELD,
     {0},

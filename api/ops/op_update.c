@@ -57,7 +57,6 @@ static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL}
 static const char *const attribute_action_choices[] = {"ADD", "PUT", "DELETE", NULL};
 
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
-static const struct field string_member = {.type = F_STRING};
 
 static const struct field expected_value_fields[] = {
     {"Value", F_ATTRIBUTE_VALUE},
@@ -81,16 +80,16 @@ static const struct field attribute_update = {
  * derives the order AWS lists violations in from the member names. */
 const struct field update_item_fields[] = {
     SHAPE_TABLE_NAME_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
-    {"AttributeUpdates", F_MAP, .member = &attribute_update},
-    {"Expected", F_MAP, .member = &expected_value},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
+    {"AttributeUpdates", F_MAP, .member = &attribute_update, .key = &shape_attribute_name},
+    {"Expected", F_MAP, .member = &expected_value, .key = &shape_attribute_name},
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"ReturnValues", F_STRING, .choices = return_values_choices},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"UpdateExpression", F_STRING},
     {"ConditionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {"ReturnValuesOnConditionCheckFailure", F_STRING, .choices = return_on_failure_choices},
     {0},

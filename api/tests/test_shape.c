@@ -279,8 +279,11 @@ static void test_validation_messages(void)
          "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy "
          "constraint: Member must have length greater than or equal to 1"},
         {"{\"TableName\": \"abc\", \"AttributesToGet\": [\"a\", \"\"]}",
-         "1 validation error detected: Value '' at 'attributesToGet.2.member' failed to satisfy "
-         "constraint: Member must have length greater than or equal to 1"},
+         /* A string element is reported at the list, with all its constraints
+          * (Coral's collection form, as AWS answers for Lambda's 'layers'). */
+         "1 validation error detected: Value '[a, ]' at 'attributesToGet' failed to satisfy "
+         "constraint: Member must satisfy constraint: [Member must have length greater than or "
+         "equal to 1]"},
         {"{\"TableName\": \"abc\", \"Nested\": {\"t1\": [\"x\"]}}", NULL},
         {NULL, NULL},
     };
