@@ -318,17 +318,27 @@ def test_delete_table(dynamodb, make_table):
     # table then disappears (ResourceNotFoundException), and deleting it again
     # is ResourceNotFoundException with the table's name. Source: dynalite
     # test/deleteTable.js (recorded).
-    name = make_table()
-    dynamodb.put_item(TableName=name, Item={"p": {"S": "x"}})
+    # The answer carries only the table's name, status, throughput, size,
+    # item count and ARN: no key schema, attribute definitions, creation time
+    # or indexes (AWS's answer quoted in dynalite issue 60).
+    name = make_table(("p", "S"), ("c", "S"), LocalSecondaryIndexes=[{
+        "IndexName": "lsi", "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"},
+                                          {"AttributeName": "c", "KeyType": "RANGE"}],
+        "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+    dynamodb.put_item(TableName=name, Item={"p": {"S": "x"}, "c": {"S": "y"}})
+    arn = dynamodb.describe_table(TableName=name)["Table"]["TableArn"]
     desc = dynamodb.delete_table(TableName=name)["TableDescription"]
-    assert desc["TableName"] == name
-    assert desc["TableStatus"] == "DELETING"
+    assert desc == {"TableName": name, "TableStatus": "DELETING",
+                    "ProvisionedThroughput": {"NumberOfDecreasesToday": 0,
+                                              "ReadCapacityUnits": 0, "WriteCapacityUnits": 0},
+                    "TableSizeBytes": desc["TableSizeBytes"], "ItemCount": desc["ItemCount"],
+                    "TableArn": arn}
     dynamodb.get_waiter("table_not_exists").wait(
         TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 600})
     err = client_error(dynamodb.delete_table, TableName=name)
     assert_error(err, "ResourceNotFoundException",
                  f"Requested resource not found: Table: {name} not found")
-    err = client_error(dynamodb.get_item, TableName=name, Key={"p": {"S": "x"}})
+    err = client_error(dynamodb.get_item, TableName=name, Key={"p": {"S": "x"}, "c": {"S": "y"}})
     assert_error(err, "ResourceNotFoundException", "Requested resource not found")
 
 

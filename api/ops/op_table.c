@@ -311,19 +311,34 @@ out:
     return rc;
 }
 
-/* DeleteTable: {"TableDescription": ...} with status DELETING. Deletion
- * protection and existence are storage's checks. */
+/*
+ * DeleteTable: {"TableDescription": ...} with status DELETING, carrying only
+ * the members AWS's answer carries: the name, status, throughput, size, item
+ * count and ARN, without the key schema, attribute definitions, creation time
+ * or indexes (AWS's answer quoted in dynalite issue 60, for a table with local
+ * secondary indexes). Deletion protection and existence are storage's checks.
+ */
 int op_delete_table(struct api_request *rq)
 {
+    static const char *const members[] = {"TableName",      "TableStatus", "ProvisionedThroughput",
+                                          "TableSizeBytes", "ItemCount",   "TableArn"};
     struct table_desc desc;
+    json_t *full, *answer;
     int rc = -1;
 
     memset(&desc, 0, sizeof desc);
     if (db_delete_table(rq->db, &rq->scope, body_member_str(rq->body, "TableName"), &desc,
                         &rq->err) != 0)
         goto out;
+    full = wire_table_desc_to_json(&desc);
+    answer = json_object();
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+        json_t *v = json_object_get(full, members[i]);
+        if (v) json_object_set(answer, members[i], v);
+    }
+    json_decref(full);
     rq->reply = json_object();
-    json_object_set_new(rq->reply, "TableDescription", wire_table_desc_to_json(&desc));
+    json_object_set_new(rq->reply, "TableDescription", answer);
     rc = 0;
 out:
     table_desc_clear(&desc);
