@@ -755,6 +755,7 @@ int op_update_table(struct api_request *rq)
     memset(&cur, 0, sizeof cur);
     memset(&desc, 0, sizeof desc);
     find_update_parts(rq->body, &parts);
+    if (table_rules_key_names_without_nul(rq->body, &rq->err) != 0) goto out;
     if (check_update_combination(rq->body, &parts, &rq->err) != 0) goto out;
     if (table_rules_throughput_bounds(body_member(rq->body, "ProvisionedThroughput"), NULL,
                                       &rq->err) != 0)

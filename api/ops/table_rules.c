@@ -539,6 +539,52 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
     return 0;
 }
 
+/* Whether some "AttributeName" member below v holds a U+0000. */
+static bool has_nul_attribute_name(const json_t *v)
+{
+    const char *key;
+    json_t *child;
+    size_t i;
+
+    if (json_is_array(v)) {
+        json_array_foreach(v, i, child)
+        {
+            if (has_nul_attribute_name(child)) return true;
+        }
+        return false;
+    }
+    if (!json_is_object(v)) return false;
+    json_object_foreach((json_t *) v, key, child)
+    {
+        if (strcmp(key, "AttributeName") == 0 && json_is_string(child) &&
+            memchr(json_string_value(child), '\0', json_string_length(child)))
+            return true;
+        if (has_nul_attribute_name(child)) return true;
+    }
+    return false;
+}
+
+/*
+ * Key attribute names are kept as C strings throughout storage, so a key
+ * name containing U+0000 (which attribute names otherwise may) would be cut
+ * short. It is refused instead, in AttributeDefinitions and every key schema
+ * of CreateTable and UpdateTable (docs/differences.md); AWS's answer for such
+ * names is not recorded. Non-key names, projected ones included, keep NUL.
+ */
+int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err)
+{
+    static const char *const members[] = {"AttributeDefinitions", "KeySchema",
+                                          "GlobalSecondaryIndexes", "LocalSecondaryIndexes",
+                                          "GlobalSecondaryIndexUpdates"};
+    for (size_t i = 0; i < sizeof members / sizeof members[0]; i++) {
+        if (has_nul_attribute_name(body_member(body, members[i])))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID "ddbemu does not support the character "
+                                                     "U+0000 in key attribute names");
+    }
+    return 0;
+}
+
 /* CreateTable's cross-field checks, in AWS's order. */
 int table_rules_check_create(const json_t *body, struct ddb_error *err)
 {
@@ -549,6 +595,7 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
         return ddb_error_set(err, DDB_VALIDATION,
                              "TableName must be at least 3 characters long and at most 255 "
                              "characters long");
+    if (table_rules_key_names_without_nul(body, err) != 0) return -1;
     if (check_create_billing(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
     if (check_create_indexes(body, err) != 0) return -1;
