@@ -9,6 +9,7 @@
 #ifndef DDB_API_TABLE_RULES_H
 #define DDB_API_TABLE_RULES_H
 
+#include "api/wire/shape.h"
 #include "storage/base/error.h"
 
 #include <jansson.h>
@@ -19,6 +20,10 @@
 
 /* The largest ProvisionedThroughput value AWS accepts before "out of bounds" [d]. */
 #define TABLE_RULES_MAX_CAPACITY_UNITS 1000000000000LL
+
+/* KeySchemaElement, the element of every key schema (tables, GSIs, LSIs):
+ * CreateTable's and UpdateTable's shapes use it, and the rules render it. */
+extern const struct field table_rules_key_schema_element;
 
 int table_rules_throughput_bounds(const json_t *pt, const char *index, struct ddb_error *err);
 int table_rules_keys_defined(const json_t *ks, const json_t *defs, const json_t *more_defs,
