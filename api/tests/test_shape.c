@@ -290,6 +290,56 @@ static void test_validation_messages(void)
     run_cases(cases, DDB_VALIDATION);
 }
 
+/* Coral's collection forms: a map key, a map value and a string list element
+ * that break their shape are reported at the collection with every
+ * constraint of the shape, maximum, minimum and pattern in that order. */
+static const struct field short_name = {
+    .type = F_STRING, .min_len = 1, .max_len = 3, .pattern = "[a-z]+"};
+static const struct field short_list = {
+    .type = F_LIST, .min_len = 1, .max_len = 2, .member = &short_name};
+static const struct field collection_fields[] = {
+    {"Names", F_LIST, .member = &short_name},
+    {"ByName", F_MAP, .member = &short_list, .key = &short_name},
+    {"Item", F_ATTRIBUTE_MAP, .key = &short_name},
+    {0},
+};
+
+static void test_collection_forms(void)
+{
+    enum ddb_error_code code;
+    char *msg;
+
+    msg = check_body(collection_fields, "{\"Names\": [\"ab\", \"ABCD\"]}", &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '[ab, ABCD]' at 'names' failed to "
+                      "satisfy constraint: Member must satisfy constraint: [Member must have "
+                      "length less than or equal to 3, Member must have length greater than or "
+                      "equal to 1, Member must satisfy regular expression pattern: [a-z]+]");
+    free(msg);
+    msg = check_body(collection_fields, "{\"ByName\": {\"a\": [\"x\", \"y\", \"z\"]}}", &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '{a=[x, y, z]}' at 'byName' failed to "
+                      "satisfy constraint: Map value must satisfy constraint: [Member must have "
+                      "length less than or equal to 2, Member must have length greater than or "
+                      "equal to 1]");
+    free(msg);
+    msg = check_body(collection_fields,
+                     "{\"Item\": {\"ok\": {\"S\": \"x\"}, \"no!\": {\"S\": "
+                     "\"y\"}}}",
+                     &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '{ok={S=x}, no!={S=y}}' at 'item' "
+                      "failed to satisfy constraint: Map keys must satisfy constraint: [Member "
+                      "must have length less than or equal to 3, Member must have length greater "
+                      "than or equal to 1, Member must satisfy regular expression pattern: "
+                      "[a-z]+]");
+    free(msg);
+    /* A value inside the limits is no violation; nested elements keep their paths. */
+    msg = check_body(collection_fields, "{\"ByName\": {\"a\": [\"x\", \"\"]}}", &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '[x, ]' at 'byName.a.member' failed to "
+                      "satisfy constraint: Member must satisfy constraint: [Member must have "
+                      "length less than or equal to 3, Member must have length greater than or "
+                      "equal to 1, Member must satisfy regular expression pattern: [a-z]+]");
+    free(msg);
+}
+
 static void test_validation_lists_at_most_ten(void)
 {
     enum ddb_error_code code;
@@ -424,6 +474,7 @@ int main(void)
     RUN(test_first_type_error_in_document_order);
     RUN(test_validation_messages);
     RUN(test_validation_lists_at_most_ten);
+    RUN(test_collection_forms);
     RUN(test_prechecks);
     RUN(test_members_in_java_hashmap_order);
     RUN(test_pattern);
