@@ -489,7 +489,7 @@ static void check_list_elements(struct violations *vs, const struct field *f, js
 
     json_array_foreach(v, i, elem)
     {
-        if (f->member->type == F_STRING) {
+        if (f->member->type == F_STRING && has_collection_rule(f->member)) {
             if (breaks_value_rule(f->member, elem))
                 collection_violation(vs, f, v, "Member", f->member);
             continue;
@@ -514,12 +514,16 @@ static void check_map_entries(struct violations *vs, const struct field *f, json
         if (f->type == F_ATTRIBUTE_MAP) continue; /* values: wire_value.c */
         if (breaks_value_rule(f->member, elem))
             collection_violation(vs, f, v, "Map value", f->member);
-        if (f->member->type == F_STRING || json_is_null(elem)) continue;
+        if (json_is_null(elem) || (f->member->type == F_STRING && has_collection_rule(f->member)))
+            continue;
         text_buf_puts(&vs->path, ".");
         text_buf_add(&vs->path, key, key_len);
         text_buf_puts(&vs->path, ".member");
-        if (f->member->type == F_LIST) {
+        /* A collection value's own length was reported in the map's form above. */
+        if (has_collection_rule(f->member) && f->member->type == F_LIST) {
             if (json_is_array(elem)) check_list_elements(vs, f->member, elem);
+        } else if (has_collection_rule(f->member) && f->member->type == F_MAP) {
+            if (json_is_object(elem)) check_map_entries(vs, f->member, elem);
         } else {
             check_constraints(vs, f->member, elem);
         }
