@@ -68,7 +68,6 @@
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
 
-
 #define EXPRESSION_NAMES_FIELD                                                                     \
     {                                                                                              \
         "ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name                         \
