@@ -141,9 +141,11 @@ def test_batch_get_table_name_constraints(raw, dynamodb, two_tables):
                          r"have length less than or equal to 255, Member must have length greater "
                          r"than or equal to 1, Member must satisfy regular expression pattern: "
                          r"\[a-zA-Z0-9_.-\]\+\]"))
+    # An empty RequestItems: us-east-1's answer recorded in 2026 (nubo-db/
+    # dynamodb-conformance captures/2026-08-12-batch-empty-and-nesting.json,
+    # o_bg_empty_requestitems), newer than dynalite's model-constraint text.
     assert_raw_error(raw("BatchGetItem", {"RequestItems": {}}), VALIDATION,
-                     "1 validation error detected: Value '{}' at 'requestItems' failed to "
-                     "satisfy constraint: Member must have length greater than or equal to 1")
+                     "The requestItems parameter is required for BatchGetItem")
     assert_raw_error(raw("BatchGetItem", {"RequestItems": {a: {"Keys": []}}}), VALIDATION,
                      "1 validation error detected: Value '[]' at 'requestItems." + a +
                      ".member.keys' failed to satisfy constraint: Member must have length "
@@ -278,9 +280,10 @@ def test_batch_write_request_shape(raw, dynamodb, two_tables):
     assert_raw_error(raw("BatchWriteItem", {"RequestItems": {a: [{}]}}), VALIDATION,
                      "Supplied AttributeValue has more than one datatypes set, must contain "
                      "exactly one of the supported datatypes")
+    # The same text names BatchWriteItem (nubo-db/dynamodb-conformance,
+    # scripts/lib/drift.test.mjs: the recorded baseline of o_bw_empty_requestitems).
     assert_raw_error(raw("BatchWriteItem", {"RequestItems": {}}), VALIDATION,
-                     "1 validation error detected: Value '{}' at 'requestItems' failed to "
-                     "satisfy constraint: Member must have length greater than or equal to 1")
+                     "The requestItems parameter is required for BatchWriteItem")
     assert_raw_error(raw("BatchWriteItem", {"RequestItems": {a: [{"PutRequest": {}}]}}),
                      VALIDATION,
                      "1 validation error detected: Value null at 'requestItems." + a +
@@ -329,3 +332,31 @@ def test_boto3_batch_writer(dynamodb_resource, make_table):
         for i in range(60):
             batch.put_item(Item={"p": f"k{i}", "v": i})
     assert table.scan(Select="COUNT")["Count"] == 60
+
+
+def test_request_items_rules_are_listed_with_the_other_violations(raw, dynamodb, two_tables):
+    # RequestItems' table-name keys and 1-to-25 request lists are model
+    # constraints: one ValidationException lists them with the request's other
+    # violations (the collection forms dynalite recorded for RequestItems, and
+    # "Map value must satisfy constraint: [...]" recorded in us-east-1 in 2026,
+    # nubo-db/dynamodb-conformance c_bw_over25). Only the rules are compared:
+    # the "Value '...'" part prints AWS's Java objects (docs/differences.md).
+    a, _ = two_tables
+    before = snapshot(dynamodb, a)
+    keys = (r"Map keys must satisfy constraint: \[Member must have length less than or equal "
+            r"to 255, Member must have length greater than or equal to 1, Member must satisfy "
+            r"regular expression pattern: \[a-zA-Z0-9_.-\]\+\]")
+    metrics = (r"Value 'hi' at 'returnItemCollectionMetrics' failed to satisfy constraint: "
+               r"Member must satisfy enum value set: \[SIZE, NONE\]")
+    resp = raw("BatchWriteItem", {"RequestItems": {"a;": [{"PutRequest": {"Item": {"p": S("x")}}}]},
+                                  "ReturnItemCollectionMetrics": "hi"})
+    assert_raw_error(resp, VALIDATION, re.compile(
+        r"2 validation errors detected: Value '.*' at 'requestItems' failed to satisfy "
+        r"constraint: " + keys + "; " + metrics))
+    value = (r"Map value must satisfy constraint: \[Member must have length less than or equal "
+             r"to 25, Member must have length greater than or equal to 1\]")
+    resp = raw("BatchWriteItem", {"RequestItems": {a: []}, "ReturnItemCollectionMetrics": "hi"})
+    assert_raw_error(resp, VALIDATION, re.compile(
+        r"2 validation errors detected: Value '.*' at 'requestItems' failed to satisfy "
+        r"constraint: " + value + "; " + metrics))
+    assert snapshot(dynamodb, a) == before

@@ -28,6 +28,7 @@
 
 #include "api/http/control.h"
 #include "api/http/response.h"
+#include "api/wire/json_in.h"
 #include "api/wire/shape.h"
 #include "storage/base/alloc.h"
 
@@ -356,8 +357,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
 
     /* The JSON syntax is checked before the target, as DynamoDB does. */
     if (req->body_len) {
-        json_error_t jerr;
-        body = json_loadb(req->body, req->body_len, JSON_ALLOW_NUL, &jerr);
+        body = json_in_load(req->body, req->body_len);
         if (!body || !json_is_object(body)) {
             json_decref(body);
             reply_bare(resp, content_type, DDB_SERIALIZATION);

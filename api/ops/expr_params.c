@@ -95,9 +95,8 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
 }
 
 /* "#name" / ":value" keys: the prefix then one or more of [0-9a-zA-Z_]. */
-static bool key_ok(const char *key, char prefix)
+static bool key_ok(const char *key, size_t len, char prefix)
 {
-    size_t len = strlen(key);
     if (len < 2 || key[0] != prefix) return false;
     for (size_t i = 1; i < len; i++) {
         char c = key[i];
@@ -114,17 +113,26 @@ int expr_params_decode(const json_t *obj, struct expr_params *p, struct ddb_erro
     json_t *names = body_member(obj, "ExpressionAttributeNames");
     json_t *values = body_member(obj, "ExpressionAttributeValues");
     const char *key;
+    size_t key_len;
     json_t *v;
 
+    /* Keys are read with their lengths: a NUL inside one makes it invalid, not shorter. */
     if (names) {
         if (json_object_size(names) == 0)
             return ddb_error_set(err, DDB_VALIDATION, "ExpressionAttributeNames must not be empty");
-        json_object_foreach(names, key, v)
+        json_object_keylen_foreach(names, key, key_len, v)
         {
-            if (!key_ok(key, '#'))
+            if (!key_ok(key, key_len, '#'))
                 return ddb_error_set(err, DDB_VALIDATION,
                                      "ExpressionAttributeNames contains invalid key: Syntax "
                                      "error; key: \"%s\"",
+                                     key);
+            /* An attribute name is never empty (the text applications match on,
+             * quoted from real answers in public code). */
+            if (json_string_length(v) == 0)
+                return ddb_error_set(err, DDB_VALIDATION,
+                                     "ExpressionAttributeNames contains invalid value: Empty "
+                                     "attribute name for key %s",
                                      key);
         }
         value_init_map(&p->names);
@@ -139,9 +147,9 @@ int expr_params_decode(const json_t *obj, struct expr_params *p, struct ddb_erro
         if (json_object_size(values) == 0)
             return ddb_error_set(err, DDB_VALIDATION,
                                  "ExpressionAttributeValues must not be empty");
-        json_object_foreach(values, key, v)
+        json_object_keylen_foreach(values, key, key_len, v)
         {
-            if (!key_ok(key, ':'))
+            if (!key_ok(key, key_len, ':'))
                 return ddb_error_set(err, DDB_VALIDATION,
                                      "ExpressionAttributeValues contains invalid key: Syntax "
                                      "error; key: \"%s\"",
@@ -225,15 +233,16 @@ static void expected_entries_free(struct expected_entry *entries, size_t count)
 }
 
 /* Decodes entry (an ExpectedAttributeValue, shape-checked) into *x and *own. */
-static int decode_expected_entry(const char *name, const json_t *entry, struct legacy_expected *x,
-                                 struct expected_entry *own, struct ddb_error *err)
+static int decode_expected_entry(const char *name, size_t name_len, const json_t *entry,
+                                 struct legacy_expected *x, struct expected_entry *own,
+                                 struct ddb_error *err)
 {
     json_t *value = body_member(entry, "Value"), *exists = body_member(entry, "Exists");
     json_t *op = body_member(entry, "ComparisonOperator"),
            *list = body_member(entry, "AttributeValueList");
 
     x->name = name;
-    x->name_len = strlen(name);
+    x->name_len = name_len;
     x->has_exists = exists != NULL;
     x->exists = json_is_true(exists);
     if (op) {
@@ -267,6 +276,7 @@ int expr_params_expected(const json_t *obj, struct expr **out, struct ddb_error 
     struct legacy_expected *conds;
     struct expected_entry *own;
     const char *name;
+    size_t name_len;
     int rc = -1;
 
     *out = NULL;
@@ -286,9 +296,10 @@ int expr_params_expected(const json_t *obj, struct expr **out, struct ddb_error 
     for (i = 0; i < n; i++)
         value_init_null(&own[i].value);
     i = 0;
-    json_object_foreach(expected, name, entry)
+    /* Attribute names may contain NUL: keys are read with their lengths. */
+    json_object_keylen_foreach(expected, name, name_len, entry)
     {
-        if (decode_expected_entry(name, entry, &conds[i], &own[i], err) != 0) goto out;
+        if (decode_expected_entry(name, name_len, entry, &conds[i], &own[i], err) != 0) goto out;
         i++;
     }
     rc = expr_legacy_expected(conds, n, use_or, out, err);

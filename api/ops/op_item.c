@@ -53,7 +53,6 @@ static const char *const comparison_operator_choices[] = {
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
 
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
-static const struct field string_member = {.type = F_STRING};
 
 static const struct field expected_value_fields[] = {
     {"Value", F_ATTRIBUTE_VALUE},
@@ -67,14 +66,14 @@ static const struct field expected_value = {
 
 const struct field put_item_fields[] = {
     SHAPE_TABLE_NAME_FIELD,
-    {"Item", F_ATTRIBUTE_MAP, .required = true},
-    {"Expected", F_MAP, .member = &expected_value},
+    {"Item", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
+    {"Expected", F_MAP, .member = &expected_value, .key = &shape_attribute_name},
     {"ReturnValues", F_STRING, .choices = return_values_choices},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"ConditionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {"ReturnValuesOnConditionCheckFailure", F_STRING, .choices = return_on_failure_choices},
     {0},
@@ -82,25 +81,25 @@ const struct field put_item_fields[] = {
 
 const struct field get_item_fields[] = {
     SHAPE_TABLE_NAME_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
-    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ProjectionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {0},
 };
 
 const struct field delete_item_fields[] = {
     SHAPE_TABLE_NAME_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
-    {"Expected", F_MAP, .member = &expected_value},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
+    {"Expected", F_MAP, .member = &expected_value, .key = &shape_attribute_name},
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"ReturnValues", F_STRING, .choices = return_values_choices},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"ConditionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {"ReturnValuesOnConditionCheckFailure", F_STRING, .choices = return_on_failure_choices},
     {0},

@@ -50,7 +50,6 @@ static const char *const comparison_operator_choices[] = {
     "NOT_NULL", "NE",   "LE",      "BEGINS_WITH", "GE",           "CONTAINS", NULL};
 
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
-static const struct field string_member = {.type = F_STRING};
 
 static const struct field condition_fields[] = {
     {"AttributeValueList", F_LIST, .member = &attribute_value},
@@ -66,25 +65,25 @@ static const struct field condition = {
                                .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
     }
 
-/* Query request shape, in the order AWS lists its violations (dynalite
- * test/query.js "should return ValidationException for incorrect attributes"). */
+/* Query request shape: every member of the model's QueryInput (shape.c
+ * derives the order AWS lists violations in from the member names). */
 const struct field query_fields[] = {
     {"Select", F_STRING, .choices = select_choices},
     INDEX_NAME_FIELD,
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
-    {"QueryFilter", F_MAP, .member = &condition},
+    {"QueryFilter", F_MAP, .member = &condition, .key = &shape_attribute_name},
     SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
-    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1},
-    {"KeyConditions", F_MAP, .member = &condition},
-    {"ExclusiveStartKey", F_ATTRIBUTE_MAP},
+    {"KeyConditions", F_MAP, .member = &condition, .key = &shape_attribute_name},
+    {"ExclusiveStartKey", F_ATTRIBUTE_MAP, .key = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"ScanIndexForward", F_BOOLEAN},
     {"KeyConditionExpression", F_STRING},
     {"FilterExpression", F_STRING},
     {"ProjectionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {0},
 };
@@ -100,16 +99,16 @@ const struct field scan_fields[] = {
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
-    {"ScanFilter", F_MAP, .member = &condition},
+    {"ScanFilter", F_MAP, .member = &condition, .key = &shape_attribute_name},
     {"Segment", F_INTEGER, .has_min = true, .min_value = 0, .has_max = true,
      .max_value = DDB_MAX_SCAN_SEGMENTS - 1},
     {"Limit", F_INTEGER, .has_min = true, .min_value = 1},
-    {"AttributesToGet", F_LIST, .min_len = 1, .member = &string_member},
-    {"ExclusiveStartKey", F_ATTRIBUTE_MAP},
+    {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
+    {"ExclusiveStartKey", F_ATTRIBUTE_MAP, .key = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"FilterExpression", F_STRING},
     {"ProjectionExpression", F_STRING},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
     {0},
 };
@@ -252,13 +251,14 @@ static void legacy_map_clear(struct legacy_map *m)
 static int legacy_map_decode(const json_t *map, struct legacy_map *m, struct ddb_error *err)
 {
     const char *key;
+    size_t key_len;
     json_t *cond;
     size_t n = json_object_size(map);
 
     memset(m, 0, sizeof *m);
     m->conds = xcalloc(n ? n : 1, sizeof *m->conds);
     m->lists = xcalloc(n ? n : 1, sizeof *m->lists);
-    json_object_foreach((json_t *) map, key, cond)
+    json_object_keylen_foreach((json_t *) map, key, key_len, cond)
     {
         struct legacy_condition *c = &m->conds[m->count];
         json_t *list = body_member(cond, "AttributeValueList");
@@ -267,7 +267,7 @@ static int legacy_map_decode(const json_t *map, struct legacy_map *m, struct ddb
 
         m->lists[m->count] = xcalloc(count ? count : 1, sizeof **m->lists);
         c->name = key;
-        c->name_len = strlen(key);
+        c->name_len = key_len;                       /* names may contain NUL */
         legacy_op_from_name(op, strlen(op), &c->op); /* the shape checked the enum */
         c->values = m->lists[m->count];
         m->count++;

@@ -68,11 +68,9 @@
 static const char *const return_metrics_choices[] = {"SIZE", "NONE", NULL};
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
 
-static const struct field string_member = {.type = F_STRING};
-
 #define EXPRESSION_NAMES_FIELD                                                                     \
     {                                                                                              \
-        "ExpressionAttributeNames", F_MAP, .member = &string_member                                \
+        "ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name                         \
     }
 #define EXPRESSION_VALUES_FIELD                                                                    \
     {                                                                                              \
@@ -87,7 +85,7 @@ static const struct field condition_check_fields[] = {
     {"ConditionExpression", F_STRING, .required = true},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -97,7 +95,7 @@ static const struct field delete_fields[] = {
     {"ConditionExpression", F_STRING},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -107,7 +105,7 @@ static const struct field put_fields[] = {
     {"ConditionExpression", F_STRING},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Item", F_ATTRIBUTE_MAP, .required = true},
+    {"Item", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -117,7 +115,7 @@ static const struct field update_fields[] = {
     {"ConditionExpression", F_STRING},
     EXPRESSION_NAMES_FIELD,
     EXPRESSION_VALUES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     RETURN_ON_FAILURE_FIELD,
     SHAPE_TABLE_NAME_FIELD,
     {"UpdateExpression", F_STRING, .required = true},
@@ -147,7 +145,7 @@ const struct field transact_write_items_fields[] = {
 
 static const struct field get_fields[] = {
     EXPRESSION_NAMES_FIELD,
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
     {"ProjectionExpression", F_STRING},
     SHAPE_TABLE_NAME_FIELD,
     {0},
@@ -344,14 +342,15 @@ static int check_payload_size(const struct transact_args *args, struct ddb_error
 static json_t *without_nulls(json_t *v)
 {
     const char *key;
+    size_t key_len;
     json_t *elem, *out;
     size_t i;
 
     if (json_is_object(v)) {
         out = json_object();
-        json_object_foreach(v, key, elem)
+        json_object_keylen_foreach(v, key, key_len, elem)
         {
-            if (!json_is_null(elem)) json_object_set_new(out, key, without_nulls(elem));
+            if (!json_is_null(elem)) json_object_setn_new(out, key, key_len, without_nulls(elem));
         }
         return out;
     }

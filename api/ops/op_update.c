@@ -57,7 +57,6 @@ static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL}
 static const char *const attribute_action_choices[] = {"ADD", "PUT", "DELETE", NULL};
 
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
-static const struct field string_member = {.type = F_STRING};
 
 static const struct field expected_value_fields[] = {
     {"Value", F_ATTRIBUTE_VALUE},
@@ -77,22 +76,21 @@ static const struct field attribute_update_fields[] = {
 static const struct field attribute_update = {
     .type = F_STRUCT, .shape_name = "AttributeValueUpdate", .children = attribute_update_fields};
 
-/* In the order AWS lists its violations (dynalite test/updateItem.js
- * "incorrect attributes": returnConsumedCapacity, tableName,
- * returnItemCollectionMetrics, returnValues, key). */
+/* Every member of the model's UpdateItemInput, in the model's order: shape.c
+ * derives the order AWS lists violations in from the member names. */
 const struct field update_item_fields[] = {
-    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     SHAPE_TABLE_NAME_FIELD,
-    {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
-    {"ReturnValues", F_STRING, .choices = return_values_choices},
-    {"Key", F_ATTRIBUTE_MAP, .required = true},
+    {"Key", F_ATTRIBUTE_MAP, .required = true, .key = &shape_attribute_name},
+    {"AttributeUpdates", F_MAP, .member = &attribute_update, .key = &shape_attribute_name},
+    {"Expected", F_MAP, .member = &expected_value, .key = &shape_attribute_name},
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
-    {"Expected", F_MAP, .member = &expected_value},
-    {"AttributeUpdates", F_MAP, .member = &attribute_update},
-    {"ConditionExpression", F_STRING},
+    {"ReturnValues", F_STRING, .choices = return_values_choices},
+    {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
+    {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {"UpdateExpression", F_STRING},
+    {"ConditionExpression", F_STRING},
+    {"ExpressionAttributeNames", F_MAP, .member = &shape_attribute_name},
     {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
-    {"ExpressionAttributeNames", F_MAP, .member = &string_member},
     {"ReturnValuesOnConditionCheckFailure", F_STRING, .choices = return_on_failure_choices},
     {0},
 };
@@ -156,6 +154,7 @@ static int decode_attribute_updates(const json_t *body, struct update_args *a,
     struct legacy_update *updates;
     struct value *values;
     const char *name;
+    size_t name_len;
     int rc = -1;
 
     if (!map) return 0;
@@ -163,14 +162,14 @@ static int decode_attribute_updates(const json_t *body, struct update_args *a,
     values = xcalloc(n ? n : 1, sizeof *values);
     for (size_t k = 0; k < n; k++)
         value_init_null(&values[k]);
-    json_object_foreach(map, name, entry)
+    json_object_keylen_foreach(map, name, name_len, entry)
     {
         struct legacy_update *u = &updates[i];
         json_t *value = body_member(entry, "Value");
         const char *action = json_string_value(body_member(entry, "Action"));
 
         u->name = name;
-        u->name_len = strlen(name);
+        u->name_len = name_len; /* names may contain NUL */
         u->action = !action || strcmp(action, "PUT") == 0 ? LEGACY_ACTION_PUT
                     : strcmp(action, "ADD") == 0          ? LEGACY_ACTION_ADD
                                                           : LEGACY_ACTION_DELETE;

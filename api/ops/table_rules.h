@@ -9,6 +9,7 @@
 #ifndef DDB_API_TABLE_RULES_H
 #define DDB_API_TABLE_RULES_H
 
+#include "api/wire/shape.h"
 #include "storage/base/error.h"
 
 #include <jansson.h>
@@ -20,6 +21,10 @@
 /* The largest ProvisionedThroughput value AWS accepts before "out of bounds" [d]. */
 #define TABLE_RULES_MAX_CAPACITY_UNITS 1000000000000LL
 
+/* KeySchemaElement, the element of every key schema (tables, GSIs, LSIs):
+ * CreateTable's and UpdateTable's shapes use it, and the rules render it. */
+extern const struct field table_rules_key_schema_element;
+
 int table_rules_throughput_bounds(const json_t *pt, const char *index, struct ddb_error *err);
 int table_rules_keys_defined(const json_t *ks, const json_t *defs, const json_t *more_defs,
                              struct ddb_error *err);
@@ -29,5 +34,7 @@ int table_rules_stream(const json_t *spec, bool creating, struct ddb_error *err)
 int table_rules_sse(const json_t *spec, struct ddb_error *err);
 int table_rules_table_class(const json_t *body, struct ddb_error *err);
 int table_rules_check_create(const json_t *body, struct ddb_error *err);
+/* Refuses key attribute names that contain U+0000 (a ddbemu limitation). */
+int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err);
 
 #endif

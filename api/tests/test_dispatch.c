@@ -363,10 +363,10 @@ static void test_shape_errors(void)
     r = run("POST", signed_headers, NULL, NULL, "{\"TableName\": \"ab\", \"Limit\": 200}", false);
     CHECK_STR_EQ(r.type, "com.amazon.coral.validate#ValidationException");
     CHECK_STR_EQ(r.message,
-                 "2 validation errors detected: Value 'ab' at 'tableName' failed to satisfy "
-                 "constraint: Member must have length greater than or equal to 3; Value '200' at "
-                 "'limit' failed to satisfy constraint: Member must have value less than or equal "
-                 "to 100");
+                 "2 validation errors detected: Value '200' at 'limit' failed to satisfy "
+                 "constraint: Member must have value less than or equal to 100; Value 'ab' at "
+                 "'tableName' failed to satisfy constraint: Member must have length greater than "
+                 "or equal to 3");
     result_clear(&r);
 }
 

@@ -253,9 +253,10 @@ static void test_validation_messages(void)
          "1 validation error detected: Value '200' at 'limit' failed to satisfy constraint: "
          "Member must have value less than or equal to 100"},
         {"{\"TableName\": \"abc\", \"ProvisionedThroughput\": {}}",
-         "2 validation errors detected: Value null at 'provisionedThroughput.readCapacityUnits' "
+         /* Members in Java HashMap order (shape.c struct_member_order). */
+         "2 validation errors detected: Value null at 'provisionedThroughput.writeCapacityUnits' "
          "failed to satisfy constraint: Member must not be null; Value null at "
-         "'provisionedThroughput.writeCapacityUnits' failed to satisfy constraint: Member must "
+         "'provisionedThroughput.readCapacityUnits' failed to satisfy constraint: Member must "
          "not be null"},
         {"{\"TableName\": \"abc\", \"ProvisionedThroughput\": {\"ReadCapacityUnits\": -1, "
          "\"WriteCapacityUnits\": 1}}",
@@ -278,12 +279,65 @@ static void test_validation_messages(void)
          "1 validation error detected: Value '[]' at 'attributesToGet' failed to satisfy "
          "constraint: Member must have length greater than or equal to 1"},
         {"{\"TableName\": \"abc\", \"AttributesToGet\": [\"a\", \"\"]}",
-         "1 validation error detected: Value '' at 'attributesToGet.2.member' failed to satisfy "
-         "constraint: Member must have length greater than or equal to 1"},
+         /* A string element is reported at the list, with all its constraints
+          * (Coral's collection form, as AWS answers for Lambda's 'layers'). */
+         "1 validation error detected: Value '[a, ]' at 'attributesToGet' failed to satisfy "
+         "constraint: Member must satisfy constraint: [Member must have length greater than or "
+         "equal to 1]"},
         {"{\"TableName\": \"abc\", \"Nested\": {\"t1\": [\"x\"]}}", NULL},
         {NULL, NULL},
     };
     run_cases(cases, DDB_VALIDATION);
+}
+
+/* Coral's collection forms: a map key, a map value and a string list element
+ * that break their shape are reported at the collection with every
+ * constraint of the shape, maximum, minimum and pattern in that order. */
+static const struct field short_name = {
+    .type = F_STRING, .min_len = 1, .max_len = 3, .pattern = "[a-z]+"};
+static const struct field short_list = {
+    .type = F_LIST, .min_len = 1, .max_len = 2, .member = &short_name};
+static const struct field collection_fields[] = {
+    {"Names", F_LIST, .member = &short_name},
+    {"ByName", F_MAP, .member = &short_list, .key = &short_name},
+    {"Item", F_ATTRIBUTE_MAP, .key = &short_name},
+    {0},
+};
+
+static void test_collection_forms(void)
+{
+    enum ddb_error_code code;
+    char *msg;
+
+    msg = check_body(collection_fields, "{\"Names\": [\"ab\", \"ABCD\"]}", &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '[ab, ABCD]' at 'names' failed to "
+                      "satisfy constraint: Member must satisfy constraint: [Member must have "
+                      "length less than or equal to 3, Member must have length greater than or "
+                      "equal to 1, Member must satisfy regular expression pattern: [a-z]+]");
+    free(msg);
+    msg = check_body(collection_fields, "{\"ByName\": {\"a\": [\"x\", \"y\", \"z\"]}}", &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '{a=[x, y, z]}' at 'byName' failed to "
+                      "satisfy constraint: Map value must satisfy constraint: [Member must have "
+                      "length less than or equal to 2, Member must have length greater than or "
+                      "equal to 1]");
+    free(msg);
+    msg = check_body(collection_fields,
+                     "{\"Item\": {\"ok\": {\"S\": \"x\"}, \"no!\": {\"S\": "
+                     "\"y\"}}}",
+                     &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '{ok={S=x}, no!={S=y}}' at 'item' "
+                      "failed to satisfy constraint: Map keys must satisfy constraint: [Member "
+                      "must have length less than or equal to 3, Member must have length greater "
+                      "than or equal to 1, Member must satisfy regular expression pattern: "
+                      "[a-z]+]");
+    free(msg);
+    /* A value inside the limits is no violation; nested elements keep their paths. */
+    msg = check_body(collection_fields, "{\"ByName\": {\"a\": [\"x\", \"\"]}}", &code);
+    CHECK_STR_EQ(msg, "1 validation error detected: Value '[x, ]' at 'byName.a.member' failed to "
+                      "satisfy constraint: Member must satisfy constraint: [Member must have "
+                      "length less than or equal to 3, Member must have length greater than or "
+                      "equal to 1, Member must satisfy regular expression pattern: [a-z]+]");
+    free(msg);
 }
 
 static void test_validation_lists_at_most_ten(void)
@@ -322,10 +376,10 @@ static void test_prechecks(void)
     msg = check_body(create_like_fields, "{\"TableName\": \"abc;\"}", &code);
     CHECK_STR_EQ(msg,
                  "3 validation errors detected: Value null at 'attributeDefinitions' failed to "
-                 "satisfy constraint: Member must not be null; Value 'abc;' at 'tableName' "
+                 "satisfy constraint: Member must not be null; Value null at 'keySchema' failed "
+                 "to satisfy constraint: Member must not be null; Value 'abc;' at 'tableName' "
                  "failed to satisfy constraint: Member must satisfy regular expression "
-                 "pattern: [a-zA-Z0-9_.-]+; Value null at 'keySchema' failed to satisfy "
-                 "constraint: Member must not be null");
+                 "pattern: [a-zA-Z0-9_.-]+");
     free(msg);
 }
 
@@ -350,6 +404,68 @@ static void test_render(void)
     free(s);
 }
 
+/* Coral visits members in java.util.HashMap order of their lowerCamel names:
+ * 16 buckets for PutItem's 11 members, 32 for UpdateItem's 13. The expected
+ * orders are us-east-1's answers of 2026 (nubo-db/dynamodb-conformance,
+ * captures/2026-06-09-validation-rewording.json: o_put_three_bad_enums,
+ * o_upd_two_bad_enums). */
+static const char *const bad_enum_choices[] = {"A", NULL};
+#define ENUM_MEMBER(name)                                                                          \
+    {                                                                                              \
+        name, F_STRING, .choices = bad_enum_choices                                                \
+    }
+static const struct field put_like_fields[] = {
+    {"TableName", F_STRING},
+    {"Item", F_ATTRIBUTE_MAP},
+    {"Expected", F_ATTRIBUTE_MAP},
+    ENUM_MEMBER("ReturnValues"),
+    ENUM_MEMBER("ReturnConsumedCapacity"),
+    ENUM_MEMBER("ReturnItemCollectionMetrics"),
+    {"ConditionalOperator", F_STRING},
+    {"ConditionExpression", F_STRING},
+    {"ExpressionAttributeNames", F_ATTRIBUTE_MAP},
+    {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
+    {"ReturnValuesOnConditionCheckFailure", F_STRING},
+    {0},
+};
+static const struct field update_like_fields[] = {
+    {"TableName", F_STRING},
+    {"Key", F_ATTRIBUTE_MAP},
+    {"AttributeUpdates", F_ATTRIBUTE_MAP},
+    {"Expected", F_ATTRIBUTE_MAP},
+    {"ConditionalOperator", F_STRING},
+    ENUM_MEMBER("ReturnValues"),
+    ENUM_MEMBER("ReturnConsumedCapacity"),
+    ENUM_MEMBER("ReturnItemCollectionMetrics"),
+    {"UpdateExpression", F_STRING},
+    {"ConditionExpression", F_STRING},
+    {"ExpressionAttributeNames", F_ATTRIBUTE_MAP},
+    {"ExpressionAttributeValues", F_ATTRIBUTE_MAP},
+    {"ReturnValuesOnConditionCheckFailure", F_STRING},
+    {0},
+};
+
+static void test_members_in_java_hashmap_order(void)
+{
+    static const char body[] = "{\"ReturnConsumedCapacity\": \"x\", \"ReturnValues\": \"x\", "
+                               "\"ReturnItemCollectionMetrics\": \"x\"}";
+    enum ddb_error_code code;
+    char *msg = check_body(put_like_fields, body, &code);
+    CHECK_STR_EQ(msg, "3 validation errors detected: Value 'x' at 'returnValues' failed to "
+                      "satisfy constraint: Member must satisfy enum value set: [A]; Value 'x' at "
+                      "'returnConsumedCapacity' failed to satisfy constraint: Member must satisfy "
+                      "enum value set: [A]; Value 'x' at 'returnItemCollectionMetrics' failed to "
+                      "satisfy constraint: Member must satisfy enum value set: [A]");
+    free(msg);
+    msg = check_body(update_like_fields, body, &code);
+    CHECK_STR_EQ(msg, "3 validation errors detected: Value 'x' at 'returnConsumedCapacity' failed "
+                      "to satisfy constraint: Member must satisfy enum value set: [A]; Value 'x' "
+                      "at 'returnValues' failed to satisfy constraint: Member must satisfy enum "
+                      "value set: [A]; Value 'x' at 'returnItemCollectionMetrics' failed to "
+                      "satisfy constraint: Member must satisfy enum value set: [A]");
+    free(msg);
+}
+
 int main(void)
 {
     RUN(test_serialization_scalars);
@@ -358,7 +474,9 @@ int main(void)
     RUN(test_first_type_error_in_document_order);
     RUN(test_validation_messages);
     RUN(test_validation_lists_at_most_ten);
+    RUN(test_collection_forms);
     RUN(test_prechecks);
+    RUN(test_members_in_java_hashmap_order);
     RUN(test_pattern);
     RUN(test_render);
     return check_report();

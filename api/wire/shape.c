@@ -31,6 +31,7 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,9 @@
 #define CORAL_MODEL_PACKAGE "com.amazonaws.dynamodb.v20120810."
 
 const char *const shape_return_capacity_choices[] = {"INDEXES", "TOTAL", "NONE", NULL};
+
+const struct field shape_attribute_name = {.type = F_STRING,
+                                           .max_len = DDB_MAX_ATTRIBUTE_NAME_BYTES};
 
 /* The text Coral sends when a list or map is not an array/object inside another collection. */
 static const char cast_message[] =
@@ -412,11 +416,178 @@ static void check_length(struct violations *vs, const struct field *f, json_t *v
 
 static void check_constraints(struct violations *vs, const struct field *f, json_t *v);
 
+/*
+ * Coral's collection forms. A string element of a list, a key of a map and a
+ * map value (a string or a list) are checked against their shape's length and
+ * pattern constraints, and each offending one is reported at the collection
+ * with every constraint of that shape: "Member must satisfy constraint:
+ * [Member must have length less than or equal to 255, Member must have
+ * length greater than or equal to 1, Member must satisfy regular expression
+ * pattern: [a-zA-Z0-9_.-]+]" (maximum, minimum, pattern: the order of the
+ * RequestItems answers dynalite recorded, and of
+ * "Map value must satisfy constraint: [Member must have length less than or
+ * equal to 25, Member must have length greater than or equal to 1]" recorded
+ * in us-east-1 in 2026, nubo-db/dynamodb-conformance c_bw_over25).
+ */
+static bool has_collection_rule(const struct field *m)
+{
+    return m && (m->type == F_STRING || m->type == F_LIST || m->type == F_MAP) &&
+           (m->min_len || m->max_len || m->pattern);
+}
+
+static void collection_rule(struct text_buf *b, const struct field *m)
+{
+    const char *sep = "";
+    text_buf_puts(b, "[");
+    if (m->max_len) {
+        text_buf_printf(b, "Member must have length less than or equal to %" PRId64, m->max_len);
+        sep = ", ";
+    }
+    if (m->min_len) {
+        text_buf_printf(b, "%sMember must have length greater than or equal to %" PRId64, sep,
+                        m->min_len);
+        sep = ", ";
+    }
+    if (m->pattern)
+        text_buf_printf(b, "%sMember must satisfy regular expression pattern: %s", sep, m->pattern);
+    text_buf_puts(b, "]");
+}
+
+/* Whether s (len bytes; or a collection of len entries) breaks m's constraints. */
+static bool breaks_collection_rule(const struct field *m, const char *s, size_t len)
+{
+    int64_t n = m->type == F_STRING ? (int64_t) text_utf16_length(s, len) : (int64_t) len;
+    if (m->min_len && n < m->min_len) return true;
+    if (m->max_len && n > m->max_len) return true;
+    return m->type == F_STRING && m->pattern && !shape_pattern_match(m->pattern, s, len);
+}
+
+static bool breaks_value_rule(const struct field *m, json_t *elem)
+{
+    if (!has_collection_rule(m)) return false;
+    if (json_is_string(elem))
+        return breaks_collection_rule(m, json_string_value(elem), json_string_length(elem));
+    if (json_is_array(elem)) return breaks_collection_rule(m, NULL, json_array_size(elem));
+    if (json_is_object(elem)) return breaks_collection_rule(m, NULL, json_object_size(elem));
+    return false;
+}
+
+static void collection_violation(struct violations *vs, const struct field *f, json_t *v,
+                                 const char *form, const struct field *m)
+{
+    struct text_buf rule = {0};
+    collection_rule(&rule, m);
+    violation(vs, f, v, "%s must satisfy constraint: %s", form, rule.data);
+    free(rule.data);
+}
+
+/* The elements of list v (its own length is checked by the caller). */
+static void check_list_elements(struct violations *vs, const struct field *f, json_t *v)
+{
+    size_t base = vs->path.len, i;
+    json_t *elem;
+
+    json_array_foreach(v, i, elem)
+    {
+        if (f->member->type == F_STRING && has_collection_rule(f->member)) {
+            if (breaks_value_rule(f->member, elem))
+                collection_violation(vs, f, v, "Member", f->member);
+            continue;
+        }
+        text_buf_printf(&vs->path, ".%zu.member", i + 1);
+        check_constraints(vs, f->member, elem);
+        sbuf_truncate(&vs->path, base);
+    }
+}
+
+/* The keys and values of map v: each key against f->key, then its value. */
+static void check_map_entries(struct violations *vs, const struct field *f, json_t *v)
+{
+    size_t base = vs->path.len, key_len;
+    const char *key;
+    json_t *elem;
+
+    json_object_keylen_foreach(v, key, key_len, elem)
+    {
+        if (f->key && breaks_collection_rule(f->key, key, key_len))
+            collection_violation(vs, f, v, "Map keys", f->key);
+        if (f->type == F_ATTRIBUTE_MAP) continue; /* values: wire_value.c */
+        if (breaks_value_rule(f->member, elem))
+            collection_violation(vs, f, v, "Map value", f->member);
+        if (json_is_null(elem) || (f->member->type == F_STRING && has_collection_rule(f->member)))
+            continue;
+        text_buf_puts(&vs->path, ".");
+        text_buf_add(&vs->path, key, key_len);
+        text_buf_puts(&vs->path, ".member");
+        /* A collection value's own length was reported in the map's form above. */
+        if (has_collection_rule(f->member) && f->member->type == F_LIST) {
+            if (json_is_array(elem)) check_list_elements(vs, f->member, elem);
+        } else if (has_collection_rule(f->member) && f->member->type == F_MAP) {
+            if (json_is_object(elem)) check_map_entries(vs, f->member, elem);
+        } else {
+            check_constraints(vs, f->member, elem);
+        }
+        sbuf_truncate(&vs->path, base);
+    }
+}
+
+/*
+ * The order in which Coral visits a structure's members: the iteration order
+ * of a java.util.HashMap keyed by the lowerCamel member names. Each name's
+ * String.hashCode() is spread (h ^ h >>> 16) and masked by the table size,
+ * which starts at 16 and doubles whenever the members exceed three quarters
+ * of it; members in one bucket keep the model's order (the field table's).
+ * This reproduces every multi-error answer on record: us-east-1 in 2026
+ * (PutItem "returnValues; returnConsumedCapacity; returnItemCollectionMetrics"
+ * and "returnValues; tableName", DeleteItem "returnValues;
+ * returnConsumedCapacity", UpdateItem, with 13 members and so 32 buckets,
+ * "returnConsumedCapacity; returnValues"; nubo-db/dynamodb-conformance
+ * captures/2026-06-09-validation-rewording.json), and, with the hash of
+ * Java 7's HashMap, the older order dynalite recorded. A field table must
+ * therefore list every member of the model's shape, in the model's order.
+ */
+#define MAX_STRUCT_MEMBERS 64
+
+static uint32_t java_member_hash(const char *name)
+{
+    uint32_t h = 0;
+    for (size_t i = 0; name[i]; i++) {
+        unsigned char c = (unsigned char) name[i];
+        if (i == 0 && c >= 'A' && c <= 'Z') c = (unsigned char) (c - 'A' + 'a');
+        h = 31 * h + c;
+    }
+    return h ^ (h >> 16);
+}
+
+/* Fills order[] with fields in Coral's visiting order; returns their count. */
+static size_t struct_member_order(const struct field *fields, const struct field **order)
+{
+    size_t n = 0, buckets = 16, out = 0;
+    uint32_t bucket[MAX_STRUCT_MEMBERS];
+
+    for (const struct field *c = fields; c->name; c++)
+        n++;
+    assert(n <= MAX_STRUCT_MEMBERS);
+    while (n > buckets * 3 / 4)
+        buckets *= 2;
+    for (size_t i = 0; i < n; i++)
+        bucket[i] = java_member_hash(fields[i].name) & (uint32_t) (buckets - 1);
+    for (uint32_t b = 0; b < buckets; b++) {
+        for (size_t i = 0; i < n; i++) {
+            if (bucket[i] == b) order[out++] = &fields[i];
+        }
+    }
+    return out;
+}
+
 static void check_struct_constraints(struct violations *vs, const struct field *fields, json_t *obj)
 {
     size_t base = vs->path.len;
+    const struct field *order[MAX_STRUCT_MEMBERS];
+    size_t n = struct_member_order(fields, order);
 
-    for (const struct field *c = fields; c->name; c++) {
+    for (size_t i = 0; i < n; i++) {
+        const struct field *c = order[i];
         if (base) text_buf_puts(&vs->path, ".");
         sbuf_lower_first(&vs->path, c->name);
         check_constraints(vs, c, json_object_get(obj, c->name));
@@ -426,10 +597,6 @@ static void check_struct_constraints(struct violations *vs, const struct field *
 
 static void check_constraints(struct violations *vs, const struct field *f, json_t *v)
 {
-    size_t base = vs->path.len, i;
-    json_t *elem;
-    const char *key;
-
     if (!v || json_is_null(v)) {
         if (f->required) violation(vs, f, NULL, "Member must not be null");
         return;
@@ -479,25 +646,13 @@ static void check_constraints(struct violations *vs, const struct field *f, json
         return;
     case F_LIST:
         check_length(vs, f, v, (int64_t) json_array_size(v));
-        json_array_foreach(v, i, elem)
-        {
-            text_buf_printf(&vs->path, ".%zu.member", i + 1);
-            check_constraints(vs, f->member, elem);
-            sbuf_truncate(&vs->path, base);
-        }
+        check_list_elements(vs, f, v);
         return;
     case F_MAP:
+    case F_ATTRIBUTE_MAP:
         check_length(vs, f, v, (int64_t) json_object_size(v));
-        json_object_foreach(v, key, elem)
-        {
-            text_buf_puts(&vs->path, ".");
-            text_buf_puts(&vs->path, key);
-            text_buf_puts(&vs->path, ".member");
-            check_constraints(vs, f->member, elem);
-            sbuf_truncate(&vs->path, base);
-        }
+        check_map_entries(vs, f, v);
         return;
-    case F_ATTRIBUTE_MAP: check_length(vs, f, v, (int64_t) json_object_size(v)); return;
     case F_STRUCT: check_struct_constraints(vs, f->children, v); return;
     case F_BOOLEAN:
     case F_ATTRIBUTE_VALUE: /* content rules live in wire_value.c */

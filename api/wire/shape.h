@@ -20,6 +20,10 @@
  *      collected into one ValidationException
  *      "N validation error(s) detected: Value '...' at 'path' failed to satisfy
  *      constraint: Member must ...; ..." (at most 10 listed, as AWS does).
+ *      The members of each structure are visited in the order Coral visits
+ *      them, a java.util.HashMap's order of their names (shape.c,
+ *      struct_member_order), so a table lists every member of the model's
+ *      shape, in the model's order, and nothing else.
  * Unknown members are ignored and JSON null counts as absent, everywhere.
  * Cross-field rules stay in the handler, which runs after this.
  *
@@ -96,8 +100,15 @@ struct field {
     int64_t min_value;
     int64_t max_value;
 
-    /* F_LIST / F_MAP: the shape of each element / value (its name is unused). */
+    /* F_LIST / F_MAP: the shape of each element / value (its name is unused).
+     * Length and pattern constraints of a string element, and length
+     * constraints of a map value, are reported at the collection, once per
+     * offending element, as "Member must satisfy constraint: [...]" / "Map
+     * value must satisfy constraint: [...]" (Coral's collection forms). */
     const struct field *member;
+    /* F_MAP / F_ATTRIBUTE_MAP: constraints of each key (an F_STRING row whose
+     * name is unused), reported as "Map keys must satisfy constraint: [...]". */
+    const struct field *key;
     /* F_STRUCT: the field table of the structure. */
     const struct field *children;
     /* F_STRUCT: the AWS model's shape name ("ProvisionedThroughput",
@@ -116,6 +127,10 @@ struct field {
         "TableName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
                                .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
     }
+
+/* The model's AttributeName: a map key or list element naming an attribute
+ * (Item, Key, AttributesToGet, ...), at most 65535 characters. */
+extern const struct field shape_attribute_name;
 
 /* ReturnConsumedCapacity, in the order AWS lists the choices. */
 extern const char *const shape_return_capacity_choices[];

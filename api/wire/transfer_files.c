@@ -5,6 +5,7 @@
 #include "api/wire/transfer_files.h"
 
 #include "api/wire/ion.h"
+#include "api/wire/json_in.h"
 #include "api/wire/json_out.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
@@ -447,8 +448,7 @@ static bool add_item(const struct import_source *src, struct item_list *l, struc
 static bool json_line(const struct import_source *src, const char *line, size_t len,
                       struct item_list *l)
 {
-    json_error_t jerr;
-    json_t *doc = json_loadb(line, len, JSON_ALLOW_NUL, &jerr);
+    json_t *doc = json_in_load(line, len);
     struct value attrs;
     struct ddb_error err = {0};
 

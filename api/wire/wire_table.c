@@ -127,10 +127,14 @@ void wire_table_projection_from_json(const json_t *p, struct projection *out)
                                           : PROJECTION_ALL;
     if (out->type != PROJECTION_INCLUDE || !json_array_size(attrs)) return;
     out->non_key_attrs = xcalloc(json_array_size(attrs), sizeof *out->non_key_attrs);
+    out->non_key_lens = xcalloc(json_array_size(attrs), sizeof *out->non_key_lens);
     json_array_foreach(attrs, i, e)
     {
-        if (json_is_string(e))
-            out->non_key_attrs[out->non_key_count++] = xstrdup(json_string_value(e));
+        if (!json_is_string(e)) continue;
+        /* Attribute names may contain NUL: copied with their lengths. */
+        out->non_key_lens[out->non_key_count] = json_string_length(e);
+        out->non_key_attrs[out->non_key_count++] =
+            xmemdup(json_string_value(e), json_string_length(e));
     }
 }
 
@@ -260,9 +264,19 @@ static int compare_attr_defs(const void *a, const void *b)
                   (*(const struct attr_def *const *) b)->name);
 }
 
-static int compare_strings(const void *a, const void *b)
+/* A projected name with its length, for sorting by bytes. */
+struct counted_name {
+    const char *data;
+    size_t len;
+};
+
+static int compare_counted_names(const void *pa, const void *pb)
 {
-    return strcmp(*(const char *const *) a, *(const char *const *) b);
+    const struct counted_name *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = n ? memcmp(a->data, b->data, n) : 0;
+    if (c != 0) return c;
+    return (a->len > b->len) - (a->len < b->len);
 }
 
 static json_t *attr_defs_to_json(const struct table_def *def)
@@ -291,12 +305,15 @@ json_t *wire_table_projection_to_json(const struct projection *p)
 
     json_object_set_new(obj, "ProjectionType", json_string(projection_type_name(p->type)));
     if (p->type == PROJECTION_INCLUDE && p->non_key_count) {
-        char **sorted = xmalloc(p->non_key_count * sizeof *sorted);
+        struct counted_name *sorted = xmalloc(p->non_key_count * sizeof *sorted);
         json_t *list = json_array();
-        memcpy(sorted, p->non_key_attrs, p->non_key_count * sizeof *sorted);
-        qsort(sorted, p->non_key_count, sizeof *sorted, compare_strings);
+        for (size_t i = 0; i < p->non_key_count; i++) {
+            sorted[i].data = p->non_key_attrs[i];
+            sorted[i].len = p->non_key_lens[i];
+        }
+        qsort(sorted, p->non_key_count, sizeof *sorted, compare_counted_names);
         for (size_t i = 0; i < p->non_key_count; i++)
-            json_array_append_new(list, json_string(sorted[i]));
+            json_array_append_new(list, json_stringn(sorted[i].data, sorted[i].len));
         free(sorted);
         json_object_set_new(obj, "NonKeyAttributes", list);
     }

@@ -29,7 +29,7 @@
  *    "Conditions can be of length 1 or 2 only" (dynalite validations/query.js),
  *    and "One or more parameter values were invalid: Condition parameter type
  *    does not match schema type". Where AWS's exact text for a multi-attribute
- *    key rule is unknown, the closest of these is used (see the report).
+ *    key rule is unknown, the closest of these is used (docs/differences.md).
  */
 #include "storage/base/alloc.h"
 #include "storage/expr/expr_ast.h"

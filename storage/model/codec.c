@@ -50,6 +50,12 @@ void codec_put_bytes(struct text_buf *b, const void *data, size_t len)
     text_buf_add(b, data, len);
 }
 
+void codec_put_strn(struct text_buf *b, const char *s, size_t len)
+{
+    codec_put_uvar(b, len + 1);
+    text_buf_add(b, s, len);
+}
+
 void codec_put_str(struct text_buf *b, const char *s)
 {
     if (!s) {
@@ -178,6 +184,24 @@ const void *codec_get_bytes(struct codec_in *in, size_t *len)
     in->p += n;
     *len = (size_t) n;
     return p;
+}
+
+char *codec_get_strn(struct codec_in *in, size_t *len)
+{
+    uint64_t n = codec_get_uvar(in);
+    char *s;
+
+    *len = 0;
+    if (in->bad || n == 0) return NULL;
+    n--;
+    if (n > (uint64_t) (in->end - in->p)) {
+        in->bad = true;
+        return NULL;
+    }
+    s = xmemdup(in->p, (size_t) n);
+    in->p += n;
+    *len = (size_t) n;
+    return s;
 }
 
 char *codec_get_str(struct codec_in *in)
@@ -310,7 +334,7 @@ static void put_index_def(struct text_buf *b, const struct index_def *d)
     codec_put_u8(b, (uint8_t) d->projection.type);
     codec_put_uvar(b, d->projection.non_key_count);
     for (size_t i = 0; i < d->projection.non_key_count; i++)
-        codec_put_str(b, d->projection.non_key_attrs[i]);
+        codec_put_strn(b, d->projection.non_key_attrs[i], d->projection.non_key_lens[i]);
     codec_put_ivar(b, d->throughput.read_units);
     codec_put_ivar(b, d->throughput.write_units);
 }
@@ -329,9 +353,12 @@ static void get_index_def(struct codec_in *in, struct index_def *d)
     if (n > 1000) in->bad = true;
     if (!in->bad && n) {
         d->projection.non_key_attrs = xcalloc((size_t) n, sizeof *d->projection.non_key_attrs);
+        d->projection.non_key_lens = xcalloc((size_t) n, sizeof *d->projection.non_key_lens);
         d->projection.non_key_count = (size_t) n;
-        for (size_t i = 0; i < n; i++)
-            d->projection.non_key_attrs[i] = codec_get_str(in);
+        for (size_t i = 0; i < n; i++) {
+            d->projection.non_key_attrs[i] = codec_get_strn(in, &d->projection.non_key_lens[i]);
+            if (!d->projection.non_key_attrs[i]) in->bad = true;
+        }
     }
     d->throughput.read_units = codec_get_ivar(in);
     d->throughput.write_units = codec_get_ivar(in);

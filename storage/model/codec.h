@@ -35,6 +35,8 @@ void codec_put_bool(struct text_buf *b, bool v);
 void codec_put_bytes(struct text_buf *b, const void *data, size_t len);
 /* A string that may be NULL (which reads back as NULL). */
 void codec_put_str(struct text_buf *b, const char *s);
+/* A string that may contain NUL, in codec_put_str's format (so either reader reads it). */
+void codec_put_strn(struct text_buf *b, const char *s, size_t len);
 void codec_put_value(struct text_buf *b, const struct value *v);
 
 /* A field of a record: tag, then the payload written between begin and end. */
@@ -60,6 +62,8 @@ bool codec_get_bool(struct codec_in *in);
 const void *codec_get_bytes(struct codec_in *in, size_t *len);
 /* An owned copy of a string written by codec_put_str (NULL stays NULL). */
 char *codec_get_str(struct codec_in *in);
+/* The same, with its length (the string may contain NUL); *len is 0 for NULL. */
+char *codec_get_strn(struct codec_in *in, size_t *len);
 /* Reads a value into *out (owned by the caller); false (and bad) when malformed. */
 bool codec_get_value(struct codec_in *in, struct value *out);
 /* The next field: its tag, and a reader over its payload. False at the end. */

@@ -71,6 +71,7 @@ void projection_clear(struct projection *p)
     for (size_t i = 0; i < p->non_key_count; i++)
         free(p->non_key_attrs[i]);
     free(p->non_key_attrs);
+    free(p->non_key_lens);
     memset(p, 0, sizeof *p);
 }
 
@@ -79,10 +80,14 @@ void projection_copy(struct projection *dst, const struct projection *src)
     dst->type = src->type;
     dst->non_key_count = src->non_key_count;
     dst->non_key_attrs = NULL;
+    dst->non_key_lens = NULL;
     if (src->non_key_count) {
         dst->non_key_attrs = xmalloc(sizeof(char *) * src->non_key_count);
-        for (size_t i = 0; i < src->non_key_count; i++)
-            dst->non_key_attrs[i] = xstrdup(src->non_key_attrs[i]);
+        dst->non_key_lens = xmalloc(sizeof(size_t) * src->non_key_count);
+        for (size_t i = 0; i < src->non_key_count; i++) {
+            dst->non_key_attrs[i] = xmemdup(src->non_key_attrs[i], src->non_key_lens[i]);
+            dst->non_key_lens[i] = src->non_key_lens[i];
+        }
     }
 }
 

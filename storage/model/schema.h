@@ -40,7 +40,8 @@ enum projection_type { PROJECTION_ALL, PROJECTION_KEYS_ONLY, PROJECTION_INCLUDE 
 
 struct projection {
     enum projection_type type;
-    char **non_key_attrs; /* INCLUDE only */
+    char **non_key_attrs; /* INCLUDE only; each NUL-terminated, but names may contain NUL */
+    size_t *non_key_lens; /* parallel to non_key_attrs: each name's length in bytes */
     size_t non_key_count;
 };
 

@@ -96,7 +96,8 @@ bool index_projects(const struct table_index *idx, const char *name, size_t name
     }
     if (p->type == PROJECTION_INCLUDE) {
         for (size_t i = 0; i < p->non_key_count; i++) {
-            if (name_is(p->non_key_attrs[i], name, name_len)) return true;
+            if (p->non_key_lens[i] == name_len && memcmp(p->non_key_attrs[i], name, name_len) == 0)
+                return true;
         }
     }
     return false;

@@ -109,6 +109,8 @@ static void create_table(struct db *db, const char *name, bool with_gsis, bool w
         def.gsis[0].projection.non_key_count = 1;
         def.gsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
         def.gsis[0].projection.non_key_attrs[0] = dup("a");
+        def.gsis[0].projection.non_key_lens = calloc(1, sizeof(size_t));
+        def.gsis[0].projection.non_key_lens[0] = 1;
         def.gsis[1].name = dup("g2");
         def.gsis[1].is_global = true;
         key_elem(&def.gsis[1].key, "h1", true);
@@ -127,6 +129,8 @@ static void create_table(struct db *db, const char *name, bool with_gsis, bool w
         def.lsis[0].projection.non_key_count = 1;
         def.lsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
         def.lsis[0].projection.non_key_attrs[0] = dup("b");
+        def.lsis[0].projection.non_key_lens = calloc(1, sizeof(size_t));
+        def.lsis[0].projection.non_key_lens[0] = 1;
     }
     CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
     table_desc_clear(&desc);

@@ -142,7 +142,11 @@ static void create_table(struct db *db, const char *name)
     def.gsis[0].projection.type = PROJECTION_INCLUDE;
     def.gsis[0].projection.non_key_count = 1;
     def.gsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
-    def.gsis[0].projection.non_key_attrs[0] = sdup("x");
+    /* A projected name with a NUL inside survives the codec whole. */
+    def.gsis[0].projection.non_key_attrs[0] = malloc(4);
+    memcpy(def.gsis[0].projection.non_key_attrs[0], "x\0y", 4);
+    def.gsis[0].projection.non_key_lens = calloc(1, sizeof(size_t));
+    def.gsis[0].projection.non_key_lens[0] = 3;
     def.tag_count = 1;
     def.tags = calloc(1, sizeof *def.tags);
     def.tags[0] = (struct tag){sdup("team"), sdup("chat")};
@@ -182,7 +186,8 @@ static int64_t count_items(struct db *db, const char *table)
     }
     n = desc.item_count;
     CHECK_INT_EQ(desc.def.tag_count, 1);
-    CHECK_STR_EQ(desc.def.gsis[0].projection.non_key_attrs[0], "x");
+    CHECK_INT_EQ(desc.def.gsis[0].projection.non_key_lens[0], 3);
+    CHECK(memcmp(desc.def.gsis[0].projection.non_key_attrs[0], "x\0y", 3) == 0);
     table_desc_clear(&desc);
     return n;
 }

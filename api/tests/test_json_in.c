@@ -1,0 +1,131 @@
+/*
+ * test_json_in.c - reading request bodies whose object keys contain NUL.
+ *
+ * json_in_load() must read every text as jansson does, the only difference
+ * being that it accepts U+0000 in object keys. Its own reader runs only for
+ * texts with such a key, so each case below puts the construct under test
+ * next to a NUL key ({"\u0000": X}) and compares the outcome with jansson's
+ * reading of {"k": X}: both refuse it, or both read the same value.
+ */
+#include "api/wire/json_in.h"
+#include "storage/tests/check.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_like_jansson(const char *x)
+{
+    char with_nul[512], plain[512];
+    json_t *got, *want;
+
+    snprintf(with_nul, sizeof with_nul, "{\"\\u0000\": %s}", x);
+    snprintf(plain, sizeof plain, "{\"k\": %s}", x);
+    got = json_in_load(with_nul, strlen(with_nul));
+    want = json_loadb(plain, strlen(plain), JSON_ALLOW_NUL, NULL);
+    if ((got == NULL) != (want == NULL)) {
+        fprintf(stderr, "  case %s: json_in %s, jansson %s\n", x, got ? "reads" : "refuses",
+                want ? "reads" : "refuses");
+        CHECK(0);
+    } else if (got) {
+        CHECK(json_equal(json_object_getn(got, "\0", 1), json_object_get(want, "k")));
+    }
+    json_decref(got);
+    json_decref(want);
+}
+
+static void test_json_in_reads_like_jansson_next_to_a_nul_key(void)
+{
+    static const char *const cases[] = {
+        "1",
+        "-0.5e3",
+        "0",
+        "-0",
+        "01",
+        "1.",
+        ".5",
+        "1e",
+        "+1",
+        "12345678901234567890123",
+        "1e400",
+        "true",
+        "false",
+        "null",
+        "nul",
+        "tru",
+        "\"a\\ud83d\\ude00b\"",
+        "\"\\ud83d\"",
+        "\"\\udc00\"",
+        "\"\\ud83dx\"",
+        "\"\x01\"",
+        "\"tab\\there\"",
+        "\"\\/\\b\\f\\n\\r\"",
+        "\"\\x\"",
+        "\"\\u00e9\\u0000\"",
+        "\"\xff\"",
+        "\"\xc3\xa9\"",
+        "[1, 2]",
+        "[1, 2,]",
+        "[ ]",
+        "{}",
+        "{\"a\": 1,}",
+        "{\"a\": 1, \"a\": 2}",
+        "{\"a\" 1}",
+        "{1: 2}",
+        "\"unterminated",
+        "[1 2]",
+
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_like_jansson(cases[i]);
+}
+
+static void test_json_in_keeps_keys_with_nul_apart(void)
+{
+    static const char text[] = "{\"a\": 1, \"a\\u0000\": 2, \"\\u0000\": {\"b\\u0000c\": 3}}";
+    json_t *v = json_in_load(text, strlen(text));
+    CHECK(v != NULL);
+    CHECK_INT_EQ(json_object_size(v), 3);
+    CHECK_INT_EQ(json_integer_value(json_object_get(v, "a")), 1);
+    CHECK_INT_EQ(json_integer_value(json_object_getn(v, "a\0", 2)), 2);
+    CHECK_INT_EQ(json_integer_value(json_object_getn(json_object_getn(v, "", 1), "b\0c", 3)), 3);
+    json_decref(v);
+}
+
+static void test_json_in_refuses_what_follows_the_value(void)
+{
+    static const char trailing[] = "{\"\\u0000\": 1} x";
+    static const char spaces[] = " {\"\\u0000\": 1}\r\n\t ";
+    json_t *v = json_in_load(trailing, strlen(trailing));
+    CHECK(v == NULL);
+    v = json_in_load(spaces, strlen(spaces));
+    CHECK(v != NULL);
+    json_decref(v);
+}
+
+static void test_json_in_limits_nesting_as_jansson_does(void)
+{
+    size_t depth = 3000, len = 0;
+    char *text = malloc(depth * 2 + 32);
+    json_t *v;
+
+    len += (size_t) sprintf(text, "{\"\\u0000\": ");
+    for (size_t i = 0; i < depth; i++)
+        text[len++] = '[';
+    for (size_t i = 0; i < depth; i++)
+        text[len++] = ']';
+    text[len++] = '}';
+    v = json_in_load(text, len);
+    CHECK(v == NULL);
+    free(text);
+}
+
+int main(void)
+{
+    RUN(test_json_in_reads_like_jansson_next_to_a_nul_key);
+    RUN(test_json_in_keeps_keys_with_nul_apart);
+    RUN(test_json_in_refuses_what_follows_the_value);
+    RUN(test_json_in_limits_nesting_as_jansson_does);
+    return check_report();
+}
