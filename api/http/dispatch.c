@@ -284,7 +284,10 @@ static void run_operation(const struct api_context *ctx, const struct operation 
     rq.body = body;
     set_scope(&rq, cred);
 
-    if (shape_check(op->fields, rq.body, &rq.err) != 0) {
+    /* TableName given as a table ARN is resolved here, once for every
+     * operation: handlers and storage only ever see table names. */
+    if (shape_check(op->fields, rq.body, &rq.err) != 0 ||
+        shape_resolve_table_refs(op->fields, rq.body, rq.scope.region, &rq.err) != 0) {
         reply_error(resp, content_type, &rq.err, &rq.failure);
     } else if (op->handler(&rq) != 0) {
         if (!ddb_error_is_set(&rq.err))

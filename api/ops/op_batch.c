@@ -65,7 +65,8 @@ static const struct field keys_and_attributes = {
  * returnConsumedCapacity before requestItems). */
 const struct field batch_get_item_fields[] = {
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
-    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &keys_and_attributes},
+    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &keys_and_attributes,
+     .table_ref = true},
     {0},
 };
 
@@ -90,7 +91,8 @@ static const struct field write_request_list = {.type = F_LIST, .member = &write
 const struct field batch_write_item_fields[] = {
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
-    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &write_request_list},
+    {"RequestItems", F_MAP, .required = true, .min_len = 1, .member = &write_request_list,
+     .table_ref = true},
     {0},
 };
 

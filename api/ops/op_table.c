@@ -66,6 +66,14 @@ static const char *const sse_type_choices[] = {"AES256", "KMS", NULL};
                                .table_name = true                                                  \
     }
 
+/* The same for DescribeTable and DeleteTable, which also take the table's ARN
+ * (shape.h, .table_ref): an ARN skips the length check above. */
+#define TABLE_REF_FIELD_CHECKED_FIRST                                                              \
+    {                                                                                              \
+        "TableName", F_STRING, .required = true, .required_parameter = true, .table_name = true,   \
+                               .table_ref = true                                                   \
+    }
+
 static const struct field key_schema_element_fields[] = {
     {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_KEY_NAME_BYTES},
     {"KeyType", F_STRING, .required = true, .choices = key_type_choices},
@@ -194,12 +202,12 @@ const struct field create_table_fields[] = {
 };
 
 const struct field describe_table_fields[] = {
-    TABLE_NAME_FIELD_CHECKED_FIRST,
+    TABLE_REF_FIELD_CHECKED_FIRST,
     {0},
 };
 
 const struct field delete_table_fields[] = {
-    TABLE_NAME_FIELD_CHECKED_FIRST,
+    TABLE_REF_FIELD_CHECKED_FIRST,
     {0},
 };
 
