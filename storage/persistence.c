@@ -44,6 +44,8 @@ enum table_tag {
     TT_LATEST_STREAM = 9,
     TT_TTL = 10,
     TT_PITR = 11,
+    /* Far from the tags above, so that fields other changes add never meet it. */
+    TT_META = 40, /* table_meta.h: policies, contributor insights, Kinesis */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -105,6 +107,9 @@ void persist_table(const struct table *t)
     codec_put_bool(&b, t->pitr.enabled);
     codec_put_ivar(&b, t->pitr.recovery_days);
     codec_put_ivar(&b, t->pitr.enabled_ms);
+    codec_field_end(&b, m);
+    m = codec_field_begin(&b, TT_META);
+    table_meta_encode(&b, &t->meta);
     codec_field_end(&b, m);
     journal_put_table(t->journal, t->uid, b.data, b.len);
     text_buf_clear(&b);
@@ -173,6 +178,7 @@ static struct table *decode_table(const void *state, size_t len)
     uint8_t status = TABLE_ACTIVE;
     bool ttl_enabled = false;
     struct pitr_setting pitr = {0};
+    struct table_meta meta = {0};
 
     codec_in_init(&in, state, len);
     while (codec_next_field(&in, &tag, &f)) {
@@ -206,6 +212,10 @@ static struct table *decode_table(const void *state, size_t len)
             pitr.recovery_days = codec_get_ivar(&f);
             pitr.enabled_ms = codec_get_ivar(&f);
             break;
+        case TT_META:
+            table_meta_clear(&meta);
+            if (!table_meta_decode(&f, &meta)) f.bad = true;
+            break;
         default: break; /* written by a newer ddbemu */
         }
         if (f.bad) in.bad = true;
@@ -234,7 +244,10 @@ static struct table *decode_table(const void *state, size_t len)
     t->ttl.changed_ms = ttl_ms;
     ttl_attribute = NULL;
     t->pitr = pitr;
+    t->meta = meta;
+    memset(&meta, 0, sizeof meta);
 out:
+    table_meta_clear(&meta);
     if (have_def) table_def_clear(&def);
     free(arn);
     free(table_id);

@@ -23,6 +23,7 @@
  * against a DescribeTable snapshot taken just before the update.
  */
 #include "api/ops/ops.h"
+#include "api/ops/policy_rules.h"
 #include "api/ops/table_rules.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
@@ -30,6 +31,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/db.h"
+#include "storage/db_settings.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -273,8 +275,22 @@ const struct field update_table_fields[] = {
     {0},
 };
 
+/* CreateTable's ResourcePolicy, attached to the table just created (the
+ * document was checked before). */
+static int attach_policy(struct api_request *rq, const struct table_desc *desc,
+                         const char *document)
+{
+    struct policy_target target = {.table_name = desc->def.name, .resource_arn = desc->arn};
+    char *revision = NULL;
+    int rc =
+        db_put_resource_policy(rq->db, &rq->scope, &target, document, NULL, &revision, &rq->err);
+    free(revision);
+    return rc;
+}
+
 int op_create_table(struct api_request *rq)
 {
+    json_t *policy = body_member(rq->body, "ResourcePolicy");
     struct table_def def;
     struct table_desc desc;
     int rc = -1;
@@ -282,9 +298,13 @@ int op_create_table(struct api_request *rq)
     memset(&def, 0, sizeof def);
     memset(&desc, 0, sizeof desc);
     if (table_rules_check_create(rq->body, &rq->err) != 0) goto out;
+    if (policy &&
+        policy_rules_check(json_string_value(policy), json_string_length(policy), &rq->err) != 0)
+        goto out;
     wire_table_def_from_json(rq->body, &def);
     /* db_create_table takes def whether it succeeds or fails. */
     if (db_create_table(rq->db, &rq->scope, &def, &desc, &rq->err) != 0) goto out;
+    if (policy && attach_policy(rq, &desc, json_string_value(policy)) != 0) goto out;
     rq->reply = json_object();
     json_object_set_new(rq->reply, "TableDescription", wire_table_desc_to_json(&desc));
     rc = 0;

@@ -108,4 +108,20 @@ extern const struct field import_table_fields[];
 extern const struct field describe_import_fields[];
 extern const struct field list_imports_fields[];
 
+/* ---- op_tags.c: tags ---- */
+int op_tag_resource(struct api_request *rq);
+int op_untag_resource(struct api_request *rq);
+int op_list_tags_of_resource(struct api_request *rq);
+extern const struct field tag_resource_fields[];
+extern const struct field untag_resource_fields[];
+extern const struct field list_tags_of_resource_fields[];
+
+/* ---- op_policy.c: resource-based policies ---- */
+int op_put_resource_policy(struct api_request *rq);
+int op_get_resource_policy(struct api_request *rq);
+int op_delete_resource_policy(struct api_request *rq);
+extern const struct field put_resource_policy_fields[];
+extern const struct field get_resource_policy_fields[];
+extern const struct field delete_resource_policy_fields[];
+
 #endif

@@ -10,6 +10,7 @@
  */
 #include "api/ops/table_rules.h"
 
+#include "api/ops/tag_rules.h"
 #include "api/wire/body.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
@@ -287,29 +288,14 @@ int table_rules_table_class(const json_t *body, struct ddb_error *err)
                          "table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
 }
 
-/* Tags at creation [q DDB-TABLE-442]. */
+/* Tags at creation [q DDB-TABLE-442]: the count, then the tag rules (tag_rules.c). */
 static int check_tags(const json_t *tags, struct ddb_error *err)
 {
-    size_t n = json_array_size(tags);
-
-    if (n > DDB_MAX_TAGS)
+    if (json_array_size(tags) > DDB_MAX_TAGS)
         return ddb_error_set(
             err, DDB_VALIDATION,
             "Number of Tags exceed the current limit for the provided ResourceArn");
-    for (size_t i = 0; i < n; i++) {
-        const char *key = body_member_str(json_array_get(tags, i), "Key");
-        if (key && strncmp(key, "aws:", 4) == 0)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Tag Key cannot be prefixed with aws:, Key: %s", key);
-        for (size_t j = 0; j < i; j++) {
-            if (str_eq(key, body_member_str(json_array_get(tags, j), "Key")))
-                return ddb_error_set(err, DDB_VALIDATION,
-                                     "Duplicate Tag Keys provided as input: Duplicate Tag Key "
-                                     "found %s",
-                                     key);
-        }
-    }
-    return 0;
+    return tag_rules_check_tags(tags, err);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -60,6 +60,8 @@
     X(EXPORT_CONFLICT, 400, DDB_NS_DYNAMODB "ExportConflictException", "message")             \
     X(IMPORT_NOT_FOUND, 400, DDB_NS_DYNAMODB "ImportNotFoundException", "message")            \
     X(IMPORT_CONFLICT, 400, DDB_NS_DYNAMODB "ImportConflictException", "message")             \
+    X(POLICY_NOT_FOUND, 400, DDB_NS_DYNAMODB "PolicyNotFoundException", "message")           \
+    X(GLOBAL_TABLE_NOT_FOUND, 400, DDB_NS_DYNAMODB "GlobalTableNotFoundException", "message")  \
     X(INTERNAL_SERVER_ERROR, 500, DDB_NS_DYNAMODB "InternalServerError", "message")
 /* clang-format on */
 

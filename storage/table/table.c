@@ -194,6 +194,7 @@ void table_free(struct table *t, int64_t now_ms)
     free(t->latest_stream_label);
     stream_close(t->stream, now_ms); /* the registry keeps it readable for 24 hours */
     free(t->ttl.attribute);
+    table_meta_clear(&t->meta);
     free(t);
 }
 

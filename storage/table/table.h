@@ -26,6 +26,7 @@
 #include "storage/table/collection.h"
 #include "storage/table/index.h"
 #include "storage/table/skiplist.h"
+#include "storage/table/table_meta.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,6 +79,7 @@ struct table {
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
     struct ttl_setting ttl;
     struct pitr_setting pitr;
+    struct table_meta meta;       /* policies, contributor insights, Kinesis destinations */
     struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                 /* its row in the journal's file */
 };
