@@ -274,11 +274,12 @@ static void handle_health(const struct api_context *ctx, struct http_response *r
 /* Runs the operation: shape check, handler, reply. Takes body. */
 static void run_operation(const struct api_context *ctx, const struct operation *op,
                           const struct credential *cred, json_t *body, const char *content_type,
-                          struct http_response *resp)
+                          const char *host, struct http_response *resp)
 {
     struct api_request rq;
 
     memset(&rq, 0, sizeof rq);
+    rq.host = host;
     rq.db = ctx->db;
     rq.config = ctx->config;
     rq.body = body;
@@ -386,7 +387,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
         reply_bare(resp, content_type, DDB_SERIALIZATION);
         return;
     }
-    run_operation(ctx, op, &cred, body, content_type, resp);
+    run_operation(ctx, op, &cred, body, content_type, http_request_header(req, "Host"), resp);
 }
 
 void api_http_handler(void *arg, const struct http_request *req, struct http_response *resp)

@@ -46,6 +46,8 @@ const struct operation api_operations[] = {
     {"DynamoDB_20120810.GetResourcePolicy", op_get_resource_policy, get_resource_policy_fields},
     {"DynamoDB_20120810.DeleteResourcePolicy", op_delete_resource_policy,
      delete_resource_policy_fields},
+    {"DynamoDB_20120810.DescribeLimits", op_describe_limits, describe_limits_fields},
+    {"DynamoDB_20120810.DescribeEndpoints", op_describe_endpoints, describe_endpoints_fields},
     /* DynamoDB Streams, served on the same port (op_streams.c). */
     {"DynamoDBStreams_20120810.ListStreams", op_list_streams, list_streams_fields},
     {"DynamoDBStreams_20120810.DescribeStream", op_describe_stream, describe_stream_fields},

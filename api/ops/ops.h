@@ -124,4 +124,10 @@ extern const struct field put_resource_policy_fields[];
 extern const struct field get_resource_policy_fields[];
 extern const struct field delete_resource_policy_fields[];
 
+/* ---- op_service.c: DescribeLimits, DescribeEndpoints ---- */
+int op_describe_limits(struct api_request *rq);
+int op_describe_endpoints(struct api_request *rq);
+extern const struct field describe_limits_fields[];
+extern const struct field describe_endpoints_fields[];
+
 #endif

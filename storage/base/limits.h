@@ -37,6 +37,11 @@
 /* Resource-based policies (developerguide/rbac-considerations.html): 20 KB per policy. */
 #define DDB_MAX_POLICY_BYTES 20480
 
+/* Provisioned capacity quotas per account and region, as DescribeLimits reports them
+ * (ServiceQuotas.html#default-limits-throughput-capacity-modes: the defaults). */
+#define DDB_ACCOUNT_MAX_CAPACITY_UNITS 80000
+#define DDB_TABLE_MAX_CAPACITY_UNITS   40000
+
 /* Requests (API reference of each operation). */
 #define DDB_MAX_REQUEST_BYTES            (16 * 1024 * 1024) /* the largest any operation accepts */
 #define DDB_MAX_LIST_TABLES_LIMIT        100
