@@ -248,9 +248,26 @@ static const struct field gsi_update_fields[] = {
 static const struct field gsi_update_member = {
     .type = F_STRUCT, .shape_name = "GlobalSecondaryIndexUpdate", .children = gsi_update_fields};
 
-/* Global-table members are accepted as shapes and ignored (no replicas here). */
+/* Global-table members: ReplicaUpdates is checked by check_replica_updates;
+ * the witness members are accepted as shapes (no replicas here). */
 static const struct field no_fields[] = {{0}};
 static const struct field opaque_member = {.type = F_STRUCT, .children = no_fields};
+
+static const struct field replica_action_fields[] = {
+    {"RegionName", F_STRING, .required = true},
+    {0},
+};
+static const struct field replica_update_fields[] = {
+    {"Create", F_STRUCT, .shape_name = "CreateReplicationGroupMemberAction",
+     .children = replica_action_fields},
+    {"Update", F_STRUCT, .shape_name = "UpdateReplicationGroupMemberAction",
+     .children = replica_action_fields},
+    {"Delete", F_STRUCT, .shape_name = "DeleteReplicationGroupMemberAction",
+     .children = replica_action_fields},
+    {0},
+};
+static const struct field replica_update_member = {
+    .type = F_STRUCT, .shape_name = "ReplicationGroupUpdate", .children = replica_update_fields};
 
 const struct field update_table_fields[] = {
     {"AttributeDefinitions", F_LIST, .member = &attribute_definition},
@@ -263,7 +280,7 @@ const struct field update_table_fields[] = {
      .children = stream_specification_fields},
     {"SSESpecification", F_STRUCT, .shape_name = "SSESpecification",
      .children = sse_specification_fields},
-    {"ReplicaUpdates", F_LIST, .min_len = 1, .member = &opaque_member},
+    {"ReplicaUpdates", F_LIST, .min_len = 1, .member = &replica_update_member},
     {"TableClass", F_STRING},
     {"DeletionProtectionEnabled", F_BOOLEAN},
     {"MultiRegionConsistency", F_STRING},
@@ -492,6 +509,69 @@ static int check_update_combination(const json_t *body, const struct update_part
                              TABLE_RULES_INVALID
                              "You cannot create or delete index while changing stream "
                              "status");
+    return 0;
+}
+
+/*
+ * ReplicaUpdates (global tables version 2019.11.21). The actions' own rules
+ * come first [q DDB-TABLE-442]; then, since this emulator serves one region
+ * and keeps no replicas, creating a replica in another region gets the answer
+ * for a region global tables do not support, and updating or deleting one
+ * the answer for a region that is not a replica (docs/differences.md).
+ */
+static int check_replica_updates(const json_t *body, const char *region, struct ddb_error *err)
+{
+    const json_t *list = body_member(body, "ReplicaUpdates");
+    size_t i, creates_deletes = 0, kinds = 0;
+    bool seen[3] = {false, false, false};
+    const char *actions[3] = {"Create", "Update", "Delete"};
+    json_t *u;
+
+    json_array_foreach(list, i, u)
+    {
+        int n = 0;
+        for (int k = 0; k < 3; k++) {
+            if (!body_member(u, actions[k])) continue;
+            n++;
+            if (!seen[k]) kinds++;
+            seen[k] = true;
+            if (k != 1) creates_deletes++;
+        }
+        if (n == 0)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "There are no actions specified in the Replica Update Action of "
+                                 "the request.");
+    }
+    if (kinds > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update table operation with more than one type of replica actions "
+                             "not allowed.");
+    if (creates_deletes > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update table operation with more than one create or delete replica "
+                             "actions not allowed");
+    json_array_foreach(list, i, u)
+    {
+        const json_t *c = body_member(u, "Create");
+        const json_t *a = c                          ? c
+                          : body_member(u, "Update") ? body_member(u, "Update")
+                                                     : body_member(u, "Delete");
+        const char *name = body_member_str(a, "RegionName");
+        if (str_eq(name, region) && !body_member(u, "Update"))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Cannot add or delete the local region through ReplicaUpdates. "
+                                 "Use CreateTable or DeleteTable instead.");
+        if (c)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Region %s is not supported. The latest version of global tables "
+                                 "are only supported in the following regions: [%s]",
+                                 name, region);
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update global table operation failed because one or more replicas "
+                             "were not part of the global table. Please retry the request "
+                             "without these replicas: [%s].",
+                             name);
+    }
     return 0;
 }
 
@@ -777,6 +857,7 @@ int op_update_table(struct api_request *rq)
                           &rq->err) != 0)
         goto out;
     if (check_gsi_update_bounds(rq->body, &cur, &rq->err) != 0) goto out;
+    if (check_replica_updates(rq->body, rq->scope.region, &rq->err) != 0) goto out;
     if (check_update_against_table(rq->body, &cur, &rq->err) != 0) goto out;
     decode_table_update(rq->body, &update);
     if (db_update_table(rq->db, &rq->scope, &update, &desc, &rq->err) != 0) goto out;
