@@ -25,7 +25,11 @@ def settings(client, name):
     assert status == 200, stream_policy
     insights = client.describe_contributor_insights(TableName=name)
     kinesis = client.describe_kinesis_streaming_destination(TableName=name)
+    status, described = raw_call(client, "DescribeTable", {"TableName": name})
+    assert status == 200, described
     return {
+        "warm": described["Table"]["WarmThroughput"],
+        "on_demand": described["Table"]["OnDemandThroughput"],
         "tags": client.list_tags_of_resource(ResourceArn=table["TableArn"])["Tags"],
         "policy": policy,
         "stream_policy": stream_policy,
@@ -54,7 +58,14 @@ def test_table_settings_survive_a_restart(start_server, tmp_path, stop):
     client.update_contributor_insights(TableName="settings", ContributorInsightsAction="ENABLE")
     client.enable_kinesis_streaming_destination(
         TableName="settings", StreamArn="arn:aws:kinesis:us-east-1:000000000000:stream/s1")
+    status, data_ = raw_call(client, "UpdateTable", {
+        "TableName": "settings", "WarmThroughput": {"WriteUnitsPerSecond": 5000}})
+    assert status == 200, data_
+    status, data_ = raw_call(client, "UpdateTable", {
+        "TableName": "settings", "OnDemandThroughput": {"MaxReadRequestUnits": 70}})
+    assert status == 200, data_
     before = settings(client, "settings")
+    assert before["warm"]["WriteUnitsPerSecond"] == 5000
     if stop == "clean":
         assert server.stop() is None
     else:

@@ -491,6 +491,9 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
             /* On-demand GSIs report zero throughput too (ack-api-quirks DDB-TABLE-133). */
             for (size_t i = 0; i < t->def.gsi_count; i++)
                 memset(&t->def.gsis[i].throughput, 0, sizeof t->def.gsis[i].throughput);
+        } else {
+            /* Maxima only apply on demand: a provisioned table describes none. */
+            memset(&t->def.on_demand, 0, sizeof t->def.on_demand);
         }
     }
     old_throughput = t->def.throughput;
@@ -501,6 +504,12 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
         table_sync_stream(t, db->streams, scope->namespace_id, now_ms);
     }
     if (u->has_deletion_protection) t->def.deletion_protection = u->deletion_protection;
+    if (u->on_demand.max_read)
+        t->def.on_demand.max_read = u->on_demand.max_read < 0 ? 0 : u->on_demand.max_read;
+    if (u->on_demand.max_write)
+        t->def.on_demand.max_write = u->on_demand.max_write < 0 ? 0 : u->on_demand.max_write;
+    if (u->warm.read_per_s) t->def.warm.read_per_s = u->warm.read_per_s;
+    if (u->warm.write_per_s) t->def.warm.write_per_s = u->warm.write_per_s;
     if (u->has_table_class) {
         free(t->def.table_class);
         t->def.table_class = u->table_class ? xstrdup(u->table_class) : NULL;

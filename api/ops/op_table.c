@@ -425,8 +425,9 @@ static void find_update_parts(const json_t *body, struct update_parts *p)
     p->sse = body_member(body, "SSESpecification") != NULL;
     p->deletion_protection = body_member(body, "DeletionProtectionEnabled") != NULL;
     p->table_class = body_member(body, "TableClass") != NULL;
-    p->on_demand = body_member(body, "OnDemandThroughput") != NULL;
-    p->warm = body_member(body, "WarmThroughput") != NULL;
+    /* An empty OnDemandThroughput/WarmThroughput is dropped as absent [q DDB-TABLE-456]. */
+    p->on_demand = json_object_size(body_member(body, "OnDemandThroughput")) > 0;
+    p->warm = json_object_size(body_member(body, "WarmThroughput")) > 0;
     p->replicas = body_member(body, "ReplicaUpdates") != NULL;
     p->other = body_member(body, "MultiRegionConsistency") ||
                body_member(body, "GlobalTableWitnessUpdates");
@@ -699,6 +700,42 @@ static int check_gsi_update_bounds(const json_t *body, const struct table_desc *
     return 0;
 }
 
+/* The WarmThroughput a table has now, as DescribeTable reports it. */
+static void current_warm(const struct table_desc *cur, int64_t *read, int64_t *write)
+{
+    json_t *desc = wire_table_desc_to_json(cur);
+    json_t *warm = json_object_get(desc, "WarmThroughput");
+
+    *read = json_integer_value(json_object_get(warm, "ReadUnitsPerSecond"));
+    *write = json_integer_value(json_object_get(warm, "WriteUnitsPerSecond"));
+    json_decref(desc);
+}
+
+/* [q DDB-TABLE-442]: WarmThroughput only grows. */
+static int check_warm_update(const json_t *warm, const struct table_desc *cur,
+                             struct ddb_error *err)
+{
+    int64_t read, write;
+
+    if (!json_object_size(warm)) return 0;
+    current_warm(cur, &read, &write);
+    if (body_member(warm, "ReadUnitsPerSecond") &&
+        body_member_int(warm, "ReadUnitsPerSecond") < read)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Requested ReadUnitsPerSecond for WarmThroughput for table is lower "
+                             "than current WarmThroughput, decreasing WarmThroughput is not "
+                             "supported");
+    if (body_member(warm, "WriteUnitsPerSecond") &&
+        body_member_int(warm, "WriteUnitsPerSecond") < write)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Requested WriteUnitsPerSecond for WarmThroughput for table is "
+                             "lower than current WarmThroughput, decreasing WarmThroughput is "
+                             "not supported");
+    return 0;
+}
+
 static int check_update_against_table(const json_t *body, const struct table_desc *cur,
                                       struct ddb_error *err)
 {
@@ -755,6 +792,9 @@ static int check_update_against_table(const json_t *body, const struct table_des
                                  "specified for index: %s",
                                  name);
     }
+    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, true, err) != 0)
+        return -1;
+    if (check_warm_update(body_member(body, "WarmThroughput"), cur, err) != 0) return -1;
     /* Asking for the default key on a table that already uses it [q DDB-TABLE-442]. */
     if (body_member(body, "SSESpecification") && !cur->def.sse.enabled) {
         struct sse_spec want;
@@ -803,6 +843,8 @@ static void decode_table_update(const json_t *body, struct table_update *u)
         u->has_sse = true;
         wire_table_sse_from_json(body_member(body, "SSESpecification"), &u->sse);
     }
+    wire_table_on_demand_from_json(body_member(body, "OnDemandThroughput"), &u->on_demand);
+    wire_table_warm_from_json(body_member(body, "WarmThroughput"), &u->warm);
     if (body_member(body, "AttributeDefinitions"))
         wire_table_attr_defs_from_json(body_member(body, "AttributeDefinitions"), &u->attr_defs,
                                        &u->attr_def_count);

@@ -521,6 +521,54 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
     return 0;
 }
 
+/* [q DDB-TABLE-442]: OnDemandThroughput only on demand, each maximum positive
+ * (or -1 to clear one on UpdateTable). */
+int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, struct ddb_error *err)
+{
+    static const char *const members[] = {"MaxReadRequestUnits", "MaxWriteRequestUnits"};
+
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *v = body_member(spec, members[i]);
+        json_int_t n = json_integer_value(v);
+        if (!v) continue;
+        if (!on_demand)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "%s for OnDemandThroughput cannot be specified when the table "
+                                 "BillingMode is PROVISIONED",
+                                 members[i]);
+        if (n == 0 || n < -1 || (n == -1 && !updating))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "Requested %s for OnDemandThroughput for table is outside of "
+                                 "valid range",
+                                 members[i]);
+    }
+    return 0;
+}
+
+/* [q DDB-TABLE-442]: a provisioned table's WarmThroughput is at least its capacity. */
+static int check_create_warm(const json_t *body, struct ddb_error *err)
+{
+    const json_t *warm = body_member(body, "WarmThroughput");
+    const json_t *pt = body_member(body, "ProvisionedThroughput");
+
+    if (!warm || !pt || str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST")) return 0;
+    if (body_member(warm, "ReadUnitsPerSecond") &&
+        body_member_int(warm, "ReadUnitsPerSecond") < body_member_int(pt, "ReadCapacityUnits"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Requested ReadUnitsPerSecond for WarmThroughput for table is lower "
+                             "than ReadCapacityUnits of ProvisionedThroughput");
+    if (body_member(warm, "WriteUnitsPerSecond") &&
+        body_member_int(warm, "WriteUnitsPerSecond") < body_member_int(pt, "WriteCapacityUnits"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Requested WriteUnitsPerSecond for WarmThroughput for table is lower "
+                             "than WriteCapacityUnits of ProvisionedThroughput");
+    return 0;
+}
+
 /* CreateTable's cross-field checks, in AWS's order. */
 int table_rules_check_create(const json_t *body, struct ddb_error *err)
 {
@@ -532,6 +580,11 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
                              "TableName must be at least 3 characters long and at most 255 "
                              "characters long");
     if (check_create_billing(body, err) != 0) return -1;
+    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"),
+                              str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST"),
+                              false, err) != 0)
+        return -1;
+    if (check_create_warm(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
     if (check_create_indexes(body, err) != 0) return -1;
     if (table_rules_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;

@@ -353,6 +353,9 @@ enum table_def_tag {
     TD_DELETION_PROTECTION = 10,
     TD_TABLE_CLASS = 11,
     TD_TAGS = 12,
+    /* Far from the tags above, so that fields other changes add never meet them. */
+    TD_ON_DEMAND = 40,
+    TD_WARM = 41,
 };
 
 static void put_indexes(struct text_buf *b, const struct index_def *defs, size_t count)
@@ -426,6 +429,14 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
         codec_put_str(b, def->tags[i].value);
     }
     codec_field_end(b, m);
+    m = codec_field_begin(b, TD_ON_DEMAND);
+    codec_put_ivar(b, def->on_demand.max_read);
+    codec_put_ivar(b, def->on_demand.max_write);
+    codec_field_end(b, m);
+    m = codec_field_begin(b, TD_WARM);
+    codec_put_ivar(b, def->warm.read_per_s);
+    codec_put_ivar(b, def->warm.write_per_s);
+    codec_field_end(b, m);
 }
 
 bool codec_get_table_def(struct codec_in *in, struct table_def *out)
@@ -483,6 +494,14 @@ bool codec_get_table_def(struct codec_in *in, struct table_def *out)
                 out->tags[i].key = codec_get_str(&f);
                 out->tags[i].value = codec_get_str(&f);
             }
+            break;
+        case TD_ON_DEMAND:
+            out->on_demand.max_read = codec_get_ivar(&f);
+            out->on_demand.max_write = codec_get_ivar(&f);
+            break;
+        case TD_WARM:
+            out->warm.read_per_s = codec_get_ivar(&f);
+            out->warm.write_per_s = codec_get_ivar(&f);
             break;
         default: break; /* a field of a newer ddbemu: skipped */
         }

@@ -165,6 +165,8 @@ void table_def_copy(struct table_def *dst, const struct table_def *src)
     dst->sse.kms_master_key_id = dup_or_null(src->sse.kms_master_key_id);
     dst->deletion_protection = src->deletion_protection;
     dst->table_class = dup_or_null(src->table_class);
+    dst->on_demand = src->on_demand;
+    dst->warm = src->warm;
     dst->tag_count = src->tag_count;
     if (src->tag_count) {
         dst->tags = xcalloc(src->tag_count, sizeof *dst->tags);

@@ -84,6 +84,20 @@ struct tag {
     char *value;
 };
 
+/* OnDemandThroughput: the most read/write request units per second an on-demand
+ * table may use; 0 when no maximum is set (-1 in requests clears one). */
+struct on_demand_throughput {
+    int64_t max_read;
+    int64_t max_write;
+};
+
+/* WarmThroughput the table was asked to be ready for; 0 when never configured
+ * (the description then reports the defaults). */
+struct warm_throughput {
+    int64_t read_per_s;
+    int64_t write_per_s;
+};
+
 struct table_def {
     char *name;
     struct attr_def *attr_defs; /* every attribute used in any key schema, and no other */
@@ -101,6 +115,8 @@ struct table_def {
     char *table_class; /* "STANDARD" or "STANDARD_INFREQUENT_ACCESS"; NULL when never set */
     struct tag *tags;
     size_t tag_count;
+    struct on_demand_throughput on_demand; /* the table's; not its GSIs' */
+    struct warm_throughput warm;           /* the table's; not its GSIs' */
 };
 
 enum table_status { TABLE_CREATING, TABLE_UPDATING, TABLE_DELETING, TABLE_ACTIVE };
