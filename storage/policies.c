@@ -23,11 +23,17 @@
 
 #define POLICY_NOT_FOUND "Resource-based policy not found for the provided ResourceArn: "
 
-/* The table and the policy slot the target names; an error when either is missing. */
+/* The table and the policy slot the target names; an error when either is
+ * missing. A stream re-enabled since its policy was set has a new label: the
+ * old stream's policy is gone (for_change: the slot is emptied and given to
+ * the current stream, which needs the lock exclusively; otherwise *p is an
+ * empty slot). */
 static int find_policy(struct db *db, const struct db_scope *scope,
-                       const struct policy_target *target, struct table **t,
+                       const struct policy_target *target, bool for_change, struct table **t,
                        struct resource_policy **p, struct ddb_error *err)
 {
+    static const struct resource_policy none = {0};
+
     *t = db_find_table(db, scope, target->table_name);
     if (!*t)
         return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
@@ -41,9 +47,12 @@ static int find_policy(struct db *db, const struct db_scope *scope,
         return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
                              "Requested resource not found: Stream: %s not found for Table: %s",
                              target->stream_label, target->table_name);
-    /* A stream re-enabled since has a new label: the old stream's policy is gone. */
     if (!(*t)->meta.stream_policy_label ||
         strcmp((*t)->meta.stream_policy_label, target->stream_label)) {
+        if (!for_change) {
+            *p = (struct resource_policy *) &none; /* read only */
+            return 0;
+        }
         resource_policy_clear(&(*t)->meta.stream_policy);
         free((*t)->meta.stream_policy_label);
         (*t)->meta.stream_policy_label = xstrdup(target->stream_label);
@@ -88,9 +97,8 @@ int db_get_resource_policy(struct db *db, const struct db_scope *scope,
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    /* find_policy may forget a replaced stream's policy: a change, so exclusive. */
-    db_write_lock(db);
-    if (find_policy(db, scope, target, &t, &p, err) != 0) goto out;
+    db_read_lock(db);
+    if (find_policy(db, scope, target, false, &t, &p, err) != 0) goto out;
     if (!p->document) {
         ddb_error_set(err, DDB_POLICY_NOT_FOUND, POLICY_NOT_FOUND "%s", target->resource_arn);
         goto out;
@@ -113,7 +121,7 @@ int db_put_resource_policy(struct db *db, const struct db_scope *scope,
 
     *revision_id = NULL;
     db_write_lock(db);
-    if (find_policy(db, scope, target, &t, &p, err) != 0) goto out;
+    if (find_policy(db, scope, target, true, &t, &p, err) != 0) goto out;
     if (check_expected(target, p, expected_revision, err) != 0) goto out;
     if (!p->document || strcmp(p->document, document) != 0) {
         int64_t rev = db_now_ms(db);
@@ -143,7 +151,7 @@ int db_delete_resource_policy(struct db *db, const struct db_scope *scope,
 
     *revision_id = NULL;
     db_write_lock(db);
-    if (find_policy(db, scope, target, &t, &p, err) != 0) goto out;
+    if (find_policy(db, scope, target, true, &t, &p, err) != 0) goto out;
     if (!p->document) {
         ddb_error_set(err, DDB_POLICY_NOT_FOUND, POLICY_NOT_FOUND "%s", target->resource_arn);
         goto out;
