@@ -110,3 +110,57 @@ def test_warm_throughput_of_a_provisioned_table(dynamodb, tables):
                                          "of ProvisionedThroughput")
     status, _ = raw_call(dynamodb, "DescribeTable", {"TableName": name})
     assert status == 400
+
+
+def test_index_throughput_settings(dynamodb, tables):
+    name, (status, data) = create(
+        dynamodb,
+        AttributeDefinitions=[{"AttributeName": "p", "AttributeType": "S"},
+                              {"AttributeName": "g", "AttributeType": "S"}],
+        GlobalSecondaryIndexes=[{
+            "IndexName": "by_g", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+            "Projection": {"ProjectionType": "KEYS_ONLY"},
+            "OnDemandThroughput": {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 20},
+            "WarmThroughput": {}}])
+    assert status == 200, data
+    tables.append(name)
+
+    def index():
+        for _ in range(900):
+            table = describe(dynamodb, name)
+            gsi = table["GlobalSecondaryIndexes"][0]
+            if table["TableStatus"] == "ACTIVE" and gsi["IndexStatus"] == "ACTIVE" and \
+                    gsi["WarmThroughput"]["Status"] == "ACTIVE":
+                return gsi
+            running_on_aws_sleep(1)
+        raise AssertionError("index never ACTIVE")
+
+    gsi = index()
+    assert gsi["OnDemandThroughput"] == {"MaxReadRequestUnits": 10, "MaxWriteRequestUnits": 20}
+    assert gsi["WarmThroughput"] == {"ReadUnitsPerSecond": 12000, "WriteUnitsPerSecond": 4000,
+                                     "Status": "ACTIVE"}
+    status, data = raw_call(dynamodb, "UpdateTable", {"TableName": name, "GlobalSecondaryIndexUpdates": [
+        {"Update": {"IndexName": "by_g", "WarmThroughput": {"ReadUnitsPerSecond": 13000}}}]})
+    assert status == 200, data
+    for _ in range(900):
+        gsi = index()
+        if gsi["WarmThroughput"]["ReadUnitsPerSecond"] == 13000:
+            break
+        running_on_aws_sleep(1)
+    assert gsi["WarmThroughput"] == {"ReadUnitsPerSecond": 13000, "WriteUnitsPerSecond": 4000,
+                                     "Status": "ACTIVE"}
+    for update, message in [
+        ({"IndexName": "by_g", "WarmThroughput": {}},
+         "WarmThroughput must have at least one of ReadUnitsPerSecond or WriteUnitsPerSecond "
+         "specified for index: by_g"),
+        ({"IndexName": "by_g"},
+         "The only Updates for index: by_g when TableThroughputMode is PAY_PER_REQUEST can be to "
+         "OnDemandThroughput, WarmThroughput"),
+        ({"IndexName": "by_g", "WarmThroughput": {"ReadUnitsPerSecond": 12500}},
+         "Requested ReadUnitsPerSecond for WarmThroughput for index by_g is lower than current "
+         "WarmThroughput, decreasing WarmThroughput is not supported"),
+    ]:
+        status, data = raw_call(dynamodb, "UpdateTable", {
+            "TableName": name, "GlobalSecondaryIndexUpdates": [{"Update": update}]})
+        assert (status, data["message"]) == (400, INVALID + message), update
+    assert index()["WarmThroughput"]["ReadUnitsPerSecond"] == 13000

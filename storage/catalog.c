@@ -360,7 +360,8 @@ static int check_gsi_updates(const struct table *t, const struct table_update *u
             if (!(idx = find_gsi(t, g->def.name))) return index_not_found(t, g->def.name, err);
             /* On demand only OnDemandThroughput/WarmThroughput can change (api/ checked),
              * and re-sending them is accepted (ack-api-quirks DDB-TABLE-135). */
-            if (!provisioned_after(t, u)) break;
+            /* An Update of only OnDemandThroughput/WarmThroughput carries no throughput. */
+            if (!provisioned_after(t, u) || !req->read_units) break;
             cur = &idx->def->throughput;
             /* ack-api-quirks DDB-TABLE-164 (live service), the table's wording for an index. */
             if (req->read_units == cur->read_units && req->write_units == cur->write_units &&
@@ -394,9 +395,20 @@ static void apply_gsi_throughput(struct table *t, const struct table_update *u,
         if (g->kind != GSI_UPDATE_UPDATE) continue;
         idx = find_gsi(t, g->def.name);
         old_throughput[i] = idx->def->throughput;
-        if (!provisioned_after(t, u)) continue;
         for (size_t j = 0; j < t->def.gsi_count; j++) {
-            if (&t->def.gsis[j] == idx->def) t->def.gsis[j].throughput = g->def.throughput;
+            struct index_def *d = &t->def.gsis[j];
+            if (d != idx->def) continue;
+            /* Maxima of -1 clear (ack-api-quirks DDB-TABLE-456); api/ checked the rest. */
+            if (g->def.on_demand.max_read)
+                d->on_demand.max_read =
+                    g->def.on_demand.max_read < 0 ? 0 : g->def.on_demand.max_read;
+            if (g->def.on_demand.max_write)
+                d->on_demand.max_write =
+                    g->def.on_demand.max_write < 0 ? 0 : g->def.on_demand.max_write;
+            if (g->def.warm.read_per_s) d->warm.read_per_s = g->def.warm.read_per_s;
+            if (g->def.warm.write_per_s) d->warm.write_per_s = g->def.warm.write_per_s;
+            if (provisioned_after(t, u) && g->def.throughput.read_units)
+                d->throughput = g->def.throughput;
         }
     }
 }

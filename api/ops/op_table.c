@@ -633,6 +633,14 @@ static int check_gsi_updates(const json_t *body, struct ddb_error *err)
                 0)
                 return -1;
         }
+        /* [q DDB-TABLE-456]: before the table is looked up. */
+        if (body_member(u, "Update") && body_member(body_member(u, "Update"), "WarmThroughput") &&
+            !json_object_size(body_member(body_member(u, "Update"), "WarmThroughput")))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "WarmThroughput must have at least one of ReadUnitsPerSecond or "
+                                 "WriteUnitsPerSecond specified for index: %s",
+                                 name);
         if (body_member(u, "Create") || body_member(u, "Delete")) online++;
     }
     /* Two online index builds in one call [q DDB-TABLE-159]. */
@@ -700,39 +708,43 @@ static int check_gsi_update_bounds(const json_t *body, const struct table_desc *
     return 0;
 }
 
-/* The WarmThroughput a table has now, as DescribeTable reports it. */
-static void current_warm(const struct table_desc *cur, int64_t *read, int64_t *write)
+/* The WarmThroughput a table (index NULL) or its GSI has now, as DescribeTable reports it. */
+static void current_warm(const struct table_desc *cur, const char *index, int64_t *read,
+                         int64_t *write)
 {
-    json_t *desc = wire_table_desc_to_json(cur);
-    json_t *warm = json_object_get(desc, "WarmThroughput");
+    json_t *desc = wire_table_desc_to_json(cur), *owner = desc, *g;
+    json_t *warm;
+    size_t i;
 
+    if (index) {
+        json_array_foreach(json_object_get(desc, "GlobalSecondaryIndexes"), i, g)
+        {
+            if (str_eq(body_member_str(g, "IndexName"), index)) owner = g;
+        }
+    }
+    warm = json_object_get(owner, "WarmThroughput");
     *read = json_integer_value(json_object_get(warm, "ReadUnitsPerSecond"));
     *write = json_integer_value(json_object_get(warm, "WriteUnitsPerSecond"));
     json_decref(desc);
 }
 
-/* [q DDB-TABLE-442]: WarmThroughput only grows. */
-static int check_warm_update(const json_t *warm, const struct table_desc *cur,
+/* [q DDB-TABLE-442]: WarmThroughput only grows ("for table", or "for index <i>"). */
+static int check_warm_update(const json_t *warm, const struct table_desc *cur, const char *index,
                              struct ddb_error *err)
 {
-    int64_t read, write;
+    static const char *const members[] = {"ReadUnitsPerSecond", "WriteUnitsPerSecond"};
+    int64_t now[2];
 
     if (!json_object_size(warm)) return 0;
-    current_warm(cur, &read, &write);
-    if (body_member(warm, "ReadUnitsPerSecond") &&
-        body_member_int(warm, "ReadUnitsPerSecond") < read)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "Requested ReadUnitsPerSecond for WarmThroughput for table is lower "
-                             "than current WarmThroughput, decreasing WarmThroughput is not "
-                             "supported");
-    if (body_member(warm, "WriteUnitsPerSecond") &&
-        body_member_int(warm, "WriteUnitsPerSecond") < write)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "Requested WriteUnitsPerSecond for WarmThroughput for table is "
-                             "lower than current WarmThroughput, decreasing WarmThroughput is "
-                             "not supported");
+    current_warm(cur, index, &now[0], &now[1]);
+    for (size_t i = 0; i < 2; i++) {
+        if (body_member(warm, members[i]) && body_member_int(warm, members[i]) < now[i])
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "Requested %s for WarmThroughput for %s%s is lower than current "
+                                 "WarmThroughput, decreasing WarmThroughput is not supported",
+                                 members[i], index ? "index " : "table", index ? index : "");
+    }
     return 0;
 }
 
@@ -771,13 +783,22 @@ static int check_update_against_table(const json_t *body, const struct table_des
     {
         const json_t *up = body_member(u, "Update"), *c = body_member(u, "Create");
         const char *name = gsi_update_index_name(u);
-        if (up && on_demand && body_member(up, "ProvisionedThroughput"))
+        /* [q DDB-TABLE-456]: on demand, an index Update changes OnDemandThroughput or
+         * WarmThroughput (an empty one counts as absent), nothing else. */
+        if (up && on_demand &&
+            (body_member(up, "ProvisionedThroughput") ||
+             (!json_object_size(body_member(up, "OnDemandThroughput")) &&
+              !json_object_size(body_member(up, "WarmThroughput")))))
             return ddb_error_set(err, DDB_VALIDATION,
                                  TABLE_RULES_INVALID
                                  "The only Updates for index: %s when TableThroughputMode "
                                  "is PAY_PER_REQUEST can be to OnDemandThroughput, "
                                  "WarmThroughput",
                                  name);
+        if (up && (table_rules_on_demand(body_member(up, "OnDemandThroughput"), on_demand, true,
+                                         name, err) != 0 ||
+                   check_warm_update(body_member(up, "WarmThroughput"), cur, name, err) != 0))
+            return -1;
         if (c && on_demand && body_member(c, "ProvisionedThroughput"))
             return ddb_error_set(err, DDB_VALIDATION,
                                  TABLE_RULES_INVALID
@@ -792,9 +813,10 @@ static int check_update_against_table(const json_t *body, const struct table_des
                                  "specified for index: %s",
                                  name);
     }
-    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, true, err) != 0)
+    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, true, NULL,
+                              err) != 0)
         return -1;
-    if (check_warm_update(body_member(body, "WarmThroughput"), cur, err) != 0) return -1;
+    if (check_warm_update(body_member(body, "WarmThroughput"), cur, NULL, err) != 0) return -1;
     /* Asking for the default key on a table that already uses it [q DDB-TABLE-442]. */
     if (body_member(body, "SSESpecification") && !cur->def.sse.enabled) {
         struct sse_spec want;
@@ -862,6 +884,10 @@ static void decode_table_update(const json_t *body, struct table_update *u)
             g->def.is_global = true;
             wire_table_throughput_from_json(
                 body_member(body_member(e, "Update"), "ProvisionedThroughput"), &g->def.throughput);
+            wire_table_on_demand_from_json(
+                body_member(body_member(e, "Update"), "OnDemandThroughput"), &g->def.on_demand);
+            wire_table_warm_from_json(body_member(body_member(e, "Update"), "WarmThroughput"),
+                                      &g->def.warm);
         } else {
             g->kind = GSI_UPDATE_DELETE;
             g->def.name = xstrdup(body_member_str(body_member(e, "Delete"), "IndexName"));

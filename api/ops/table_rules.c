@@ -522,11 +522,19 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
 }
 
 /* [q DDB-TABLE-442]: OnDemandThroughput only on demand, each maximum positive
- * (or -1 to clear one on UpdateTable). */
-int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, struct ddb_error *err)
+ * (or -1 to clear one on UpdateTable). An index's texts say "for index : <i>"
+ * where the table's say "for table" (the catalogue records the variant, not
+ * its placement in the PROVISIONED text). */
+int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, const char *index,
+                          struct ddb_error *err)
 {
     static const char *const members[] = {"MaxReadRequestUnits", "MaxWriteRequestUnits"};
+    char whose[300];
 
+    if (index)
+        snprintf(whose, sizeof whose, "index : %s", index);
+    else
+        snprintf(whose, sizeof whose, "table");
     for (size_t i = 0; i < 2; i++) {
         const json_t *v = body_member(spec, members[i]);
         json_int_t n = json_integer_value(v);
@@ -534,15 +542,34 @@ int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, str
         if (!on_demand)
             return ddb_error_set(err, DDB_VALIDATION,
                                  TABLE_RULES_INVALID
-                                 "%s for OnDemandThroughput cannot be specified when the table "
-                                 "BillingMode is PROVISIONED",
-                                 members[i]);
+                                 "%s for OnDemandThroughput%s%s cannot be specified when the "
+                                 "table BillingMode is PROVISIONED",
+                                 members[i], index ? " for " : "", index ? whose : "");
         if (n == 0 || n < -1 || (n == -1 && !updating))
             return ddb_error_set(err, DDB_VALIDATION,
                                  TABLE_RULES_INVALID
-                                 "Requested %s for OnDemandThroughput for table is outside of "
+                                 "Requested %s for OnDemandThroughput for %s is outside of "
                                  "valid range",
-                                 members[i]);
+                                 members[i], whose);
+    }
+    return 0;
+}
+
+/* The table's and its GSIs' OnDemandThroughput at creation. */
+static int check_create_on_demand(const json_t *body, struct ddb_error *err)
+{
+    bool on_demand = str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST");
+    size_t i;
+    json_t *g;
+
+    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, false, NULL,
+                              err) != 0)
+        return -1;
+    json_array_foreach(body_member(body, "GlobalSecondaryIndexes"), i, g)
+    {
+        if (table_rules_on_demand(body_member(g, "OnDemandThroughput"), on_demand, false,
+                                  body_member_str(g, "IndexName"), err) != 0)
+            return -1;
     }
     return 0;
 }
@@ -580,10 +607,7 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
                              "TableName must be at least 3 characters long and at most 255 "
                              "characters long");
     if (check_create_billing(body, err) != 0) return -1;
-    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"),
-                              str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST"),
-                              false, err) != 0)
-        return -1;
+    if (check_create_on_demand(body, err) != 0) return -1;
     if (check_create_warm(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
     if (check_create_indexes(body, err) != 0) return -1;

@@ -29,8 +29,10 @@ int table_rules_stream(const json_t *spec, bool creating, struct ddb_error *err)
 int table_rules_sse(const json_t *spec, struct ddb_error *err);
 int table_rules_table_class(const json_t *body, struct ddb_error *err);
 int table_rules_check_create(const json_t *body, struct ddb_error *err);
-/* OnDemandThroughput of a table whose billing mode is (or becomes) on_demand;
- * updating: -1 clears a maximum (refused at creation). */
-int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, struct ddb_error *err);
+/* OnDemandThroughput of a table (index NULL) or of its GSI named index, whose
+ * billing mode is (or becomes) on_demand; updating: -1 clears a maximum
+ * (refused at creation). */
+int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, const char *index,
+                          struct ddb_error *err);
 
 #endif

@@ -141,9 +141,12 @@ void wire_table_index_from_json(const json_t *idx, bool is_global, struct index_
     out->is_global = is_global;
     wire_table_key_schema_from_json(json_object_get(idx, "KeySchema"), &out->key);
     wire_table_projection_from_json(json_object_get(idx, "Projection"), &out->projection);
-    if (is_global)
+    if (is_global) {
         wire_table_throughput_from_json(json_object_get(idx, "ProvisionedThroughput"),
                                         &out->throughput);
+        wire_table_on_demand_from_json(json_object_get(idx, "OnDemandThroughput"), &out->on_demand);
+        wire_table_warm_from_json(json_object_get(idx, "WarmThroughput"), &out->warm);
+    }
 }
 
 void wire_table_stream_from_json(const json_t *spec, struct stream_spec *out)
@@ -376,7 +379,7 @@ static json_t *gsi_to_json(const struct table_desc *d, size_t i)
 {
     const struct index_def *def = &d->def.gsis[i];
     const struct index_desc *desc = d->gsi_descs ? &d->gsi_descs[i] : NULL;
-    json_t *obj = json_object();
+    json_t *obj = json_object(), *sub;
 
     json_object_set_new(obj, "IndexName", json_string(def->name));
     json_object_set_new(obj, "KeySchema", wire_table_key_schema_to_json(&def->key));
@@ -396,7 +399,9 @@ static json_t *gsi_to_json(const struct table_desc *d, size_t i)
     if (d->status != TABLE_CREATING)
         json_object_set_new(
             obj, "WarmThroughput",
-            warm_throughput_to_json(d->def.billing, &def->throughput, NULL, "ACTIVE"));
+            warm_throughput_to_json(d->def.billing, &def->throughput, &def->warm, "ACTIVE"));
+    sub = on_demand_to_json(&def->on_demand);
+    if (sub) json_object_set_new(obj, "OnDemandThroughput", sub);
     return obj;
 }
 

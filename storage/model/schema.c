@@ -101,6 +101,8 @@ void index_def_copy(struct index_def *dst, const struct index_def *src)
     key_schema_copy(&dst->key, &src->key);
     projection_copy(&dst->projection, &src->projection);
     dst->throughput = src->throughput;
+    dst->on_demand = src->on_demand;
+    dst->warm = src->warm;
 }
 
 static struct index_def *copy_indexes(const struct index_def *src, size_t count)

@@ -49,6 +49,20 @@ struct throughput {
     int64_t write_units;
 };
 
+/* OnDemandThroughput: the most read/write request units per second an on-demand
+ * table may use; 0 when no maximum is set (-1 in requests clears one). */
+struct on_demand_throughput {
+    int64_t max_read;
+    int64_t max_write;
+};
+
+/* WarmThroughput the table was asked to be ready for; 0 when never configured
+ * (the description then reports the defaults). */
+struct warm_throughput {
+    int64_t read_per_s;
+    int64_t write_per_s;
+};
+
 enum index_status { INDEX_CREATING, INDEX_UPDATING, INDEX_DELETING, INDEX_ACTIVE };
 
 struct index_def {
@@ -56,7 +70,9 @@ struct index_def {
     bool is_global;
     struct key_schema key;
     struct projection projection;
-    struct throughput throughput; /* GSIs on provisioned tables */
+    struct throughput throughput;          /* GSIs on provisioned tables */
+    struct on_demand_throughput on_demand; /* GSIs of on-demand tables */
+    struct warm_throughput warm;           /* GSIs */
 };
 
 enum billing_mode { BILLING_PROVISIONED, BILLING_PAY_PER_REQUEST };
@@ -82,20 +98,6 @@ struct sse_spec {
 struct tag {
     char *key;
     char *value;
-};
-
-/* OnDemandThroughput: the most read/write request units per second an on-demand
- * table may use; 0 when no maximum is set (-1 in requests clears one). */
-struct on_demand_throughput {
-    int64_t max_read;
-    int64_t max_write;
-};
-
-/* WarmThroughput the table was asked to be ready for; 0 when never configured
- * (the description then reports the defaults). */
-struct warm_throughput {
-    int64_t read_per_s;
-    int64_t write_per_s;
 };
 
 struct table_def {
