@@ -161,3 +161,10 @@ def raw_call(client, operation, body):
     finally:
         conn.close()
     return resp.status, (json.loads(data) if data else None)
+
+
+def running_on_aws_sleep(seconds):
+    """Waits between polls when the suite runs against AWS, where control-plane
+    changes take seconds to show; the emulator applies them at once."""
+    if os.environ.get("DDBEMU_ENDPOINT") == "aws":
+        time.sleep(seconds)

@@ -372,7 +372,8 @@ static int check_gsi_updates(const struct table *t, const struct table_update *u
             if (!(idx = find_gsi(t, g->def.name))) return index_not_found(t, g->def.name, err);
             /* On demand only OnDemandThroughput/WarmThroughput can change (api/ checked),
              * and re-sending them is accepted (ack-api-quirks DDB-TABLE-135). */
-            if (!provisioned_after(t, u)) break;
+            /* An Update of only OnDemandThroughput/WarmThroughput carries no throughput. */
+            if (!provisioned_after(t, u) || !req->read_units) break;
             cur = &idx->def->throughput;
             /* ack-api-quirks DDB-TABLE-164 (live service), the table's wording for an index. */
             if (req->read_units == cur->read_units && req->write_units == cur->write_units &&
@@ -406,9 +407,20 @@ static void apply_gsi_throughput(struct table *t, const struct table_update *u,
         if (g->kind != GSI_UPDATE_UPDATE) continue;
         idx = find_gsi(t, g->def.name);
         old_throughput[i] = idx->def->throughput;
-        if (!provisioned_after(t, u)) continue;
         for (size_t j = 0; j < t->def.gsi_count; j++) {
-            if (&t->def.gsis[j] == idx->def) t->def.gsis[j].throughput = g->def.throughput;
+            struct index_def *d = &t->def.gsis[j];
+            if (d != idx->def) continue;
+            /* Maxima of -1 clear (ack-api-quirks DDB-TABLE-456); api/ checked the rest. */
+            if (g->def.on_demand.max_read)
+                d->on_demand.max_read =
+                    g->def.on_demand.max_read < 0 ? 0 : g->def.on_demand.max_read;
+            if (g->def.on_demand.max_write)
+                d->on_demand.max_write =
+                    g->def.on_demand.max_write < 0 ? 0 : g->def.on_demand.max_write;
+            if (g->def.warm.read_per_s) d->warm.read_per_s = g->def.warm.read_per_s;
+            if (g->def.warm.write_per_s) d->warm.write_per_s = g->def.warm.write_per_s;
+            if (provisioned_after(t, u) && g->def.throughput.read_units)
+                d->throughput = g->def.throughput;
         }
     }
 }
@@ -503,6 +515,9 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
             /* On-demand GSIs report zero throughput too (ack-api-quirks DDB-TABLE-133). */
             for (size_t i = 0; i < t->def.gsi_count; i++)
                 memset(&t->def.gsis[i].throughput, 0, sizeof t->def.gsis[i].throughput);
+        } else {
+            /* Maxima only apply on demand: a provisioned table describes none. */
+            memset(&t->def.on_demand, 0, sizeof t->def.on_demand);
         }
     }
     old_throughput = t->def.throughput;
@@ -513,6 +528,12 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
         table_sync_stream(t, db->streams, scope->namespace_id, now_ms);
     }
     if (u->has_deletion_protection) t->def.deletion_protection = u->deletion_protection;
+    if (u->on_demand.max_read)
+        t->def.on_demand.max_read = u->on_demand.max_read < 0 ? 0 : u->on_demand.max_read;
+    if (u->on_demand.max_write)
+        t->def.on_demand.max_write = u->on_demand.max_write < 0 ? 0 : u->on_demand.max_write;
+    if (u->warm.read_per_s) t->def.warm.read_per_s = u->warm.read_per_s;
+    if (u->warm.write_per_s) t->def.warm.write_per_s = u->warm.write_per_s;
     if (u->has_table_class) {
         free(t->def.table_class);
         t->def.table_class = u->table_class ? xstrdup(u->table_class) : NULL;

@@ -148,6 +148,10 @@ struct table_update {
     size_t attr_def_count;
     struct gsi_update *gsi_updates;
     size_t gsi_update_count;
+    /* OnDemandThroughput / WarmThroughput members sent (0: not sent; a maximum of
+     * -1 clears it). Checked against the table by api/ before. */
+    struct on_demand_throughput on_demand;
+    struct warm_throughput warm;
 };
 
 void table_update_clear(struct table_update *u);

@@ -44,6 +44,7 @@ enum table_tag {
     /* Numbered apart from the others, which other changes extend one by one. */
     TT_RESTORE = 32,
     TT_HISTORY = 33, /* present: the point-in-time history is kept in the file */
+    TT_META = 40,    /* table_meta.h: policies, contributor insights, Kinesis */
 };
 
 /* pitr.enabled_ms of a table whose recovery is on but whose history was
@@ -121,7 +122,8 @@ void persist_table(const struct table *t)
     codec_put_ivar(&b, t->pitr.recovery_days);
     codec_put_ivar(&b, t->pitr.enabled_ms);
     codec_field_end(&b, m);
-    m = codec_field_begin(&b, TT_HISTORY);
+    m = codec_field_begin(&b, TT_META);
+    table_meta_encode(&b, &t->meta);
     codec_field_end(&b, m);
     if (t->restore.present) {
         m = codec_field_begin(&b, TT_RESTORE);
@@ -130,6 +132,9 @@ void persist_table(const struct table *t)
         codec_put_ivar(&b, t->restore.restore_ms);
         codec_field_end(&b, m);
     }
+    /* Last, so that test_persist.c can cut it off to make an older record. */
+    m = codec_field_begin(&b, TT_HISTORY);
+    codec_field_end(&b, m);
     journal_put_table(t->journal, t->uid, b.data, b.len);
     text_buf_clear(&b);
 }
@@ -245,6 +250,7 @@ static struct table *decode_table(const void *state, size_t len)
     struct pitr_setting pitr = {0};
     struct restore_summary restore = {0};
     bool history_kept = false;
+    struct table_meta meta = {0};
 
     codec_in_init(&in, state, len);
     while (codec_next_field(&in, &tag, &f)) {
@@ -286,6 +292,10 @@ static struct table *decode_table(const void *state, size_t len)
             restore.source_table_arn = codec_get_str(&f);
             restore.restore_ms = codec_get_ivar(&f);
             break;
+        case TT_META:
+            table_meta_clear(&meta);
+            if (!table_meta_decode(&f, &meta)) f.bad = true;
+            break;
         default: break; /* written by a newer ddbemu */
         }
         if (f.bad) in.bad = true;
@@ -317,8 +327,11 @@ static struct table *decode_table(const void *state, size_t len)
     if (pitr.enabled && !history_kept) t->pitr.enabled_ms = HISTORY_UNKNOWN;
     t->restore = restore;
     memset(&restore, 0, sizeof restore);
+    t->meta = meta;
+    memset(&meta, 0, sizeof meta);
 out:
     restore_summary_clear(&restore);
+    table_meta_clear(&meta);
     if (have_def) table_def_clear(&def);
     free(arn);
     free(table_id);

@@ -275,17 +275,21 @@ static void handle_health(const struct api_context *ctx, struct http_response *r
 /* Runs the operation: shape check, handler, reply. Takes body. */
 static void run_operation(const struct api_context *ctx, const struct operation *op,
                           const struct credential *cred, json_t *body, const char *content_type,
-                          struct http_response *resp)
+                          const char *host, struct http_response *resp)
 {
     struct api_request rq;
 
     memset(&rq, 0, sizeof rq);
+    rq.host = host;
     rq.db = ctx->db;
     rq.config = ctx->config;
     rq.body = body;
     set_scope(&rq, cred);
 
-    if (shape_check(op->fields, rq.body, &rq.err) != 0) {
+    /* TableName given as a table ARN is resolved here, once for every
+     * operation: handlers and storage only ever see table names. */
+    if (shape_check(op->fields, rq.body, &rq.err) != 0 ||
+        shape_resolve_table_refs(op->fields, rq.body, rq.scope.region, &rq.err) != 0) {
         reply_error(resp, content_type, &rq.err, &rq.failure);
     } else if (op->handler(&rq) != 0) {
         if (!ddb_error_is_set(&rq.err))
@@ -383,7 +387,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
         reply_bare(resp, content_type, DDB_SERIALIZATION);
         return;
     }
-    run_operation(ctx, op, &cred, body, content_type, resp);
+    run_operation(ctx, op, &cred, body, content_type, http_request_header(req, "Host"), resp);
 }
 
 void api_http_handler(void *arg, const struct http_request *req, struct http_response *resp)

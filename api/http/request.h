@@ -37,6 +37,7 @@ struct api_request {
     struct db_scope scope;           /* strings point into namespace_buf/region_buf */
     char namespace_buf[256];
     char region_buf[64];
+    const char *host;           /* borrowed: the Host header the client sent; NULL when none */
     json_t *body;               /* owned: the request body, a JSON object */
     json_t *reply;              /* owned: the success body; NULL until the handler sets it */
     struct json_out reply_body; /* the success body as written text; empty unless used */

@@ -60,7 +60,9 @@ static const struct field keys_and_attributes_fields[] = {
 static const struct field keys_and_attributes = {
     .type = F_STRUCT, .shape_name = "KeysAndAttributes", .children = keys_and_attributes_fields};
 
-/* RequestItems' keys are table names: "Map keys must satisfy constraint:
+/* RequestItems' keys are table names or table ARNs (.table_ref: an ARN is
+ * resolved to its name after the model checks, and only a name is held to
+ * this rule): "Map keys must satisfy constraint:
  * [Member must have length less than or equal to 255, Member must have length
  * greater than or equal to 1, Member must satisfy regular expression pattern:
  * [a-zA-Z0-9_.-]+]" (dynalite test/batchGetItem.js, batchWriteItem.js). */
@@ -72,7 +74,7 @@ static const struct field request_items_key = {.type = F_STRING,
 /* BatchGetItem request shape: every member of the model's input. */
 const struct field batch_get_item_fields[] = {
     {"RequestItems", F_MAP, .required = true, .member = &keys_and_attributes,
-     .key = &request_items_key},
+     .key = &request_items_key, .table_ref = true},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {0},
 };
@@ -102,7 +104,7 @@ static const struct field write_request_list = {
 /* BatchWriteItem request shape: every member of the model's input. */
 const struct field batch_write_item_fields[] = {
     {"RequestItems", F_MAP, .required = true, .member = &write_request_list,
-     .key = &request_items_key},
+     .key = &request_items_key, .table_ref = true},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {"ReturnItemCollectionMetrics", F_STRING, .choices = return_metrics_choices},
     {0},

@@ -23,6 +23,7 @@
  * against a DescribeTable snapshot taken just before the update.
  */
 #include "api/ops/ops.h"
+#include "api/ops/policy_rules.h"
 #include "api/ops/table_rules.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
@@ -30,6 +31,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/db.h"
+#include "storage/db_settings.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -63,6 +65,14 @@ static const char *const sse_type_choices[] = {"AES256", "KMS", NULL};
         "TableName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
                                .pattern = SHAPE_TABLE_NAME_PATTERN, .required_parameter = true,    \
                                .table_name = true                                                  \
+    }
+
+/* The same for DescribeTable and DeleteTable, which also take the table's ARN
+ * (shape.h, .table_ref): an ARN skips the length check above. */
+#define TABLE_REF_FIELD_CHECKED_FIRST                                                              \
+    {                                                                                              \
+        "TableName", F_STRING, .required = true, .required_parameter = true, .table_name = true,   \
+                               .table_ref = true                                                   \
     }
 
 static const struct field attribute_definition_fields[] = {
@@ -253,12 +263,12 @@ const struct field restore_table_to_point_in_time_fields[] = {
 };
 
 const struct field describe_table_fields[] = {
-    TABLE_NAME_FIELD_CHECKED_FIRST,
+    TABLE_REF_FIELD_CHECKED_FIRST,
     {0},
 };
 
 const struct field delete_table_fields[] = {
-    TABLE_NAME_FIELD_CHECKED_FIRST,
+    TABLE_REF_FIELD_CHECKED_FIRST,
     {0},
 };
 
@@ -297,9 +307,26 @@ static const struct field gsi_update_fields[] = {
 static const struct field gsi_update_member = {
     .type = F_STRUCT, .shape_name = "GlobalSecondaryIndexUpdate", .children = gsi_update_fields};
 
-/* Global-table members are accepted as shapes and ignored (no replicas here). */
+/* Global-table members: ReplicaUpdates is checked by check_replica_updates;
+ * the witness members are accepted as shapes (no replicas here). */
 static const struct field no_fields[] = {{0}};
 static const struct field opaque_member = {.type = F_STRUCT, .children = no_fields};
+
+static const struct field replica_action_fields[] = {
+    {"RegionName", F_STRING, .required = true},
+    {0},
+};
+static const struct field replica_update_fields[] = {
+    {"Create", F_STRUCT, .shape_name = "CreateReplicationGroupMemberAction",
+     .children = replica_action_fields},
+    {"Update", F_STRUCT, .shape_name = "UpdateReplicationGroupMemberAction",
+     .children = replica_action_fields},
+    {"Delete", F_STRUCT, .shape_name = "DeleteReplicationGroupMemberAction",
+     .children = replica_action_fields},
+    {0},
+};
+static const struct field replica_update_member = {
+    .type = F_STRUCT, .shape_name = "ReplicationGroupUpdate", .children = replica_update_fields};
 
 const struct field update_table_fields[] = {
     {"AttributeDefinitions", F_LIST, .member = &attribute_definition},
@@ -312,7 +339,7 @@ const struct field update_table_fields[] = {
      .children = stream_specification_fields},
     {"SSESpecification", F_STRUCT, .shape_name = "SSESpecification",
      .children = sse_specification_fields},
-    {"ReplicaUpdates", F_LIST, .min_len = 1, .member = &opaque_member},
+    {"ReplicaUpdates", F_LIST, .min_len = 1, .member = &replica_update_member},
     {"TableClass", F_STRING},
     {"DeletionProtectionEnabled", F_BOOLEAN},
     {"MultiRegionConsistency", F_STRING},
@@ -324,8 +351,22 @@ const struct field update_table_fields[] = {
     {0},
 };
 
+/* CreateTable's ResourcePolicy, attached to the table just created (the
+ * document was checked before). */
+static int attach_policy(struct api_request *rq, const struct table_desc *desc,
+                         const char *document)
+{
+    struct policy_target target = {.table_name = desc->def.name, .resource_arn = desc->arn};
+    char *revision = NULL;
+    int rc =
+        db_put_resource_policy(rq->db, &rq->scope, &target, document, NULL, &revision, &rq->err);
+    free(revision);
+    return rc;
+}
+
 int op_create_table(struct api_request *rq)
 {
+    json_t *policy = body_member(rq->body, "ResourcePolicy");
     struct table_def def;
     struct table_desc desc;
     int rc = -1;
@@ -333,9 +374,13 @@ int op_create_table(struct api_request *rq)
     memset(&def, 0, sizeof def);
     memset(&desc, 0, sizeof desc);
     if (table_rules_check_create(rq->body, &rq->err) != 0) goto out;
+    if (policy &&
+        policy_rules_check(json_string_value(policy), json_string_length(policy), &rq->err) != 0)
+        goto out;
     wire_table_def_from_json(rq->body, &def);
     /* db_create_table takes def whether it succeeds or fails. */
     if (db_create_table(rq->db, &rq->scope, &def, &desc, &rq->err) != 0) goto out;
+    if (policy && attach_policy(rq, &desc, json_string_value(policy)) != 0) goto out;
     rq->reply = json_object();
     json_object_set_new(rq->reply, "TableDescription", wire_table_desc_to_json(&desc));
     rc = 0;
@@ -454,8 +499,9 @@ static void find_update_parts(const json_t *body, struct update_parts *p)
     p->sse = body_member(body, "SSESpecification") != NULL;
     p->deletion_protection = body_member(body, "DeletionProtectionEnabled") != NULL;
     p->table_class = body_member(body, "TableClass") != NULL;
-    p->on_demand = body_member(body, "OnDemandThroughput") != NULL;
-    p->warm = body_member(body, "WarmThroughput") != NULL;
+    /* An empty OnDemandThroughput/WarmThroughput is dropped as absent [q DDB-TABLE-456]. */
+    p->on_demand = json_object_size(body_member(body, "OnDemandThroughput")) > 0;
+    p->warm = json_object_size(body_member(body, "WarmThroughput")) > 0;
     p->replicas = body_member(body, "ReplicaUpdates") != NULL;
     p->other = body_member(body, "MultiRegionConsistency") ||
                body_member(body, "GlobalTableWitnessUpdates");
@@ -541,6 +587,69 @@ static int check_update_combination(const json_t *body, const struct update_part
     return 0;
 }
 
+/*
+ * ReplicaUpdates (global tables version 2019.11.21). The actions' own rules
+ * come first [q DDB-TABLE-442]; then, since this emulator serves one region
+ * and keeps no replicas, creating a replica in another region gets the answer
+ * for a region global tables do not support, and updating or deleting one
+ * the answer for a region that is not a replica (docs/differences.md).
+ */
+static int check_replica_updates(const json_t *body, const char *region, struct ddb_error *err)
+{
+    const json_t *list = body_member(body, "ReplicaUpdates");
+    size_t i, creates_deletes = 0, kinds = 0;
+    bool seen[3] = {false, false, false};
+    const char *actions[3] = {"Create", "Update", "Delete"};
+    json_t *u;
+
+    json_array_foreach(list, i, u)
+    {
+        int n = 0;
+        for (int k = 0; k < 3; k++) {
+            if (!body_member(u, actions[k])) continue;
+            n++;
+            if (!seen[k]) kinds++;
+            seen[k] = true;
+            if (k != 1) creates_deletes++;
+        }
+        if (n == 0)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "There are no actions specified in the Replica Update Action of "
+                                 "the request.");
+    }
+    if (kinds > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update table operation with more than one type of replica actions "
+                             "not allowed.");
+    if (creates_deletes > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update table operation with more than one create or delete replica "
+                             "actions not allowed");
+    json_array_foreach(list, i, u)
+    {
+        const json_t *c = body_member(u, "Create");
+        const json_t *a = c                          ? c
+                          : body_member(u, "Update") ? body_member(u, "Update")
+                                                     : body_member(u, "Delete");
+        const char *name = body_member_str(a, "RegionName");
+        if (str_eq(name, region) && !body_member(u, "Update"))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Cannot add or delete the local region through ReplicaUpdates. "
+                                 "Use CreateTable or DeleteTable instead.");
+        if (c)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Region %s is not supported. The latest version of global tables "
+                                 "are only supported in the following regions: [%s]",
+                                 name, region);
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update global table operation failed because one or more replicas "
+                             "were not part of the global table. Please retry the request "
+                             "without these replicas: [%s].",
+                             name);
+    }
+    return 0;
+}
+
 static const char *gsi_update_index_name(const json_t *u)
 {
     const char *actions[] = {"Update", "Create", "Delete"};
@@ -598,6 +707,14 @@ static int check_gsi_updates(const json_t *body, struct ddb_error *err)
                 0)
                 return -1;
         }
+        /* [q DDB-TABLE-456]: before the table is looked up. */
+        if (body_member(u, "Update") && body_member(body_member(u, "Update"), "WarmThroughput") &&
+            !json_object_size(body_member(body_member(u, "Update"), "WarmThroughput")))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "WarmThroughput must have at least one of ReadUnitsPerSecond or "
+                                 "WriteUnitsPerSecond specified for index: %s",
+                                 name);
         if (body_member(u, "Create") || body_member(u, "Delete")) online++;
     }
     /* Two online index builds in one call [q DDB-TABLE-159]. */
@@ -665,6 +782,46 @@ static int check_gsi_update_bounds(const json_t *body, const struct table_desc *
     return 0;
 }
 
+/* The WarmThroughput a table (index NULL) or its GSI has now, as DescribeTable reports it. */
+static void current_warm(const struct table_desc *cur, const char *index, int64_t *read,
+                         int64_t *write)
+{
+    json_t *desc = wire_table_desc_to_json(cur), *owner = desc, *g;
+    json_t *warm;
+    size_t i;
+
+    if (index) {
+        json_array_foreach(json_object_get(desc, "GlobalSecondaryIndexes"), i, g)
+        {
+            if (str_eq(body_member_str(g, "IndexName"), index)) owner = g;
+        }
+    }
+    warm = json_object_get(owner, "WarmThroughput");
+    *read = json_integer_value(json_object_get(warm, "ReadUnitsPerSecond"));
+    *write = json_integer_value(json_object_get(warm, "WriteUnitsPerSecond"));
+    json_decref(desc);
+}
+
+/* [q DDB-TABLE-442]: WarmThroughput only grows ("for table", or "for index <i>"). */
+static int check_warm_update(const json_t *warm, const struct table_desc *cur, const char *index,
+                             struct ddb_error *err)
+{
+    static const char *const members[] = {"ReadUnitsPerSecond", "WriteUnitsPerSecond"};
+    int64_t now[2];
+
+    if (!json_object_size(warm)) return 0;
+    current_warm(cur, index, &now[0], &now[1]);
+    for (size_t i = 0; i < 2; i++) {
+        if (body_member(warm, members[i]) && body_member_int(warm, members[i]) < now[i])
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "Requested %s for WarmThroughput for %s%s is lower than current "
+                                 "WarmThroughput, decreasing WarmThroughput is not supported",
+                                 members[i], index ? "index " : "table", index ? index : "");
+    }
+    return 0;
+}
+
 static int check_update_against_table(const json_t *body, const struct table_desc *cur,
                                       struct ddb_error *err)
 {
@@ -700,13 +857,22 @@ static int check_update_against_table(const json_t *body, const struct table_des
     {
         const json_t *up = body_member(u, "Update"), *c = body_member(u, "Create");
         const char *name = gsi_update_index_name(u);
-        if (up && on_demand && body_member(up, "ProvisionedThroughput"))
+        /* [q DDB-TABLE-456]: on demand, an index Update changes OnDemandThroughput or
+         * WarmThroughput (an empty one counts as absent), nothing else. */
+        if (up && on_demand &&
+            (body_member(up, "ProvisionedThroughput") ||
+             (!json_object_size(body_member(up, "OnDemandThroughput")) &&
+              !json_object_size(body_member(up, "WarmThroughput")))))
             return ddb_error_set(err, DDB_VALIDATION,
                                  TABLE_RULES_INVALID
                                  "The only Updates for index: %s when TableThroughputMode "
                                  "is PAY_PER_REQUEST can be to OnDemandThroughput, "
                                  "WarmThroughput",
                                  name);
+        if (up && (table_rules_on_demand(body_member(up, "OnDemandThroughput"), on_demand, true,
+                                         name, err) != 0 ||
+                   check_warm_update(body_member(up, "WarmThroughput"), cur, name, err) != 0))
+            return -1;
         if (c && on_demand && body_member(c, "ProvisionedThroughput"))
             return ddb_error_set(err, DDB_VALIDATION,
                                  TABLE_RULES_INVALID
@@ -721,6 +887,10 @@ static int check_update_against_table(const json_t *body, const struct table_des
                                  "specified for index: %s",
                                  name);
     }
+    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, true, NULL,
+                              err) != 0)
+        return -1;
+    if (check_warm_update(body_member(body, "WarmThroughput"), cur, NULL, err) != 0) return -1;
     /* Asking for the default key on a table that already uses it [q DDB-TABLE-442]. */
     if (body_member(body, "SSESpecification") && !cur->def.sse.enabled) {
         struct sse_spec want;
@@ -769,6 +939,8 @@ static void decode_table_update(const json_t *body, struct table_update *u)
         u->has_sse = true;
         wire_table_sse_from_json(body_member(body, "SSESpecification"), &u->sse);
     }
+    wire_table_on_demand_from_json(body_member(body, "OnDemandThroughput"), &u->on_demand);
+    wire_table_warm_from_json(body_member(body, "WarmThroughput"), &u->warm);
     if (body_member(body, "AttributeDefinitions"))
         wire_table_attr_defs_from_json(body_member(body, "AttributeDefinitions"), &u->attr_defs,
                                        &u->attr_def_count);
@@ -786,6 +958,10 @@ static void decode_table_update(const json_t *body, struct table_update *u)
             g->def.is_global = true;
             wire_table_throughput_from_json(
                 body_member(body_member(e, "Update"), "ProvisionedThroughput"), &g->def.throughput);
+            wire_table_on_demand_from_json(
+                body_member(body_member(e, "Update"), "OnDemandThroughput"), &g->def.on_demand);
+            wire_table_warm_from_json(body_member(body_member(e, "Update"), "WarmThroughput"),
+                                      &g->def.warm);
         } else {
             g->kind = GSI_UPDATE_DELETE;
             g->def.name = xstrdup(body_member_str(body_member(e, "Delete"), "IndexName"));
@@ -824,6 +1000,7 @@ int op_update_table(struct api_request *rq)
                           &rq->err) != 0)
         goto out;
     if (check_gsi_update_bounds(rq->body, &cur, &rq->err) != 0) goto out;
+    if (check_replica_updates(rq->body, rq->scope.region, &rq->err) != 0) goto out;
     if (check_update_against_table(rq->body, &cur, &rq->err) != 0) goto out;
     decode_table_update(rq->body, &update);
     if (db_update_table(rq->db, &rq->scope, &update, &desc, &rq->err) != 0) goto out;

@@ -124,4 +124,62 @@ extern const struct field import_table_fields[];
 extern const struct field describe_import_fields[];
 extern const struct field list_imports_fields[];
 
+/* ---- op_tags.c: tags ---- */
+int op_tag_resource(struct api_request *rq);
+int op_untag_resource(struct api_request *rq);
+int op_list_tags_of_resource(struct api_request *rq);
+extern const struct field tag_resource_fields[];
+extern const struct field untag_resource_fields[];
+extern const struct field list_tags_of_resource_fields[];
+
+/* ---- op_policy.c: resource-based policies ---- */
+int op_put_resource_policy(struct api_request *rq);
+int op_get_resource_policy(struct api_request *rq);
+int op_delete_resource_policy(struct api_request *rq);
+extern const struct field put_resource_policy_fields[];
+extern const struct field get_resource_policy_fields[];
+extern const struct field delete_resource_policy_fields[];
+
+/* ---- op_service.c: DescribeLimits, DescribeEndpoints ---- */
+int op_describe_limits(struct api_request *rq);
+int op_describe_endpoints(struct api_request *rq);
+extern const struct field describe_limits_fields[];
+extern const struct field describe_endpoints_fields[];
+
+/* ---- op_insights.c: contributor insights ---- */
+int op_describe_contributor_insights(struct api_request *rq);
+int op_update_contributor_insights(struct api_request *rq);
+int op_list_contributor_insights(struct api_request *rq);
+extern const struct field describe_contributor_insights_fields[];
+extern const struct field update_contributor_insights_fields[];
+extern const struct field list_contributor_insights_fields[];
+
+/* ---- op_kinesis.c: Kinesis streaming destinations ---- */
+int op_enable_kinesis_streaming_destination(struct api_request *rq);
+int op_disable_kinesis_streaming_destination(struct api_request *rq);
+int op_update_kinesis_streaming_destination(struct api_request *rq);
+int op_describe_kinesis_streaming_destination(struct api_request *rq);
+extern const struct field enable_kinesis_streaming_destination_fields[];
+extern const struct field disable_kinesis_streaming_destination_fields[];
+extern const struct field update_kinesis_streaming_destination_fields[];
+extern const struct field describe_kinesis_streaming_destination_fields[];
+
+/* ---- op_global.c: global tables 2017.11.29 and replica auto scaling ---- */
+int op_create_global_table(struct api_request *rq);
+int op_update_global_table(struct api_request *rq);
+int op_describe_global_table(struct api_request *rq);
+int op_list_global_tables(struct api_request *rq);
+int op_describe_global_table_settings(struct api_request *rq);
+int op_update_global_table_settings(struct api_request *rq);
+int op_describe_table_replica_auto_scaling(struct api_request *rq);
+int op_update_table_replica_auto_scaling(struct api_request *rq);
+extern const struct field create_global_table_fields[];
+extern const struct field update_global_table_fields[];
+extern const struct field describe_global_table_fields[];
+extern const struct field list_global_tables_fields[];
+extern const struct field describe_global_table_settings_fields[];
+extern const struct field update_global_table_settings_fields[];
+extern const struct field describe_table_replica_auto_scaling_fields[];
+extern const struct field update_table_replica_auto_scaling_fields[];
+
 #endif

@@ -10,6 +10,7 @@
  */
 #include "api/ops/table_rules.h"
 
+#include "api/ops/tag_rules.h"
 #include "api/wire/body.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
@@ -327,29 +328,14 @@ int table_rules_table_class(const json_t *body, struct ddb_error *err)
                          "table-class value: [STANDARD, STANDARD_INFREQUENT_ACCESS].");
 }
 
-/* Tags at creation [q DDB-TABLE-442]. */
+/* Tags at creation [q DDB-TABLE-442]: the count, then the tag rules (tag_rules.c). */
 static int check_tags(const json_t *tags, struct ddb_error *err)
 {
-    size_t n = json_array_size(tags);
-
-    if (n > DDB_MAX_TAGS)
+    if (json_array_size(tags) > DDB_MAX_TAGS)
         return ddb_error_set(
             err, DDB_VALIDATION,
             "Number of Tags exceed the current limit for the provided ResourceArn");
-    for (size_t i = 0; i < n; i++) {
-        const char *key = body_member_str(json_array_get(tags, i), "Key");
-        if (key && strncmp(key, "aws:", 4) == 0)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Tag Key cannot be prefixed with aws:, Key: %s", key);
-        for (size_t j = 0; j < i; j++) {
-            if (str_eq(key, body_member_str(json_array_get(tags, j), "Key")))
-                return ddb_error_set(err, DDB_VALIDATION,
-                                     "Duplicate Tag Keys provided as input: Duplicate Tag Key "
-                                     "found %s",
-                                     key);
-        }
-    }
-    return 0;
+    return tag_rules_check_tags(tags, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -629,6 +615,81 @@ int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err)
     return 0;
 }
 
+/* [q DDB-TABLE-442]: OnDemandThroughput only on demand, each maximum positive
+ * (or -1 to clear one on UpdateTable). An index's texts say "for index : <i>"
+ * where the table's say "for table" (the catalogue records the variant, not
+ * its placement in the PROVISIONED text). */
+int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, const char *index,
+                          struct ddb_error *err)
+{
+    static const char *const members[] = {"MaxReadRequestUnits", "MaxWriteRequestUnits"};
+    char whose[300];
+
+    if (index)
+        snprintf(whose, sizeof whose, "index : %s", index);
+    else
+        snprintf(whose, sizeof whose, "table");
+    for (size_t i = 0; i < 2; i++) {
+        const json_t *v = body_member(spec, members[i]);
+        json_int_t n = json_integer_value(v);
+        if (!v) continue;
+        if (!on_demand)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "%s for OnDemandThroughput%s%s cannot be specified when the "
+                                 "table BillingMode is PROVISIONED",
+                                 members[i], index ? " for " : "", index ? whose : "");
+        if (n == 0 || n < -1 || (n == -1 && !updating))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "Requested %s for OnDemandThroughput for %s is outside of "
+                                 "valid range",
+                                 members[i], whose);
+    }
+    return 0;
+}
+
+/* The table's and its GSIs' OnDemandThroughput at creation. */
+static int check_create_on_demand(const json_t *body, struct ddb_error *err)
+{
+    bool on_demand = str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST");
+    size_t i;
+    json_t *g;
+
+    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, false, NULL,
+                              err) != 0)
+        return -1;
+    json_array_foreach(body_member(body, "GlobalSecondaryIndexes"), i, g)
+    {
+        if (table_rules_on_demand(body_member(g, "OnDemandThroughput"), on_demand, false,
+                                  body_member_str(g, "IndexName"), err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* [q DDB-TABLE-442]: a provisioned table's WarmThroughput is at least its capacity. */
+static int check_create_warm(const json_t *body, struct ddb_error *err)
+{
+    const json_t *warm = body_member(body, "WarmThroughput");
+    const json_t *pt = body_member(body, "ProvisionedThroughput");
+
+    if (!warm || !pt || str_eq(body_member_str(body, "BillingMode"), "PAY_PER_REQUEST")) return 0;
+    if (body_member(warm, "ReadUnitsPerSecond") &&
+        body_member_int(warm, "ReadUnitsPerSecond") < body_member_int(pt, "ReadCapacityUnits"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Requested ReadUnitsPerSecond for WarmThroughput for table is lower "
+                             "than ReadCapacityUnits of ProvisionedThroughput");
+    if (body_member(warm, "WriteUnitsPerSecond") &&
+        body_member_int(warm, "WriteUnitsPerSecond") < body_member_int(pt, "WriteCapacityUnits"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "Requested WriteUnitsPerSecond for WarmThroughput for table is lower "
+                             "than WriteCapacityUnits of ProvisionedThroughput");
+    return 0;
+}
+
 /* CreateTable's cross-field checks, in AWS's order. */
 int table_rules_check_create(const json_t *body, struct ddb_error *err)
 {
@@ -641,6 +702,8 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
                              "characters long");
     if (table_rules_key_names_without_nul(body, err) != 0) return -1;
     if (check_create_billing(body, err) != 0) return -1;
+    if (check_create_on_demand(body, err) != 0) return -1;
+    if (check_create_warm(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
     if (check_create_indexes(body, err) != 0) return -1;
     if (table_rules_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;

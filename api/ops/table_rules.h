@@ -36,5 +36,10 @@ int table_rules_table_class(const json_t *body, struct ddb_error *err);
 int table_rules_check_create(const json_t *body, struct ddb_error *err);
 /* Refuses key attribute names that contain U+0000 (a ddbemu limitation). */
 int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err);
+/* OnDemandThroughput of a table (index NULL) or of its GSI named index, whose
+ * billing mode is (or becomes) on_demand; updating: -1 clears a maximum
+ * (refused at creation). */
+int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, const char *index,
+                          struct ddb_error *err);
 
 #endif

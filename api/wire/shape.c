@@ -25,6 +25,7 @@
  */
 #include "api/wire/shape.h"
 
+#include "api/wire/arn.h"
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
 
@@ -414,6 +415,30 @@ static void check_length(struct violations *vs, const struct field *f, json_t *v
         violation(vs, f, v, "Member must have length less than or equal to %" PRId64, f->max_len);
 }
 
+/* A TableName that may be an ARN (.table_ref): an ARN only has the model's
+ * length; a name breaks the pattern, or else the naming rule's length. */
+static void check_table_ref(struct violations *vs, const struct field *f, json_t *v)
+{
+    const char *s = json_string_value(v);
+    size_t len = json_string_length(v);
+    int64_t chars = (int64_t) text_utf16_length(s, len);
+
+    if (arn_is_arn(s, len)) {
+        if (chars > DDB_MAX_TABLE_ARN_LEN)
+            violation(vs, f, v, "Member must have length less than or equal to %d",
+                      DDB_MAX_TABLE_ARN_LEN);
+    } else if (!shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len)) {
+        violation(vs, f, v, "Member must satisfy regular expression pattern: %s",
+                  SHAPE_TABLE_NAME_PATTERN);
+    } else if (chars < DDB_MIN_TABLE_NAME_LEN) {
+        violation(vs, f, v, "Member must have length greater than or equal to %d",
+                  DDB_MIN_TABLE_NAME_LEN);
+    } else if (chars > DDB_MAX_TABLE_NAME_LEN) {
+        violation(vs, f, v, "Member must have length less than or equal to %d",
+                  DDB_MAX_TABLE_NAME_LEN);
+    }
+}
+
 static void check_constraints(struct violations *vs, const struct field *f, json_t *v);
 
 /*
@@ -509,7 +534,8 @@ static void check_map_entries(struct violations *vs, const struct field *f, json
 
     json_object_keylen_foreach(v, key, key_len, elem)
     {
-        if (f->key && breaks_collection_rule(f->key, key, key_len))
+        if (f->key && !(f->table_ref && arn_is_arn(key, key_len)) &&
+            breaks_collection_rule(f->key, key, key_len))
             collection_violation(vs, f, v, "Map keys", f->key);
         if (f->type == F_ATTRIBUTE_MAP) continue; /* values: wire_value.c */
         if (breaks_value_rule(f->member, elem))
@@ -605,6 +631,10 @@ static void check_constraints(struct violations *vs, const struct field *f, json
     case F_STRING: {
         const char *s = json_string_value(v);
         size_t len = json_string_length(v);
+        if (f->table_ref) {
+            check_table_ref(vs, f, v);
+            return;
+        }
         if (f->pattern && !shape_pattern_match(f->pattern, s, len))
             violation(vs, f, v, "Member must satisfy regular expression pattern: %s", f->pattern);
         check_length(vs, f, v, (int64_t) text_utf16_length(s, len));
@@ -678,7 +708,8 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
             return ddb_error_set(
                 err, DDB_VALIDATION,
                 "The parameter '%s' is required but was not present in the request", f->name);
-        if (f->table_name && v && json_is_string(v)) {
+        if (f->table_name && v && json_is_string(v) &&
+            !(f->table_ref && arn_is_arn(json_string_value(v), json_string_length(v)))) {
             int64_t len = (int64_t) text_utf16_length(json_string_value(v), json_string_length(v));
             if (len < 3 || len > 255)
                 return ddb_error_set(err, DDB_VALIDATION,
@@ -696,4 +727,81 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
     free(vs.msg.data);
     free(vs.path.data);
     return rc;
+}
+
+/* ---- table ARNs -> names (after the checks) ---- */
+
+static int resolve_refs(const struct field *f, json_t *v, const char *region,
+                        struct ddb_error *err);
+
+static int resolve_struct_refs(const struct field *fields, json_t *obj, const char *region,
+                               struct ddb_error *err)
+{
+    for (const struct field *c = fields; c->name; c++) {
+        json_t *v = json_object_get(obj, c->name);
+        if (v && !json_is_null(v) && resolve_refs(c, v, region, err) != 0) return -1;
+    }
+    return 0;
+}
+
+/* Rewrites the ARN keys of obj as table names. A key whose name is already
+ * a key of obj is left as it is (the request names the table twice). */
+static int resolve_map_keys(json_t *obj, const char *region, struct ddb_error *err)
+{
+    const char *key;
+    json_t *v;
+    void *tmp;
+
+    json_object_foreach_safe(obj, tmp, key, v)
+    {
+        char *name;
+        if (!arn_is_arn(key, strlen(key))) continue;
+        if (!(name = arn_table_name(key, strlen(key), region, err))) return -1;
+        if (!json_object_get(obj, name)) {
+            json_object_set(obj, name, v);
+            json_object_del(obj, key);
+        }
+        free(name);
+    }
+    return 0;
+}
+
+static int resolve_refs(const struct field *f, json_t *v, const char *region, struct ddb_error *err)
+{
+    size_t i;
+    json_t *elem;
+    const char *key;
+
+    switch (f->type) {
+    case F_STRING: {
+        char *name;
+        if (!f->table_ref || !arn_is_arn(json_string_value(v), json_string_length(v))) return 0;
+        name = arn_table_name(json_string_value(v), json_string_length(v), region, err);
+        if (!name) return -1;
+        json_string_set(v, name);
+        free(name);
+        return 0;
+    }
+    case F_STRUCT: return resolve_struct_refs(f->children, v, region, err);
+    case F_LIST:
+        json_array_foreach(v, i, elem)
+        {
+            if (resolve_refs(f->member, elem, region, err) != 0) return -1;
+        }
+        return 0;
+    case F_MAP:
+        if (f->table_ref && resolve_map_keys(v, region, err) != 0) return -1;
+        json_object_foreach(v, key, elem)
+        {
+            if (resolve_refs(f->member, elem, region, err) != 0) return -1;
+        }
+        return 0;
+    default: return 0;
+    }
+}
+
+int shape_resolve_table_refs(const struct field *fields, json_t *body, const char *region,
+                             struct ddb_error *err)
+{
+    return resolve_struct_refs(fields, body, region, err);
 }

@@ -114,18 +114,26 @@ struct field {
     /* F_STRUCT: the AWS model's shape name ("ProvisionedThroughput",
      * "KeySchemaElement"); Coral prints it in some serialization messages. */
     const char *shape_name;
+
+    /* A table named by name or by table ARN (the TableArn shape: TableName
+     * of every operation on an existing table). F_STRING: the value; F_MAP:
+     * the keys (BatchGetItem/BatchWriteItem RequestItems). A name is checked
+     * against the naming rules (the pattern, then 3..255 characters), an ARN
+     * against its model length; shape_resolve_table_refs() then replaces each
+     * ARN by the table's name. min_len, max_len and pattern are unused. */
+    bool table_ref;
 };
 
 /* Patterns, fields and choice lists shared by many operations. */
 #define SHAPE_TABLE_NAME_PATTERN "[a-zA-Z0-9_.-]+"
 
-/* Data-plane and control-plane calls alike report TableName as a model
- * constraint: length 1..255 and the pattern (dynalite test/putItem.js,
- * createTable.js, recorded). */
+/* TableName of the operations on an existing table: a name or the table's
+ * ARN. Names are reported as model constraints: the pattern, or else the
+ * length 3..255 (dynalite test/putItem.js, recorded; ack-api-quirks
+ * DDB-TABLE-442: "Value 'ab' at 'tableName' ... greater than or equal to 3"). */
 #define SHAPE_TABLE_NAME_FIELD                                                                     \
     {                                                                                              \
-        "TableName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
-                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
+        "TableName", F_STRING, .required = true, .table_ref = true                                 \
     }
 
 /* The model's AttributeName: a map key or list element naming an attribute
@@ -145,6 +153,16 @@ extern const char *const shape_return_capacity_choices[];
  * modified; members absent from the table are ignored, JSON null is absent.
  */
 int shape_check(const struct field *fields, json_t *body, struct ddb_error *err);
+
+/*
+ * Replaces every table ARN in the members marked .table_ref (the values of
+ * strings, the keys of maps, at any depth) by the table's name, after
+ * shape_check() accepted body. region is the request's. Returns 0, or -1 with
+ * AWS's error for an ARN that names no table of this account and region
+ * (arn.h); body may then be partly rewritten, and is not used again.
+ */
+int shape_resolve_table_refs(const struct field *fields, json_t *body, const char *region,
+                             struct ddb_error *err);
 
 /*
  * The "Value '...'" rendering AWS uses in constraint messages, for handlers

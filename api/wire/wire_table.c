@@ -145,9 +145,12 @@ void wire_table_index_from_json(const json_t *idx, bool is_global, struct index_
     out->is_global = is_global;
     wire_table_key_schema_from_json(json_object_get(idx, "KeySchema"), &out->key);
     wire_table_projection_from_json(json_object_get(idx, "Projection"), &out->projection);
-    if (is_global)
+    if (is_global) {
         wire_table_throughput_from_json(json_object_get(idx, "ProvisionedThroughput"),
                                         &out->throughput);
+        wire_table_on_demand_from_json(json_object_get(idx, "OnDemandThroughput"), &out->on_demand);
+        wire_table_warm_from_json(json_object_get(idx, "WarmThroughput"), &out->warm);
+    }
 }
 
 void wire_table_stream_from_json(const json_t *spec, struct stream_spec *out)
@@ -188,6 +191,20 @@ static void decode_indexes(const json_t *list, bool is_global, struct index_def 
     }
 }
 
+void wire_table_on_demand_from_json(const json_t *obj, struct on_demand_throughput *out)
+{
+    memset(out, 0, sizeof *out);
+    out->max_read = json_integer_value(json_object_get(obj, "MaxReadRequestUnits"));
+    out->max_write = json_integer_value(json_object_get(obj, "MaxWriteRequestUnits"));
+}
+
+void wire_table_warm_from_json(const json_t *obj, struct warm_throughput *out)
+{
+    memset(out, 0, sizeof *out);
+    out->read_per_s = json_integer_value(json_object_get(obj, "ReadUnitsPerSecond"));
+    out->write_per_s = json_integer_value(json_object_get(obj, "WriteUnitsPerSecond"));
+}
+
 /* Decodes a CreateTable body (already validated by op_table.c) into out. */
 void wire_table_def_from_json(const json_t *body, struct table_def *out)
 {
@@ -217,6 +234,8 @@ void wire_table_def_from_json(const json_t *body, struct table_def *out)
     wire_table_sse_from_json(json_object_get(body, "SSESpecification"), &out->sse);
     out->deletion_protection = json_is_true(json_object_get(body, "DeletionProtectionEnabled"));
     out->table_class = dup_str(body, "TableClass");
+    wire_table_on_demand_from_json(json_object_get(body, "OnDemandThroughput"), &out->on_demand);
+    wire_table_warm_from_json(json_object_get(body, "WarmThroughput"), &out->warm);
     if (json_array_size(tags)) {
         out->tags = xcalloc(json_array_size(tags), sizeof *out->tags);
         json_array_foreach(tags, i, e)
@@ -335,17 +354,41 @@ static json_t *throughput_to_json(const struct throughput *t, int64_t last_incre
     return obj;
 }
 
+static int64_t max64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
+
+/* warm: what the table was asked to be ready for (NULL or zeros: nothing);
+ * it is never below the defaults or the provisioned units. */
 static json_t *warm_throughput_to_json(enum billing_mode billing, const struct throughput *t,
-                                       const char *status)
+                                       const struct warm_throughput *warm, const char *status)
 {
     json_t *obj = json_object();
     bool on_demand = billing == BILLING_PAY_PER_REQUEST;
+    int64_t read = on_demand ? WARM_DEFAULT_READ_UNITS : t->read_units;
+    int64_t write = on_demand ? WARM_DEFAULT_WRITE_UNITS : t->write_units;
 
-    json_object_set_new(obj, "ReadUnitsPerSecond",
-                        json_integer(on_demand ? WARM_DEFAULT_READ_UNITS : t->read_units));
-    json_object_set_new(obj, "WriteUnitsPerSecond",
-                        json_integer(on_demand ? WARM_DEFAULT_WRITE_UNITS : t->write_units));
+    if (warm) {
+        read = max64(read, warm->read_per_s);
+        write = max64(write, warm->write_per_s);
+    }
+    json_object_set_new(obj, "ReadUnitsPerSecond", json_integer(read));
+    json_object_set_new(obj, "WriteUnitsPerSecond", json_integer(write));
     json_object_set_new(obj, "Status", json_string(status));
+    return obj;
+}
+
+/* OnDemandThroughput as described: -1 for a maximum that is not set; NULL when none is. */
+static json_t *on_demand_to_json(const struct on_demand_throughput *o)
+{
+    json_t *obj;
+
+    if (!o->max_read && !o->max_write) return NULL;
+    obj = json_object();
+    json_object_set_new(obj, "MaxReadRequestUnits", json_integer(o->max_read ? o->max_read : -1));
+    json_object_set_new(obj, "MaxWriteRequestUnits",
+                        json_integer(o->max_write ? o->max_write : -1));
     return obj;
 }
 
@@ -353,7 +396,7 @@ static json_t *gsi_to_json(const struct table_desc *d, size_t i)
 {
     const struct index_def *def = &d->def.gsis[i];
     const struct index_desc *desc = d->gsi_descs ? &d->gsi_descs[i] : NULL;
-    json_t *obj = json_object();
+    json_t *obj = json_object(), *sub;
 
     json_object_set_new(obj, "IndexName", json_string(def->name));
     json_object_set_new(obj, "KeySchema", wire_table_key_schema_to_json(&def->key));
@@ -371,8 +414,11 @@ static json_t *gsi_to_json(const struct table_desc *d, size_t i)
     json_object_set_new(obj, "ItemCount", json_integer(desc ? desc->item_count : 0));
     if (desc && desc->arn) json_object_set_new(obj, "IndexArn", json_string(desc->arn));
     if (d->status != TABLE_CREATING)
-        json_object_set_new(obj, "WarmThroughput",
-                            warm_throughput_to_json(d->def.billing, &def->throughput, "ACTIVE"));
+        json_object_set_new(
+            obj, "WarmThroughput",
+            warm_throughput_to_json(d->def.billing, &def->throughput, &def->warm, "ACTIVE"));
+    sub = on_demand_to_json(&def->on_demand);
+    if (sub) json_object_set_new(obj, "OnDemandThroughput", sub);
     return obj;
 }
 
@@ -498,8 +544,11 @@ json_t *wire_table_desc_to_json(const struct table_desc *d)
         json_object_set_new(obj, "TableClassSummary", sub);
     }
     json_object_set_new(obj, "DeletionProtectionEnabled", json_boolean(def->deletion_protection));
-    json_object_set_new(obj, "WarmThroughput",
-                        warm_throughput_to_json(def->billing, &def->throughput, "ACTIVE"));
+    json_object_set_new(
+        obj, "WarmThroughput",
+        warm_throughput_to_json(def->billing, &def->throughput, &def->warm, "ACTIVE"));
+    sub = on_demand_to_json(&def->on_demand);
+    if (sub) json_object_set_new(obj, "OnDemandThroughput", sub);
     if (d->restore.present) json_object_set_new(obj, "RestoreSummary", restore_to_json(d));
     return obj;
 }

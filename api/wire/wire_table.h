@@ -45,6 +45,9 @@ void wire_table_stream_from_json(const json_t *spec, struct stream_spec *out);
 /* SSESpecification -> sse_spec: Enabled true, or an SSEType of KMS, means KMS
  * encryption; absent, {} or Enabled false mean the AWS-owned default key. */
 void wire_table_sse_from_json(const json_t *spec, struct sse_spec *out);
+/* OnDemandThroughput / WarmThroughput members (NULL: all zero, as absent). */
+void wire_table_on_demand_from_json(const json_t *obj, struct on_demand_throughput *out);
+void wire_table_warm_from_json(const json_t *obj, struct warm_throughput *out);
 /* A whole CreateTable body -> table_def. */
 void wire_table_def_from_json(const json_t *body, struct table_def *out);
 

@@ -63,6 +63,8 @@
     X(BACKUP_NOT_FOUND, 400, DDB_NS_DYNAMODB "BackupNotFoundException", "message")            \
     X(TABLE_ALREADY_EXISTS, 400, DDB_NS_DYNAMODB "TableAlreadyExistsException", "message")    \
     X(INVALID_RESTORE_TIME, 400, DDB_NS_DYNAMODB "InvalidRestoreTimeException", "message")    \
+    X(POLICY_NOT_FOUND, 400, DDB_NS_DYNAMODB "PolicyNotFoundException", "message")           \
+    X(GLOBAL_TABLE_NOT_FOUND, 400, DDB_NS_DYNAMODB "GlobalTableNotFoundException", "message")  \
     X(INTERNAL_SERVER_ERROR, 500, DDB_NS_DYNAMODB "InternalServerError", "message")
 /* clang-format on */
 

@@ -27,6 +27,20 @@
 #define DDB_MAX_PROJECTED_ATTRS       100 /* NonKeyAttributes over all indexes of a table */
 #define DDB_MAX_ITEM_COLLECTION_BYTES (10LL * 1024 * 1024 * 1024)
 #define DDB_MAX_TAGS                  50
+#define DDB_MAX_TABLE_ARN_LEN         1024 /* TableName given as a table ARN (TableArn shape) */
+
+/* Tags (developerguide/Tagging.html#TaggingRestrictions): keys 1..128 and values 0..256
+ * Unicode characters; the aws: prefix is reserved. */
+#define DDB_MAX_TAG_KEY_LEN   128
+#define DDB_MAX_TAG_VALUE_LEN 256
+
+/* Resource-based policies (developerguide/rbac-considerations.html): 20 KB per policy. */
+#define DDB_MAX_POLICY_BYTES 20480
+
+/* Provisioned capacity quotas per account and region, as DescribeLimits reports them
+ * (ServiceQuotas.html#default-limits-throughput-capacity-modes: the defaults). */
+#define DDB_ACCOUNT_MAX_CAPACITY_UNITS 80000
+#define DDB_TABLE_MAX_CAPACITY_UNITS   40000
 
 /* Requests (API reference of each operation). */
 #define DDB_MAX_REQUEST_BYTES            (16 * 1024 * 1024) /* the largest any operation accepts */

@@ -380,6 +380,10 @@ enum table_def_tag {
     TD_DELETION_PROTECTION = 10,
     TD_TABLE_CLASS = 11,
     TD_TAGS = 12,
+    /* Far from the tags above, so that fields other changes add never meet them. */
+    TD_ON_DEMAND = 40,
+    TD_WARM = 41,
+    TD_GSI_LIMITS = 42, /* per GSI with any: name, on-demand maxima, warm throughput */
 };
 
 static void put_indexes(struct text_buf *b, const struct index_def *defs, size_t count)
@@ -453,6 +457,43 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
         codec_put_str(b, def->tags[i].value);
     }
     codec_field_end(b, m);
+    m = codec_field_begin(b, TD_ON_DEMAND);
+    codec_put_ivar(b, def->on_demand.max_read);
+    codec_put_ivar(b, def->on_demand.max_write);
+    codec_field_end(b, m);
+    m = codec_field_begin(b, TD_WARM);
+    codec_put_ivar(b, def->warm.read_per_s);
+    codec_put_ivar(b, def->warm.write_per_s);
+    codec_field_end(b, m);
+    for (size_t i = 0; i < def->gsi_count; i++) {
+        const struct index_def *g = &def->gsis[i];
+        if (!g->on_demand.max_read && !g->on_demand.max_write && !g->warm.read_per_s &&
+            !g->warm.write_per_s)
+            continue;
+        m = codec_field_begin(b, TD_GSI_LIMITS);
+        codec_put_str(b, g->name);
+        codec_put_ivar(b, g->on_demand.max_read);
+        codec_put_ivar(b, g->on_demand.max_write);
+        codec_put_ivar(b, g->warm.read_per_s);
+        codec_put_ivar(b, g->warm.write_per_s);
+        codec_field_end(b, m);
+    }
+}
+
+/* TD_GSI_LIMITS: written after TD_GSIS, so the index is already decoded. */
+static void get_gsi_limits(struct codec_in *f, struct table_def *out)
+{
+    char *name = codec_get_str(f);
+    struct index_def tmp = {0}, *g = &tmp;
+
+    for (size_t i = 0; name && i < out->gsi_count; i++)
+        if (strcmp(out->gsis[i].name, name) == 0) g = &out->gsis[i];
+    if (!name || g == &tmp) f->bad = true;
+    g->on_demand.max_read = codec_get_ivar(f);
+    g->on_demand.max_write = codec_get_ivar(f);
+    g->warm.read_per_s = codec_get_ivar(f);
+    g->warm.write_per_s = codec_get_ivar(f);
+    free(name);
 }
 
 bool codec_get_table_def(struct codec_in *in, struct table_def *out)
@@ -511,6 +552,15 @@ bool codec_get_table_def(struct codec_in *in, struct table_def *out)
                 out->tags[i].value = codec_get_str(&f);
             }
             break;
+        case TD_ON_DEMAND:
+            out->on_demand.max_read = codec_get_ivar(&f);
+            out->on_demand.max_write = codec_get_ivar(&f);
+            break;
+        case TD_WARM:
+            out->warm.read_per_s = codec_get_ivar(&f);
+            out->warm.write_per_s = codec_get_ivar(&f);
+            break;
+        case TD_GSI_LIMITS: get_gsi_limits(&f, out); break;
         default: break; /* a field of a newer ddbemu: skipped */
         }
         if (f.bad) in->bad = true;

@@ -106,6 +106,8 @@ void index_def_copy(struct index_def *dst, const struct index_def *src)
     key_schema_copy(&dst->key, &src->key);
     projection_copy(&dst->projection, &src->projection);
     dst->throughput = src->throughput;
+    dst->on_demand = src->on_demand;
+    dst->warm = src->warm;
 }
 
 static struct index_def *copy_indexes(const struct index_def *src, size_t count)
@@ -170,6 +172,8 @@ void table_def_copy(struct table_def *dst, const struct table_def *src)
     dst->sse.kms_master_key_id = dup_or_null(src->sse.kms_master_key_id);
     dst->deletion_protection = src->deletion_protection;
     dst->table_class = dup_or_null(src->table_class);
+    dst->on_demand = src->on_demand;
+    dst->warm = src->warm;
     dst->tag_count = src->tag_count;
     if (src->tag_count) {
         dst->tags = xcalloc(src->tag_count, sizeof *dst->tags);

@@ -50,6 +50,20 @@ struct throughput {
     int64_t write_units;
 };
 
+/* OnDemandThroughput: the most read/write request units per second an on-demand
+ * table may use; 0 when no maximum is set (-1 in requests clears one). */
+struct on_demand_throughput {
+    int64_t max_read;
+    int64_t max_write;
+};
+
+/* WarmThroughput the table was asked to be ready for; 0 when never configured
+ * (the description then reports the defaults). */
+struct warm_throughput {
+    int64_t read_per_s;
+    int64_t write_per_s;
+};
+
 enum index_status { INDEX_CREATING, INDEX_UPDATING, INDEX_DELETING, INDEX_ACTIVE };
 
 struct index_def {
@@ -57,7 +71,9 @@ struct index_def {
     bool is_global;
     struct key_schema key;
     struct projection projection;
-    struct throughput throughput; /* GSIs on provisioned tables */
+    struct throughput throughput;          /* GSIs on provisioned tables */
+    struct on_demand_throughput on_demand; /* GSIs of on-demand tables */
+    struct warm_throughput warm;           /* GSIs */
 };
 
 enum billing_mode { BILLING_PROVISIONED, BILLING_PAY_PER_REQUEST };
@@ -102,6 +118,8 @@ struct table_def {
     char *table_class; /* "STANDARD" or "STANDARD_INFREQUENT_ACCESS"; NULL when never set */
     struct tag *tags;
     size_t tag_count;
+    struct on_demand_throughput on_demand; /* the table's; not its GSIs' */
+    struct warm_throughput warm;           /* the table's; not its GSIs' */
 };
 
 enum table_status { TABLE_CREATING, TABLE_UPDATING, TABLE_DELETING, TABLE_ACTIVE };

@@ -197,6 +197,7 @@ void table_free(struct table *t, int64_t now_ms)
     free(t->ttl.attribute);
     history_clear(&t->history);
     restore_summary_clear(&t->restore);
+    table_meta_clear(&t->meta);
     free(t);
 }
 

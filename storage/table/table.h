@@ -27,6 +27,7 @@
 #include "storage/table/history.h"
 #include "storage/table/index.h"
 #include "storage/table/skiplist.h"
+#include "storage/table/table_meta.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,6 +89,7 @@ struct table {
     struct pitr_setting pitr;
     struct history history;         /* the recovery window's changes while pitr.enabled */
     struct restore_summary restore; /* when the table was made by a restore */
+    struct table_meta meta;         /* policies, contributor insights, Kinesis destinations */
     struct journal_file *journal;   /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                   /* its row in the journal's file */
 };
