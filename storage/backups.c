@@ -38,73 +38,6 @@
 #include <string.h>
 #include <sys/random.h>
 
-const char *backup_status_name(enum backup_status s)
-{
-    static const char *const names[] = {"CREATING", "DELETED", "AVAILABLE"};
-    return names[s];
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
-void backup_desc_clear(struct backup_desc *d)
-{
-    free(d->arn);
-    free(d->name);
-    free(d->table_name);
-    free(d->table_id);
-    free(d->table_arn);
-    free(d->ttl_attribute);
-    table_def_clear(&d->def);
-    memset(d, 0, sizeof *d);
-}
-
-void backup_desc_copy(struct backup_desc *dst, const struct backup_desc *src)
-{
-    *dst = *src;
-    dst->arn = dup_or_null(src->arn);
-    dst->name = dup_or_null(src->name);
-    dst->table_name = dup_or_null(src->table_name);
-    dst->table_id = dup_or_null(src->table_id);
-    dst->table_arn = dup_or_null(src->table_arn);
-    dst->ttl_attribute = dup_or_null(src->ttl_attribute);
-    table_def_copy(&dst->def, &src->def);
-}
-
-static void backup_free_contents(struct backup *b)
-{
-    free(b->namespace_id);
-    backup_desc_clear(&b->desc);
-    for (size_t i = 0; i < b->item_count; i++)
-        item_unref(b->items[i]);
-    free(b->items);
-}
-
-void db_add_backup(struct db *db, struct backup *b)
-{
-    assert_lock_exclusive();
-    db->backups = xrealloc(db->backups, sizeof *db->backups * (db->backup_count + 1));
-    db->backups[db->backup_count++] = *b;
-    memset(b, 0, sizeof *b);
-}
-
-void db_forget_backups(struct db *db, const char *namespace_id)
-{
-    assert_lock_exclusive();
-    size_t kept = 0;
-
-    for (size_t i = 0; i < db->backup_count; i++) {
-        struct backup *b = &db->backups[i];
-        if (!namespace_id || strcmp(b->namespace_id, namespace_id) == 0)
-            backup_free_contents(b);
-        else
-            db->backups[kept++] = *b;
-    }
-    db->backup_count = kept;
-}
-
 /* A SYSTEM backup's 35 days (developer guide, "Point-in-time recovery: how it works"). */
 #define SYSTEM_BACKUP_KEEP_MS (35LL * 24 * 60 * 60 * 1000)
 
@@ -183,7 +116,7 @@ static void snapshot(const struct db_scope *scope, const struct table *t, const 
     b->desc.table_creation_ms = t->creation_ms;
     table_def_copy(&b->desc.def, &t->def);
     b->desc.ttl_enabled = t->ttl.enabled;
-    b->desc.ttl_attribute = dup_or_null(t->ttl.attribute);
+    b->desc.ttl_attribute = xstrdup_or_null(t->ttl.attribute);
     b->items = xmalloc(sizeof *b->items * (t->items.count ? t->items.count : 1));
     for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
         b->items[n++] = item_ref(node->item);

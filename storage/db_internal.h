@@ -78,6 +78,9 @@ void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms)
  * the lock exclusively (transfer_desc.c). */
 void db_forget_transfers(struct db *db, const char *namespace_id);
 
+/* backup_desc.c: frees what a backup holds (its namespace, description and
+ * item references), leaving *b to be dropped from the list. */
+void backup_free_contents(struct backup *b);
 /* Forgets the backups of namespace_id (NULL: all); caller holds the lock exclusively. */
 void db_forget_backups(struct db *db, const char *namespace_id);
 /* Adds a backup (taken) loaded from disk or just made; caller holds the lock exclusively. */
