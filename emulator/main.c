@@ -8,6 +8,7 @@
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
+#include "emulator/insight_cmd.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
 #include "storage/base/limits.h"
@@ -28,6 +29,9 @@ int main(int argc, char **argv)
     struct db *db;
     const char *error = NULL;
     bool ipv6;
+
+    /* Subcommands talk to a running ddbemu instead of being one. */
+    if (argc > 1 && strcmp(argv[1], "insight") == 0) return insight_command(argc - 1, argv + 1);
 
     switch (config_parse(&cfg, argc, argv)) {
     case CONFIG_RUN: break;
