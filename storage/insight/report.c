@@ -266,10 +266,10 @@ static void judge_filters(struct insight_report_table *r, const struct insight_s
         add_finding(r, INSIGHT_WARNING, "read_amplification", s->name,
                     "%s on %s read %llu items to return %llu (%.1f per item returned): the "
                     "FilterExpression on `%s` discards the rest after they are read and paid "
-                    "for. A key condition on %s (in the key, or in a sparse GSI keyed on it) "
-                    "would read only what it returns.",
+                    "for. A key condition on what it filters (in the table's key, or in a "
+                    "sparse GSI's) would read only what it returns.",
                     f->is_scan ? "Scan" : "Query", at, (unsigned long long) f->items_read,
-                    (unsigned long long) f->items_returned, per, f->attrs, f->attrs);
+                    (unsigned long long) f->items_returned, per, f->attrs);
     }
 }
 
