@@ -8,6 +8,7 @@
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
+#include "emulator/init_files.h"
 #include "emulator/insight_cmd.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
@@ -61,6 +62,12 @@ int main(int argc, char **argv)
     ctx.db = db;
     ctx.config = &api_cfg;
     ctx.operations = api_operations;
+
+    /* --init: the tables exist before the first request can arrive. */
+    if (init_files_load(&ctx, cfg.init_files, cfg.init_count) != 0) {
+        db_free(db);
+        return 1;
+    }
 
     memset(&server_cfg, 0, sizeof server_cfg);
     server_cfg.host = cfg.host;
