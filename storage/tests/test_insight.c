@@ -282,6 +282,69 @@ static void test_unknown_table_is_not_found(void)
     db_free(db);
 }
 
+/* ---- judging a snapshot ---- */
+
+static bool has_finding(const struct insight_report_table *r, const char *kind, const char *text)
+{
+    for (size_t i = 0; i < r->finding_count; i++) {
+        if (strcmp(r->findings[i].kind, kind) == 0 && strstr(r->findings[i].message, text))
+            return true;
+    }
+    return false;
+}
+
+static void test_judge_finds_index_amplification_collections_and_failed_conditions(void)
+{
+    struct insight_report_table r;
+    memset(&r, 0, sizeof r);
+    r.name = dup("Orders");
+    r.namespace_id = dup("ns");
+    r.since_ms = 0;
+    r.now_ms = 7200 * 1000; /* two hours */
+    r.item_limit_bytes = 400 * 1024;
+    r.collection_limit_bytes = 1000;
+    r.has_lsi = true;
+    r.requests[INSIGHT_PUT_ITEM] = 10;
+    r.conditional_check_failed = 1; /* one in ten: worth a notice */
+    r.collection_count = 1;
+    r.collections[0].key = str("CUST#1");
+    r.collections[0].bytes = 800; /* 80% of the (lowered) limit: a warning */
+    r.source_count = 3;
+    r.sources = calloc(3, sizeof *r.sources);
+    r.sources[0].wcu = 100;
+    r.sources[0].rcu = 50;
+    r.sources[0].peak_wcu_per_s = 10.5;
+    r.sources[0].provisioned = true;
+    r.sources[0].provisioned_rcu = 5;
+    r.sources[0].provisioned_wcu = 10;
+    r.sources[1].name = dup("GSI1");
+    r.sources[1].is_global = true;
+    r.sources[1].wcu = 150;
+    r.sources[1].peak_wcu_per_s = 2;
+    r.sources[1].provisioned = true;
+    r.sources[1].provisioned_rcu = 1;
+    r.sources[1].provisioned_wcu = 1;
+    r.sources[2].name = dup("ByDate"); /* an LSI: the table's pool */
+    r.sources[2].wcu = 20;
+    insight_report_judge(&r);
+
+    CHECK(has_finding(&r, "index_write_amplification", "cost 100.0 WCU in the table and 170.0"));
+    CHECK(has_finding(&r, "collection_size", "80% of the 1000-byte limit"));
+    CHECK(has_finding(&r, "conditional_check_failed", "1 of 10 single-item writes"));
+    CHECK(!has_finding(&r, "hot_partition", ""));
+    CHECK(near(r.cost.observed_seconds, 7200));
+    CHECK(near(r.cost.wcu_per_s, 270.0 / 7200));
+    /* The table's pool (with its LSI) and the GSI, each at least 1 unit. */
+    CHECK_INT_EQ(r.cost.provisioned_avg_wcu, 2);
+    CHECK_INT_EQ(r.cost.provisioned_avg_rcu, 2);
+    CHECK_INT_EQ(r.cost.provisioned_peak_wcu, 11 + 2);
+    CHECK(r.cost.has_configured);
+    CHECK(near(r.cost.configured_monthly, ((5 + 1) * PRICES_PROVISIONED_PER_RCU_HOUR +
+                                           (10 + 1) * PRICES_PROVISIONED_PER_WCU_HOUR) *
+                                              PRICES_HOURS_PER_MONTH));
+    insight_report_table_clear(&r);
+}
+
 int main(void)
 {
     RUN(test_window_peak_is_the_busiest_sliding_second);
@@ -291,5 +354,6 @@ int main(void)
     RUN(test_writes_count_units_heat_and_sizes);
     RUN(test_gets_count_reads_and_missing_items);
     RUN(test_unknown_table_is_not_found);
+    RUN(test_judge_finds_index_amplification_collections_and_failed_conditions);
     return check_report();
 }
