@@ -434,6 +434,11 @@ def test_insight_command_prints_the_report(emu, ddbemu_bin):
     assert "Table Chat" in out.stdout
     assert "CHATROOM#42  1025.0 WCU/s (102% of 1000)  OVER THE LIMIT" in out.stdout
     assert "BatchWriteItem 1" in out.stdout
+    helped = subprocess.run([ddbemu_bin, "--help"], capture_output=True, text=True, timeout=60)
+    assert "ddbemu insight" in helped.stdout
+    usage = subprocess.run([ddbemu_bin, "insight", "--nope"], capture_output=True, text=True,
+                           timeout=60)
+    assert usage.returncode == 2 and "usage: ddbemu insight" in usage.stderr
     bad = subprocess.run([ddbemu_bin, "insight", "--endpoint", "http://127.0.0.1:1"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "cannot connect" in bad.stderr

@@ -246,6 +246,9 @@ static void print_help(FILE *out)
         if (options[i].alias)
             fprintf(out, "  %-22s (also accepted as --%s)\n", "", options[i].alias);
     }
+    fprintf(out, "\nSubcommands (they talk to a running ddbemu):\n"
+                 "  ddbemu insight [--endpoint URL] ...  the access-pattern report "
+                 "(ddbemu insight --help)\n");
 }
 
 enum config_result config_parse(struct config *cfg, int argc, char **argv)
