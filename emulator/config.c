@@ -108,6 +108,17 @@ static int apply_s3_dir(struct config *cfg, const char *value)
     return 0;
 }
 
+/* --init FILE, repeatable: the value is kept as it is (argv outlives the config). */
+static int apply_init(struct config *cfg, const char *value)
+{
+    if (!value[0] || cfg->init_count == CONFIG_MAX_INIT) {
+        fprintf(stderr, "ddbemu: --init: give a file, at most %d times\n", CONFIG_MAX_INIT);
+        return -1;
+    }
+    cfg->init_files[cfg->init_count++] = value;
+    return 0;
+}
+
 static int apply_log_level(struct config *cfg, const char *value)
 {
     static const char *const names[] = {"error", "warn", "info", "debug"};
@@ -187,6 +198,12 @@ static const struct option_row options[] = {
      "missing) and load them at start; a write is on disk\n"
      "before it is acknowledged",
      apply_db_path},
+    {"init", NULL, "FILE",
+     "create tables at start from FILE (repeatable): a NoSQL\n"
+     "Workbench model with its data, a CloudFormation/SAM\n"
+     "template (JSON or YAML) or a CreateTable request JSON,\n"
+     "for access key 'local' in us-east-1 (all with --shared-db)",
+     apply_init},
     {"s3-dir", NULL, "DIR",
      "S3 for ExportTableToPointInTime and ImportTable: each\n"
      "folder of DIR is a bucket (without it, every bucket\n"
@@ -232,6 +249,9 @@ static void print_help(FILE *out)
             fprintf(out, "  %-22s (also accepted as --%s)\n", "", options[i].alias);
     }
     fprintf(out, "\n%s", transfer_cli_help);
+    fprintf(out, "\nMore subcommands (they talk to a running ddbemu):\n"
+                 "  ddbemu insight [--endpoint URL] ...  the access-pattern report "
+                 "(ddbemu insight --help)\n");
 }
 
 enum config_result config_parse(struct config *cfg, int argc, char **argv)

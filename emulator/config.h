@@ -11,6 +11,7 @@
 #define DDB_EMULATOR_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DDBEMU_VERSION "0.1.0"
@@ -20,6 +21,8 @@ enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBU
 /* Whether the emulator-only control interface (/ddbemu/...) is served: by
  * default only when listening on a loopback address. */
 enum control_mode { CONTROL_AUTO, CONTROL_ON, CONTROL_OFF };
+
+#define CONFIG_MAX_INIT 32
 
 struct config {
     char host[256];     /* address or name to listen on */
@@ -32,6 +35,8 @@ struct config {
     enum log_level log_level;
     unsigned ttl_interval_ms;  /* how often the TTL sweeper runs (--ttl-interval) */
     enum control_mode control; /* the /ddbemu/ control interface (--control, --no-control) */
+    const char *init_files[CONFIG_MAX_INIT]; /* --init, in order; point into argv */
+    size_t init_count;
 };
 
 /* What config_parse decided. */

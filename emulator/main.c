@@ -8,6 +8,8 @@
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
+#include "emulator/init_files.h"
+#include "emulator/insight_cmd.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
 #include "emulator/transfer_cli.h"
@@ -30,8 +32,9 @@ int main(int argc, char **argv)
     const char *error = NULL;
     bool ipv6;
 
-    /* `ddbemu export ...` / `ddbemu import ...` talk to a running server. */
+    /* Subcommands talk to a running ddbemu instead of being one. */
     if (argc > 1 && transfer_cli_is_command(argv[1])) return transfer_cli_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "insight") == 0) return insight_command(argc - 1, argv + 1);
 
     switch (config_parse(&cfg, argc, argv)) {
     case CONFIG_RUN: break;
@@ -61,6 +64,12 @@ int main(int argc, char **argv)
     ctx.db = db;
     ctx.config = &api_cfg;
     ctx.operations = api_operations;
+
+    /* --init: the tables exist before the first request can arrive. */
+    if (init_files_load(&ctx, cfg.init_files, cfg.init_count) != 0) {
+        db_free(db);
+        return 1;
+    }
 
     memset(&server_cfg, 0, sizeof server_cfg);
     server_cfg.host = cfg.host;

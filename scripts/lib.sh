@@ -13,7 +13,7 @@ DDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # files, libcrypto for MD5 and SigV4). Tests: Debian's boto3 and pytest.
 DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
     libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev
-    zlib1g-dev libzstd-dev libssl-dev)
+    zlib1g-dev libzstd-dev libssl-dev libyaml-dev)
 DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest awscli)
 # The libFuzzer run of the expression parser needs clang and its fuzzer runtime.
 DDB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

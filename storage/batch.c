@@ -117,6 +117,25 @@ static void add_collection(struct batch_write_result *out, const struct table *t
     c->metrics.size_estimate_gb[1] = gb + 1;
 }
 
+/* Counts one BatchWriteItem on each table of the batch (tables[i]: the table
+ * of entry i), with the number of its entries as the batch's size there.
+ * Engine lock exclusive. */
+static void count_batch_write(const struct table *const *tables, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct insight_table *ins = tables[i]->insight;
+        uint64_t items = 0;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = tables[j] == tables[i];
+        if (seen) continue;
+        for (size_t j = i; j < n; j++)
+            items += tables[j] == tables[i];
+        insight_count_request(ins, INSIGHT_BATCH_WRITE_ITEM);
+        insight_count_sizes(&ins->batch_write, items);
+    }
+}
+
 /* See batch.h: takes the lock exclusively; on -1 nothing was written and *out is empty. */
 int db_batch_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
                    size_t op_count, enum return_capacity return_capacity, bool want_metrics,
@@ -164,6 +183,7 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
         for (size_t i = 0; i < op_count; i++)
             add_collection(out, tables[i], &ops[i]);
     }
+    count_batch_write(tables, op_count);
     rc = 0;
 out:
     db_unlock(db);
@@ -178,6 +198,7 @@ out:
 int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_table *tables,
                  size_t table_count, struct ddb_error *err)
 {
+    int64_t now_ms;
     int rc = -1;
 
     for (size_t ti = 0; ti < table_count; ti++) {
@@ -187,20 +208,33 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
         }
     }
     db_read_lock(db);
+    now_ms = db_now_ms(db);
     for (size_t ti = 0; ti < table_count; ti++) {
         struct batch_get_table *bt = &tables[ti];
         struct table *t;
         if (db_require_table(db, scope, bt->table_name, &t, err) != 0) goto out;
         for (size_t i = 0; i < bt->key_count; i++) {
+            if (table_check_key(t, &bt->keys[i], err) != 0) goto out;
+        }
+    }
+    for (size_t ti = 0; ti < table_count; ti++) {
+        struct batch_get_table *bt = &tables[ti];
+        struct table *t = db_find_table(db, scope, bt->table_name);
+        insight_lock(t->insight);
+        insight_count_request(t->insight, INSIGHT_BATCH_GET_ITEM);
+        insight_count_sizes(&t->insight->batch_get, bt->key_count);
+        for (size_t i = 0; i < bt->key_count; i++) {
             struct row_key key;
             struct item *found;
-            if (table_check_key(t, &bt->keys[i], err) != 0) goto out;
             table_row_key(t, &bt->keys[i], &key);
             found = table_find(t, &key);
             bt->items[i] = item_ref(found);
             bt->read_units[i] =
                 capacity_read_units(found ? found->size_bytes : 0, bt->consistent_read);
+            insight_read_item(t->insight, key.hash, key.parts[0], bt->read_units[i], found != NULL,
+                              now_ms);
         }
+        insight_unlock(t->insight);
     }
     rc = 0;
 out:

@@ -23,6 +23,7 @@
 
 #include "storage/base/error.h"
 #include "storage/expr/expr.h"
+#include "storage/insight/report.h"
 #include "storage/model/failure.h"
 #include "storage/model/item.h"
 #include "storage/model/schema.h"
@@ -615,6 +616,20 @@ int db_get_shard_iterator(struct db *db, const struct db_scope *scope, const cha
  * stream or shard is gone. *out is owned by the caller. */
 int db_get_records(struct db *db, const struct db_scope *scope, const char *iterator, size_t limit,
                    struct stream_records *out, struct ddb_error *err);
+
+/* ---- the access-pattern report (storage/insight.c, insight/) ---- */
+
+/* Snapshots the counters of the tables of namespace_id (NULL: every
+ * namespace), or of the one table named table_name (NULL: all), judged
+ * (cost and findings: insight/report.h). *out is an owned array (free with
+ * db_insight_report_free). ResourceNotFoundException when table_name names no
+ * table. Takes the lock shared. */
+int db_insight_report(struct db *db, const char *namespace_id, const char *table_name,
+                      struct insight_report_table **out, size_t *count, struct ddb_error *err);
+void db_insight_report_free(struct insight_report_table *tables, size_t count);
+/* Sets the counters of those tables back to zero, counting from now; returns
+ * how many tables were reset. Takes the lock exclusively. */
+size_t db_insight_reset(struct db *db, const char *namespace_id, const char *table_name);
 
 /* ---- emulator-only administration (storage/admin.c) ---- */
 

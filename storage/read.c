@@ -36,6 +36,7 @@
 #include "storage/db_internal.h"
 #include "storage/expr/expr_legacy.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,7 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
     struct table *t;
     struct row_key key;
     struct item *found;
+    double units;
     int rc = -1;
 
     *item = NULL;
@@ -58,9 +60,13 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
     if (op->projection && table_check_key_paths(t, op->projection, err) != 0) goto out;
     table_row_key(t, &op->key, &key);
     found = table_find(t, &key);
+    units = capacity_read_units(found ? found->size_bytes : 0, op->consistent_read);
     capacity_begin(capacity, return_capacity, t->def.name);
-    capacity_add_table(capacity,
-                       capacity_read_units(found ? found->size_bytes : 0, op->consistent_read), 0);
+    capacity_add_table(capacity, units, 0);
+    insight_lock(t->insight);
+    insight_count_request(t->insight, INSIGHT_GET_ITEM);
+    insight_read_item(t->insight, key.hash, key.parts[0], units, found != NULL, db_now_ms(db));
+    insight_unlock(t->insight);
     *item = item_ref(found);
     rc = 0;
 out:
@@ -529,21 +535,103 @@ static void walk_clear(struct walk *w)
 /* Read capacity of a page: the total size read, rounded up to 4 KB once; an
  * LSI read that fetched items from the table also pays for those (dynalite
  * test/query.js "should return all attributes when specified for secondary
- * indexes": Table 3 + index 1). */
+ * indexes": Table 3 + index 1). The units charged to the index and to the
+ * table go to *index_units and *table_units, for the report. */
 static void charge_page(const struct table *t, const struct source *s,
                         const struct read_page_op *op, enum return_capacity mode,
-                        const struct walk *w, struct read_page *out)
+                        const struct walk *w, struct read_page *out, double *index_units,
+                        double *table_units)
 {
     double units = capacity_read_units(w->read_bytes, op->consistent_read);
+    *index_units = *table_units = 0;
     capacity_begin(&out->capacity, mode, t->def.name);
     if (s->is_index) {
+        *index_units = units;
         capacity_add_index(&out->capacity, mode, s->index_def.name, s->is_global, units, 0);
-        if (s->fetch && w->fetch_bytes)
-            capacity_add_table(&out->capacity,
-                               capacity_read_units(w->fetch_bytes, op->consistent_read), 0);
+        if (s->fetch && w->fetch_bytes) {
+            *table_units = capacity_read_units(w->fetch_bytes, op->consistent_read);
+            capacity_add_table(&out->capacity, *table_units, 0);
+        }
     } else {
+        *table_units = units;
         capacity_add_table(&out->capacity, units, 0);
     }
+}
+
+/* Collects a filter's top-level attribute names into a sorted, ", "-separated
+ * list (the report names a filter by what it reads). */
+struct name_list {
+    const char *names[16];
+    size_t lens[16];
+    size_t count;
+};
+
+static bool collect_name(const void *ctx, const char *name, size_t name_len)
+{
+    struct name_list *l = (struct name_list *) ctx;
+    size_t at = 0;
+    for (; at < l->count; at++) {
+        size_t n = l->lens[at] < name_len ? l->lens[at] : name_len;
+        int c = memcmp(l->names[at], name, n);
+        if (c == 0 && l->lens[at] == name_len) return true; /* seen */
+        if (c > 0 || (c == 0 && l->lens[at] > name_len)) break;
+    }
+    if (l->count == 16) return true;
+    memmove(&l->names[at + 1], &l->names[at], sizeof *l->names * (l->count - at));
+    memmove(&l->lens[at + 1], &l->lens[at], sizeof *l->lens * (l->count - at));
+    l->names[at] = name;
+    l->lens[at] = name_len;
+    l->count++;
+    return true;
+}
+
+static const char *filter_attrs(const struct expr *filter, char *buf, size_t size)
+{
+    struct name_list l = {.count = 0};
+    size_t pos = 0;
+
+    if (!filter) return NULL;
+    expr_names_all(filter, collect_name, &l);
+    buf[0] = '\0';
+    for (size_t i = 0; i < l.count && pos + 3 < size; i++) {
+        int n =
+            snprintf(buf + pos, size - pos, "%s%.*s", i ? ", " : "", (int) l.lens[i], l.names[i]);
+        if (n < 0) break;
+        pos += (size_t) n < size - pos ? (size_t) n : size - pos - 1;
+    }
+    return buf;
+}
+
+/* Records a page in the table's counters (engine lock shared); *page takes
+ * the items returned once the filter has run. */
+static void record_page(struct db *db, const struct table *t, const struct source *s,
+                        const struct read_page_op *op, const struct walk *w, bool is_scan,
+                        const struct key_condition *kc, double index_units, double table_units,
+                        struct insight_page *page)
+{
+    char attrs[INSIGHT_FILTER_TEXT];
+    const struct value *parts[4];
+    struct insight_page_read r = {
+        .index_name = s->is_index ? s->index_def.name : NULL,
+        .is_global = s->is_global,
+        .is_scan = is_scan,
+        .items_read = w->read_count,
+        .bytes_read = w->read_bytes,
+        .index_units = index_units,
+        .table_units = table_units,
+        .filter_attrs = filter_attrs(op->filter, attrs, sizeof attrs),
+        .now_ms = db_now_ms(db),
+    };
+    if (kc) {
+        for (size_t i = 0; i < kc->hash_count && i < 4; i++)
+            parts[i] = &kc->hash[i].value;
+        r.part_count = kc->hash_count < 4 ? kc->hash_count : 4;
+        r.hash = key_hash(parts, r.part_count);
+        r.parts = parts;
+    }
+    insight_lock(t->insight);
+    insight_read_page(t->insight, &r, page);
+    insight_unlock(t->insight);
 }
 
 /* The key condition resolved against the source's schema: parsed
@@ -588,6 +676,8 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     struct key_condition kc;
     struct walk w;
     struct skiplist_node *first, *end, *node;
+    struct insight_page page = {.ins = NULL};
+    double index_units, table_units;
     bool source_open = false;
     int rc = -1;
 
@@ -632,11 +722,13 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
         }
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
-    charge_page(t, &s, op, return_capacity, &w, out);
+    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    record_page(db, t, &s, op, &w, false, &kc, index_units, table_units, &page);
     rc = 0;
 unlock:
     db_unlock(db);
     if (rc == 0) rc = finish_page(&s, op, &w, out, err);
+    insight_page_finish(&page, rc == 0 ? out->count : 0);
     if (rc != 0) read_page_clear(out);
     if (source_open) source_clear(&s);
     key_condition_clear(&kc);
@@ -675,6 +767,8 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     struct walk w;
     struct skiplist_node *node;
     struct row_key probe;
+    struct insight_page page = {.ins = NULL};
+    double index_units, table_units;
     bool source_open = false, last_segment = true;
     uint64_t seg_start = 0, seg_end = 0;
     int rc = -1;
@@ -717,11 +811,13 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
         if (!walk_take(&w, &s, op, node)) break;
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
-    charge_page(t, &s, op, return_capacity, &w, out);
+    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    record_page(db, t, &s, op, &w, true, NULL, index_units, table_units, &page);
     rc = 0;
 unlock:
     db_unlock(db);
     if (rc == 0) rc = finish_page(&s, op, &w, out, err);
+    insight_page_finish(&page, rc == 0 ? out->count : 0);
     if (rc != 0) read_page_clear(out);
     if (source_open) source_clear(&s);
     walk_clear(&w);

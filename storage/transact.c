@@ -338,9 +338,33 @@ static void charge_replay(struct db *db, const struct db_scope *scope, const str
  */
 static void charge_condition_check(struct prepared_write *pw, struct consumed_capacity *c)
 {
-    capacity_add_table(
-        c, 0, TRANSACT_MULTIPLIER * capacity_write_units(pw->old ? pw->old->size_bytes : 0));
+    double wcu = TRANSACT_MULTIPLIER * capacity_write_units(pw->old ? pw->old->size_bytes : 0);
+    capacity_add_table(c, 0, wcu);
+    insight_write_item(pw->t->insight, pw->key.hash, pw->key.parts, pw->key.part_count, 0, false, 0,
+                       wcu, pw->now_ms);
     prepared_write_clear(pw);
+}
+
+/* Counts one transaction of n actions (tables[i]: the table of action i) on
+ * each table it touches, and whether it was canceled. Caller holds the
+ * engine lock exclusively, or shared with each table's insight lock taken
+ * here (reads). */
+static void count_transaction(struct table *const *tables, size_t n, enum insight_op op,
+                              bool canceled, bool shared)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct insight_table *ins = tables[i]->insight;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = tables[j] == tables[i];
+        if (seen) continue;
+        if (shared) insight_lock(ins);
+        insight_count_request(ins, op);
+        insight_count_sizes(
+            op == INSIGHT_TRANSACT_GET_ITEMS ? &ins->transact_get : &ins->transact_write, n);
+        if (canceled) ins->transactions_canceled++;
+        if (shared) insight_unlock(ins);
+    }
 }
 
 int db_transact_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
@@ -400,6 +424,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
                 goto out;
             }
             cancel_at(i, &schema_error, op_count, failure, err);
+            count_transaction(tables, op_count, INSIGHT_TRANSACT_WRITE_ITEMS, true, false);
             goto out;
         }
     }
@@ -413,6 +438,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
             any_failed = true;
         }
     }
+    count_transaction(tables, op_count, INSIGHT_TRANSACT_WRITE_ITEMS, any_failed, false);
     if (any_failed) {
         cancel(outcomes, op_count, failure, err);
         goto out;
@@ -451,6 +477,7 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
     size_t n = get_count ? get_count : 1;
     struct table **tables = xcalloc(n, sizeof *tables);
     struct target *targets = xcalloc(n, sizeof *targets);
+    int64_t now_ms;
     int rc = -1;
 
     *capacities = NULL;
@@ -467,20 +494,27 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
         struct ddb_error schema_error = {0};
         if (table_check_key(tables[i], &gets[i].key, &schema_error) != 0) {
             cancel_at(i, &schema_error, get_count, failure, err);
+            count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, true, true);
             goto out;
         }
     }
+    count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, false, true);
+    now_ms = db_now_ms(db);
     for (size_t i = 0; i < get_count; i++) {
         struct row_key key;
         struct item *found;
         struct consumed_capacity *c, scratch;
+        double units;
         table_row_key(tables[i], &gets[i].key, &key);
         found = table_find(tables[i], &key);
         items[i] = item_ref(found);
         c = capacity_for(capacities, capacity_count, tables[i], return_capacity, &scratch);
         /* Transactional reads cost twice a strongly consistent read, a missing item too. */
-        capacity_add_table(
-            c, TRANSACT_MULTIPLIER * capacity_read_units(found ? found->size_bytes : 0, true), 0);
+        units = TRANSACT_MULTIPLIER * capacity_read_units(found ? found->size_bytes : 0, true);
+        capacity_add_table(c, units, 0);
+        insight_lock(tables[i]->insight);
+        insight_read_item(tables[i]->insight, key.hash, key.parts[0], units, found != NULL, now_ms);
+        insight_unlock(tables[i]->insight);
     }
     rc = 0;
 out:

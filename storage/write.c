@@ -174,27 +174,42 @@ static bool projection_changed(const struct table_index *idx, const struct item 
  */
 static void charge_index_writes(const struct table *t, const struct item *old,
                                 const struct item *new_item, enum return_capacity mode,
-                                double multiplier, struct consumed_capacity *c)
+                                double multiplier, struct consumed_capacity *c, int64_t now_ms)
 {
     for (size_t i = 0; i < t->index_count; i++) {
         const struct table_index *idx = &t->indexes[i];
         struct row_key ok, nk;
         bool had = old && index_row_key(idx, &old->attrs, &ok);
         bool has = new_item && index_row_key(idx, &new_item->attrs, &nk);
-        double units = 0;
+        /* What the old entry's and the new entry's partitions each take, for
+         * the partition heat of the report; their sum is the index's charge. */
+        double old_units = 0, new_units = 0;
         if (had && has && row_key_compare(&ok, &nk, KEY_BIAS_LOW) != 0) {
-            units = capacity_write_units(index_projected_size(idx, old)) +
-                    capacity_write_units(index_projected_size(idx, new_item));
+            old_units = capacity_write_units(index_projected_size(idx, old));
+            new_units = capacity_write_units(index_projected_size(idx, new_item));
         } else if (had && has) {
             if (projection_changed(idx, old, new_item)) {
                 size_t a = index_projected_size(idx, old), b = index_projected_size(idx, new_item);
-                units = capacity_write_units(a > b ? a : b);
+                new_units = capacity_write_units(a > b ? a : b);
             }
-        } else if (had || has) {
-            units = capacity_write_units(index_projected_size(idx, had ? old : new_item));
+        } else if (had) {
+            old_units = capacity_write_units(index_projected_size(idx, old));
+        } else if (has) {
+            new_units = capacity_write_units(index_projected_size(idx, new_item));
         }
-        if (units > 0)
-            capacity_add_index(c, mode, idx->def->name, idx->def->is_global, 0, units * multiplier);
+        if (old_units + new_units > 0) {
+            struct insight_source *src =
+                insight_source(t->insight, idx->def->name, idx->def->is_global);
+            size_t parts = idx->def->key.hash_count;
+            capacity_add_index(c, mode, idx->def->name, idx->def->is_global, 0,
+                               (old_units + new_units) * multiplier);
+            if (old_units > 0)
+                insight_index_write(t->insight, src, ok.hash, ok.parts, parts,
+                                    old_units * multiplier, now_ms);
+            if (new_units > 0)
+                insight_index_write(t->insight, src, nk.hash, nk.parts, parts,
+                                    new_units * multiplier, now_ms);
+        }
     }
 }
 
@@ -247,17 +262,24 @@ void write_apply(struct prepared_write *pw, enum return_capacity mode, double mu
     assert_lock_exclusive();
     const struct write_op *op = pw->op;
     size_t charged_bytes = pw->old ? pw->old->size_bytes : 0;
+    bool writes = op->kind != WRITE_CONDITION_CHECK && (pw->old || pw->new_item);
+    double rcu = 0, wcu = 0;
 
     if (pw->new_item && pw->new_item->size_bytes > charged_bytes)
         charged_bytes = pw->new_item->size_bytes;
     if (!c->table_name) capacity_begin(c, mode, pw->t->def.name);
     if (op->kind == WRITE_CONDITION_CHECK) {
-        capacity_add_table(c, capacity_read_units(charged_bytes, true) * multiplier, 0);
+        rcu = capacity_read_units(charged_bytes, true) * multiplier;
+        capacity_add_table(c, rcu, 0);
     } else {
-        capacity_add_table(c, 0, capacity_write_units(charged_bytes) * multiplier);
-        charge_index_writes(pw->t, pw->old, pw->new_item, mode, multiplier, c);
+        wcu = capacity_write_units(charged_bytes) * multiplier;
+        capacity_add_table(c, 0, wcu);
+        charge_index_writes(pw->t, pw->old, pw->new_item, mode, multiplier, c, pw->now_ms);
     }
-    if (op->kind != WRITE_CONDITION_CHECK && (pw->old || pw->new_item)) {
+    /* The report counts the units just charged, on the item's partition. */
+    insight_write_item(pw->t->insight, pw->key.hash, pw->key.parts, pw->key.part_count,
+                       pw->new_item ? pw->new_item->size_bytes : 0, writes, rcu, wcu, pw->now_ms);
+    if (writes) {
         struct commit_info info = {.now_ms = pw->now_ms, .origin = STREAM_ORIGIN_USER};
         table_commit_write(pw->t, &pw->key, pw->new_item, &info);
         pw->new_item = NULL; /* the table took the reference */
@@ -296,6 +318,14 @@ static void collection_metrics(const struct table *t, const struct value *attrs,
     out->size_estimate_gb[1] = gb + 1;
 }
 
+/* The report's name of each single-item write. */
+static const enum insight_op write_op_insight[] = {
+    [WRITE_PUT] = INSIGHT_PUT_ITEM,
+    [WRITE_UPDATE] = INSIGHT_UPDATE_ITEM,
+    [WRITE_DELETE] = INSIGHT_DELETE_ITEM,
+    [WRITE_CONDITION_CHECK] = INSIGHT_PUT_ITEM, /* never a single-item request */
+};
+
 int db_write_item(struct db *db, const struct db_scope *scope, const struct write_op *op,
                   enum return_capacity return_capacity, struct write_result *res,
                   struct ddb_error *err)
@@ -313,8 +343,10 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
 
     db_write_lock(db);
     if (write_prepare(db, scope, op, &pw, err) != 0) goto out;
+    insight_count_request(pw.t->insight, write_op_insight[op->kind]);
     if (write_evaluate(&pw, err) != 0) goto out;
     if (!pw.matched) {
+        pw.t->insight->conditional_check_failed++;
         ddb_error_set(err, DDB_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
         if (op->return_old_on_condition_failure) res->failure.item = item_ref(pw.old);
         goto out;

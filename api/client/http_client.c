@@ -255,15 +255,15 @@ static void dechunk(const char *p, size_t len, struct text_buf *out)
     }
 }
 
-int http_call(const struct http_target *t, const char *target, const char *body, size_t body_len,
-              int *status, struct text_buf *answer)
+/* Sends out on a new connection; the answer's status, and its body
+ * (de-chunked, NUL-terminated) into answer. */
+static int exchange_into(const struct http_target *t, struct text_buf *out, int *status,
+                         struct text_buf *answer)
 {
-    struct text_buf out = {0}, in = {0};
+    struct text_buf in = {0};
     struct http_response r;
-    int rc;
+    int rc = http_exchange(t, out, &in, &r);
 
-    http_build_request(&out, t, target, body, body_len);
-    rc = http_exchange(t, &out, &in, &r);
     answer->len = 0;
     if (rc == 0) {
         *status = r.status;
@@ -274,23 +274,46 @@ int http_call(const struct http_target *t, const char *target, const char *body,
         text_buf_reserve(answer, 1);
         answer->data[answer->len] = '\0';
     }
-    free(out.data);
+    free(out->data);
     free(in.data);
     return rc;
 }
 
-bool http_get_root_ok(const struct http_target *opt)
+int http_call(const struct http_target *t, const char *target, const char *body, size_t body_len,
+              int *status, struct text_buf *answer)
 {
-    struct text_buf out = {0}, in = {0};
-    struct http_response r;
-    bool ok;
+    struct text_buf out = {0};
 
-    text_buf_printf(&out, "GET / HTTP/1.1\r\nHost: %s%s%s:%u\r\n\r\n",
-                    strchr(opt->host, ':') ? "[" : "", opt->host, strchr(opt->host, ':') ? "]" : "",
-                    (unsigned) opt->port);
-    ok = http_exchange(opt, &out, &in, &r) == 0 && r.status == 200;
-    free(out.data);
-    free(in.data);
+    http_build_request(&out, t, target, body, body_len);
+    return exchange_into(t, &out, status, answer);
+}
+
+int http_fetch(const struct http_target *t, const char *method, const char *path, const char *body,
+               int *status, struct text_buf *answer)
+{
+    struct text_buf out = {0};
+    size_t body_len = body ? strlen(body) : 0;
+
+    text_buf_printf(&out,
+                    "%s %s HTTP/1.1\r\nHost: %s%s%s:%u\r\n"
+                    "User-Agent: ddbemu-http-client/1\r\n",
+                    method, path, strchr(t->host, ':') ? "[" : "", t->host,
+                    strchr(t->host, ':') ? "]" : "", (unsigned) t->port);
+    if (body)
+        text_buf_printf(&out, "Content-Type: application/json\r\nContent-Length: %zu\r\n",
+                        body_len);
+    text_buf_puts(&out, "\r\n");
+    if (body) text_buf_add(&out, body, body_len);
+    return exchange_into(t, &out, status, answer);
+}
+
+bool http_get_root_ok(const struct http_target *t)
+{
+    struct text_buf answer = {0};
+    int status = 0;
+    bool ok = http_fetch(t, "GET", "/", NULL, &status, &answer) == 0 && status == 200;
+
+    free(answer.data);
     return ok;
 }
 

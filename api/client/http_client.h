@@ -3,9 +3,10 @@
  * protocol: connecting to an endpoint, writing a request as an SDK does
  * (signed-looking headers), and parsing answers (Content-Length or chunked).
  *
- * The benchmark's load generator (bench/) and the export/import subcommands
- * of the ddbemu binary (emulator/transfer_cli.c) both talk to a running
- * ddbemu through it. It knows no DynamoDB semantics: a request is a target
+ * The benchmark's load generator (bench/) and the subcommands of the ddbemu
+ * binary (export and import in emulator/transfer_cli.c, insight in
+ * emulator/insight_cmd.c) talk to a running ddbemu through it. It knows no DynamoDB semantics: a
+ * request is a target
  * ("DynamoDB_20120810.Scan") and a body.
  *
  * Requests look signed, as an SDK's do: X-Amz-Date and an Authorization
@@ -69,6 +70,11 @@ int http_exchange(const struct http_target *t, const struct text_buf *out, struc
  * there is no answer. */
 int http_call(const struct http_target *t, const char *target, const char *body, size_t body_len,
               int *status, struct text_buf *answer);
+/* One plain request on a new connection (the control interface's
+ * /ddbemu/... paths): method and path, body as application/json (NULL:
+ * none); *status and the body as http_call gives them. */
+int http_fetch(const struct http_target *t, const char *method, const char *path, const char *body,
+               int *status, struct text_buf *answer);
 /* Whether GET / answers 200 now. */
 bool http_get_root_ok(const struct http_target *t);
 /* Finds a free loopback TCP port; 0 on failure. */

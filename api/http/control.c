@@ -10,6 +10,7 @@
 #include "api/http/control.h"
 
 #include "api/http/dispatch.h"
+#include "api/http/insight.h"
 #include "api/http/response.h"
 #include "storage/base/alloc.h"
 #include "storage/db.h"
@@ -126,9 +127,11 @@ void control_handle(struct db *db, const struct api_config *config, const struct
         reply(resp, 200, json_pack("{s:I}", "deleted", (json_int_t) db_expire_items(db, SIZE_MAX)));
     else if (strcmp(what, "reset") == 0 && post)
         handle_reset(db, config, body, resp);
+    else if (insight_is_path(what))
+        insight_handle(db, config, req, what, body, resp); /* the access-pattern report */
     else
         reply_error(resp, 404,
                     "unknown control endpoint (see README.md: /ddbemu/clock, "
-                    "/ddbemu/ttl/sweep, /ddbemu/reset)");
+                    "/ddbemu/ttl/sweep, /ddbemu/reset, /ddbemu/insight)");
     json_decref(body);
 }

@@ -17,6 +17,8 @@
  *   POST /ddbemu/ttl/sweep    {} -> {"deleted": N}
  *   POST /ddbemu/reset        {"access_key": "...", "region": "..."}
  *                             -> {"tables_deleted": N}
+ *   GET  /ddbemu/insight[/<table>], POST /ddbemu/insight/reset
+ *                             the access-pattern report (insight.h)
  *
  * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
  */

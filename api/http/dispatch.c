@@ -27,6 +27,7 @@
 #include "api/http/dispatch.h"
 
 #include "api/http/control.h"
+#include "api/http/design_http.h"
 #include "api/http/response.h"
 #include "api/wire/json_in.h"
 #include "api/wire/shape.h"
@@ -311,6 +312,10 @@ static void run_operation(const struct api_context *ctx, const struct operation 
     failure_details_clear(&rq.failure);
 }
 
+/* Replays one request of a design document (api/design/design.h). */
+static int replay(void *arg, const char *access_key, const char *region, const char *target,
+                  const char *body, char **answer);
+
 void api_handle(const struct api_context *ctx, const struct http_request *req,
                 struct http_response *resp)
 {
@@ -330,7 +335,12 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
     http_response_add_header(resp, "x-amzn-RequestId", request_id);
 
     /* The emulator's control interface (control.h): a reserved path,
-     * never the DynamoDB protocol, and only when enabled. */
+     * never the DynamoDB protocol, and only when enabled. Tables from a
+     * design replay their requests through this function (api_call). */
+    if (ctx->config && ctx->config->control_enabled && strcmp(req->path, DESIGN_HTTP_PATH) == 0) {
+        design_http_handle(req, replay, (void *) ctx, resp);
+        return;
+    }
     if (ctx->config && ctx->config->control_enabled && control_is_path(req->path)) {
         control_handle(ctx->db, ctx->config, req, resp);
         return;
@@ -404,4 +414,49 @@ bool api_http_defer(void *arg, uint64_t hold, void (*release)(void *ctx), void *
 {
     const struct api_context *api = arg;
     return db_on_commit(api->db, hold, release, ctx);
+}
+
+/* See dispatch.h: one request as an SDK with that credential sends it,
+ * through api_handle's whole front. */
+int api_call(const struct api_context *ctx, const char *access_key, const char *region,
+             const char *target, const char *body, char **answer)
+{
+    char auth[512];
+    struct http_field headers[] = {
+        {"Content-Type", "application/x-amz-json-1.0"},
+        {"X-Amz-Target", target},
+        {"X-Amz-Date", "20260101T000000Z"},
+        {"Authorization", auth},
+    };
+    struct http_request req = {
+        .method = "POST",
+        .path = "/",
+        .headers = headers,
+        .header_count = sizeof headers / sizeof *headers,
+        .body = body,
+        .body_len = strlen(body),
+    };
+    struct http_response resp;
+    int status;
+
+    snprintf(auth, sizeof auth,
+             "AWS4-HMAC-SHA256 Credential=%.190s/20260101/%.64s/dynamodb/aws4_request, "
+             "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0",
+             access_key, region);
+    memset(&resp, 0, sizeof resp);
+    api_handle(ctx, &req, &resp);
+    status = resp.status;
+    *answer = malloc(resp.body_len + 1);
+    if (*answer) {
+        if (resp.body_len) memcpy(*answer, resp.body, resp.body_len);
+        (*answer)[resp.body_len] = '\0';
+    }
+    http_response_clear(&resp);
+    return status;
+}
+
+static int replay(void *arg, const char *access_key, const char *region, const char *target,
+                  const char *body, char **answer)
+{
+    return api_call(arg, access_key, region, target, body, answer);
 }

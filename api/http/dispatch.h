@@ -35,6 +35,14 @@ struct api_context {
 void api_handle(const struct api_context *ctx, const struct http_request *req,
                 struct http_response *resp);
 
+/* Sends one DynamoDB request (target: the X-Amz-Target, body: JSON text) as
+ * an SDK with the credential (access_key, region) would, through
+ * api_handle's whole front; returns the HTTP status and sets *answer to the
+ * body (owned, NUL-terminated). Tables from a design (--init, POST
+ * /ddbemu/init) are created this way, so every rule of the API applies. */
+int api_call(const struct api_context *ctx, const char *access_key, const char *region,
+             const char *target, const char *body, char **answer);
+
 /* http_handler_fn adapter for server.c: arg is a const struct api_context *.
  * With persistence it holds the answer until the request's changes are on
  * disk (http_response.hold = the commit they need). */

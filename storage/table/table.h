@@ -18,6 +18,7 @@
 #define DDB_TABLE_H
 
 #include "storage/base/error.h"
+#include "storage/insight/insight.h"
 #include "storage/model/item.h"
 #include "storage/model/key.h"
 #include "storage/model/schema.h"
@@ -92,6 +93,7 @@ struct table {
     struct table_meta meta;         /* policies, contributor insights, Kinesis destinations */
     struct journal_file *journal;   /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                   /* its row in the journal's file */
+    struct insight_table *insight;  /* the access-pattern counters (insight/insight.h); owned */
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
