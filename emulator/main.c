@@ -53,6 +53,7 @@ int main(int argc, char **argv)
     api_cfg.shared_db = cfg.shared_db;
     api_cfg.control_enabled = config_control_enabled(&cfg);
     api_cfg.s3_dir = cfg.s3_dir[0] ? cfg.s3_dir : NULL;
+    api_cfg.cors_origins = cfg.cors;
     memset(&ctx, 0, sizeof ctx);
     ctx.db = db;
     ctx.config = &api_cfg;
