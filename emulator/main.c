@@ -49,6 +49,7 @@ int main(int argc, char **argv)
     } else {
         db = db_new();
     }
+    db_set_delay_transient(db, cfg.delay_transient_statuses);
     memset(&api_cfg, 0, sizeof api_cfg);
     api_cfg.shared_db = cfg.shared_db;
     api_cfg.control_enabled = config_control_enabled(&cfg);

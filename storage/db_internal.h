@@ -57,6 +57,7 @@ struct db {
     size_t export_count;
     struct import_job *imports;
     size_t import_count;
+    bool delay_transient; /* --delay-transient-statuses (db.h); set before serving */
 };
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
@@ -74,9 +75,15 @@ void db_read_lock(struct db *db);
 void db_write_lock(struct db *db);
 void db_unlock(struct db *db);
 
-/* The namespace's table by name, or NULL; caller holds the lock. */
+/* The namespace's table by name, or NULL; caller holds the lock. A DELETING
+ * table (kept to be described, catalog.c) is NULL here: it is gone for
+ * every operation but the table ones. */
 struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name);
-/* Same, raising ResourceNotFoundException with the item operations' text. */
+/* The same, DELETING tables included (catalog.c). */
+struct table *db_find_table_entry(struct db *db, const struct db_scope *scope, const char *name);
+/* Same as db_find_table, raising ResourceNotFoundException with the item
+ * operations' text, also while the table is CREATING (AWS: item operations
+ * on a table that is not yet ACTIVE find no table). */
 int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
                      struct table **out, struct ddb_error *err);
 

@@ -197,6 +197,17 @@ void table_free(struct table *t, int64_t now_ms)
     free(t);
 }
 
+enum table_status table_status_at(const struct table *t, int64_t now_ms)
+{
+    if (t->transient_until_ms && now_ms < t->transient_until_ms) return t->transient;
+    return TABLE_ACTIVE;
+}
+
+bool table_is_deleting(const struct table *t)
+{
+    return t->transient_until_ms && t->transient == TABLE_DELETING;
+}
+
 static char *dup_or_null(const char *s)
 {
     return s ? xstrdup(s) : NULL;
@@ -542,6 +553,7 @@ void table_sync_stream(struct table *t, struct stream_registry *reg, const char 
             .key = &t->def.key,
             .view = t->def.stream.view,
             .journal = t->journal,
+            .enabling_until_ms = t->stream_enabling_until_ms,
         };
         t->stream = stream_open(reg, namespace_id, &src, now_ms);
     }
