@@ -189,3 +189,29 @@ def http_conn(url):
     import urllib.parse
     parsed = urllib.parse.urlsplit(url)
     return http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=30)
+
+
+def test_dynamodb_local_image_command_line_is_understood(ddbemu_bin, tmp_path):
+    # amazon/dynamodb-local's entrypoint is java, so compose files pass
+    # "-jar DynamoDBLocal.jar [-Djava.library.path=...] -sharedDb ..." as the
+    # command: ddbemu's image takes the same command line.
+    proc, endpoint, log = start_local_style(
+        ddbemu_bin, tmp_path, "-jar", "DynamoDBLocal.jar",
+        "-Djava.library.path=./DynamoDBLocal_lib", "-sharedDb", "-inMemory")
+    try:
+        assert make_client(endpoint, access_key="anyKey").list_tables()["TableNames"] == []
+    finally:
+        stop_local_style(proc, log)
+
+
+def test_health_check_mode(ddbemu_bin, start_server):
+    # --health-check (the image's HEALTHCHECK): 0 when a ddbemu answers at
+    # --host/--port, 1 when nothing does.
+    server = start_server()
+    result = run(ddbemu_bin, "--health-check", "--port", str(server.port))
+    assert result.returncode == 0, result.stderr
+    result = run(ddbemu_bin, "--health-check", "--host", "0.0.0.0", "--port", str(server.port))
+    assert result.returncode == 0, result.stderr
+    result = run(ddbemu_bin, "--health-check", "--port", str(_free_port()))
+    assert result.returncode == 1
+    assert "nothing answers" in result.stderr

@@ -195,6 +195,21 @@ static int apply_optimize_db(struct config *cfg, const char *value)
     return 0;
 }
 
+static int apply_health_check(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->health_check = true;
+    return 0;
+}
+
+/* -jar FILE: the Java launcher's, which DynamoDB Local's image commands start with. */
+static int apply_jar(struct config *cfg, const char *value)
+{
+    (void) cfg;
+    (void) value;
+    return 0;
+}
+
 static int apply_disable_telemetry(struct config *cfg, const char *value)
 {
     (void) cfg;
@@ -251,6 +266,15 @@ static const struct option_row options[] = {
      "accepted for DynamoDB Local's scripts (ddbemu sends no\n"
      "telemetry)",
      apply_disable_telemetry},
+    {"jar", "jar", "FILE",
+     "ignored, as are -Dname=value Java options, so that the\n"
+     "commands of DynamoDB Local's image (-jar DynamoDBLocal.jar\n"
+     "-sharedDb ...) run unchanged",
+     apply_jar},
+    {"health-check", NULL, NULL,
+     "do not serve: ask the ddbemu at --host/--port whether it\n"
+     "is healthy (exit 0) or not (exit 1); for HEALTHCHECK",
+     apply_health_check},
     {"log-level", NULL, "LEVEL", "error, warn, info (default) or debug", apply_log_level},
     {"ttl-interval", NULL, "SECONDS",
      "how often expired TTL items are deleted (default 1;\n"
@@ -330,6 +354,9 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
             fprintf(stderr, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", arg);
             return CONFIG_ERROR;
         }
+        /* A Java system property (-Djava.library.path=./DynamoDBLocal_lib in
+         * DynamoDB Local's image commands): meaningless here, ignored. */
+        if (!double_dash && arg[1] == 'D' && arg[2]) continue;
         name = arg + (double_dash ? 2 : 1);
         eq = double_dash ? strchr(name, '=') : NULL;
         len = eq ? (size_t) (eq - name) : strlen(name);

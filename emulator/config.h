@@ -35,6 +35,7 @@ struct config {
     char cors[4096];               /* --cors: "*" (default) or a comma list of allowed origins */
     bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
     bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
+    bool health_check;             /* --health-check: ask a running server, do not serve */
 };
 
 /* What config_parse decided. */

@@ -8,6 +8,7 @@
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
+#include "emulator/healthcheck.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
 #include "storage/base/limits.h"
@@ -34,6 +35,7 @@ int main(int argc, char **argv)
     case CONFIG_EXIT: return 0;
     case CONFIG_ERROR: return 2;
     }
+    if (cfg.health_check) return healthcheck_run(cfg.host, cfg.port);
 
     /* Before any thread exists, so that every thread inherits the mask. */
     signals_block();
