@@ -19,7 +19,8 @@ engine's clock, and each status allows what it allows on AWS:
   and CreateTable of the name answers "Table already exists") and gone for
   item operations at once;
 - a GSI added by UpdateTable is CREATING, and Query on it is refused with
-  "Cannot read from backfilling global secondary index: NAME";
+  "Cannot read from backfilling global secondary index: NAME"; a deleted one
+  is DELETING, unreadable, and blocks other index changes and DeleteTable;
 - a new stream is ENABLING.
 
 The tests move the engine's clock (POST /ddbemu/clock) instead of waiting:
@@ -196,6 +197,49 @@ def test_new_gsi_is_creating_and_not_readable(delayed):
     assert gsi["IndexStatus"] == "ACTIVE"
     assert delayed.ddb.query(TableName=name, IndexName="byG", KeyConditionExpression="g = :g",
                              ExpressionAttributeValues={":g": {"S": "x"}})["Count"] == 1
+
+
+def test_deleted_gsi_is_deleting_and_blocks_index_and_table_changes(delayed):
+    # A deleted GSI is DELETING for a while; meanwhile it cannot be read, no
+    # other index may be created or deleted ("Only 1 online index ...",
+    # ack-api-quirks DDB-TABLE-159) and the table cannot be deleted
+    # (DDB-TABLE-150); then it is gone.
+    name = unique_table_name()
+    gsi = {"IndexName": "byG", "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}],
+           "Projection": {"ProjectionType": "ALL"}}
+    delayed.create(name, AttributeDefinitions=[
+        {"AttributeName": "p", "AttributeType": "S"}, {"AttributeName": "g", "AttributeType": "S"}],
+        GlobalSecondaryIndexes=[gsi])
+    delayed.advance_ms(6000)
+    desc = delayed.ddb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[
+        {"Delete": {"IndexName": "byG"}}])["TableDescription"]
+    assert desc["GlobalSecondaryIndexes"][0]["IndexStatus"] == "DELETING"
+    # Halfway: the table is ACTIVE again (after 5 s), the index not gone yet
+    # (60 s); 25 s of margin on either side.
+    delayed.advance_ms(30000)
+    table = delayed.ddb.describe_table(TableName=name)["Table"]
+    assert table["TableStatus"] == "ACTIVE"
+    assert [(g["IndexName"], g["IndexStatus"]) for g in table["GlobalSecondaryIndexes"]] == \
+        [("byG", "DELETING")]
+    err = client_error(delayed.ddb.query, TableName=name, IndexName="byG",
+                       KeyConditionExpression="g = :g",
+                       ExpressionAttributeValues={":g": {"S": "x"}})
+    assert_error(err, "ValidationException", "The table does not have the specified index: byG")
+    err = client_error(delayed.ddb.update_table, TableName=name,
+                       AttributeDefinitions=[{"AttributeName": "h", "AttributeType": "S"}],
+                       GlobalSecondaryIndexUpdates=[{"Create": dict(
+                           gsi, IndexName="byH",
+                           KeySchema=[{"AttributeName": "h", "KeyType": "HASH"}])}])
+    assert_error(err, "LimitExceededException",
+                 "Subscriber limit exceeded: Only 1 online index can be created or deleted "
+                 "simultaneously per table")
+    err = client_error(delayed.ddb.delete_table, TableName=name)
+    assert_error(err, "ResourceInUseException",
+                 "Attempt to change a resource which is still in use: Cannot delete table while "
+                 "indexes are being created, updated, or deleted.")
+    delayed.advance_ms(31000)
+    assert "GlobalSecondaryIndexes" not in delayed.ddb.describe_table(TableName=name)["Table"]
+    assert delayed.ddb.delete_table(TableName=name)["TableDescription"]["TableStatus"] == "DELETING"
 
 
 def test_new_stream_is_enabling(delayed):

@@ -19,7 +19,10 @@
  * still in use: Table is being created|updated|deleted: NAME" (AWS's texts:
  * dynalite's deleteTable.js, ack-api-quirks DDB-TABLE-374, Terraform's
  * provider quoting them); a new GSI stays CREATING (reads refused as during
- * its backfill) and a throughput change UPDATING; a new stream is ENABLING.
+ * its backfill) and a throughput change UPDATING; a new stream is ENABLING;
+ * a deleted GSI is gone at once but described DELETING until its time, and
+ * meanwhile no other index may be created or deleted and the table not be
+ * deleted (ack-api-quirks DDB-TABLE-150, -159).
  * A deleted table is gone from disk and for every other operation at once,
  * but stays in its namespace, DELETING, for DescribeTable, ListTables and
  * CreateTable ("Table already exists") until its time; the first change to
@@ -93,10 +96,52 @@ static void purge_deleted(struct db *db, const struct db_scope *scope, int64_t n
     ns->table_count = kept;
 }
 
+/* Whether a GSI deleted under --delay-transient-statuses is still DELETING. */
+static bool gsi_deleting(const struct table *t, int64_t now_ms)
+{
+    for (size_t i = 0; i < t->deleting_gsi_count; i++)
+        if (now_ms < t->deleting_gsis[i].until_ms) return true;
+    return false;
+}
+
+/* Forgets the deleted GSIs whose time has come. Caller holds the lock exclusively. */
+static void drop_deleted_gsis(struct table *t, int64_t now_ms)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < t->deleting_gsi_count; i++) {
+        if (now_ms < t->deleting_gsis[i].until_ms) {
+            t->deleting_gsis[kept++] = t->deleting_gsis[i];
+        } else {
+            index_def_clear(&t->deleting_gsis[i].def);
+            free(t->deleting_gsis[i].arn);
+        }
+    }
+    t->deleting_gsi_count = kept;
+}
+
+/* Appends the still DELETING GSIs of t to the description out. */
+static void describe_deleting_gsis(const struct table *t, int64_t now_ms, struct table_desc *out)
+{
+    for (size_t i = 0; i < t->deleting_gsi_count; i++) {
+        const struct deleting_index *d = &t->deleting_gsis[i];
+        size_t n = out->def.gsi_count;
+        if (now_ms >= d->until_ms) continue;
+        out->def.gsis = xrealloc(out->def.gsis, (n + 1) * sizeof *out->def.gsis);
+        out->gsi_descs = xrealloc(out->gsi_descs, (n + 1) * sizeof *out->gsi_descs);
+        index_def_copy(&out->def.gsis[n], &d->def);
+        memset(&out->gsi_descs[n], 0, sizeof out->gsi_descs[n]);
+        out->gsi_descs[n].status = INDEX_DELETING;
+        out->gsi_descs[n].arn = xstrdup(d->arn);
+        out->def.gsi_count = n + 1;
+    }
+}
+
 /* The statuses DescribeTable reports at now_ms: the table's, and its GSIs'
- * (all CREATING while the table is). */
+ * (all CREATING while the table is; deleted ones DELETING until their time). */
 static void describe_statuses(const struct table *t, int64_t now_ms, struct table_desc *out)
 {
+    describe_deleting_gsis(t, now_ms, out);
     out->status = table_is_deleting(t) ? TABLE_DELETING : table_status_at(t, now_ms);
     for (size_t i = 0; i < out->def.gsi_count; i++) {
         struct index_desc *d = &out->gsi_descs[i];
@@ -192,9 +237,10 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
         goto out;
     }
     if (check_table_settled(t, now_ms, err) != 0) goto out;
-    for (size_t i = 0; i < t->index_count; i++) {
+    for (size_t i = 0; i <= t->index_count; i++) {
         /* ack-api-quirks DDB-TABLE-150: refused while any index is being built or removed. */
-        if (index_status_at(&t->indexes[i], now_ms) != INDEX_ACTIVE) {
+        if (i == t->index_count ? gsi_deleting(t, now_ms)
+                                : index_status_at(&t->indexes[i], now_ms) != INDEX_ACTIVE) {
             ddb_error_set(err, DDB_RESOURCE_IN_USE,
                           "Attempt to change a resource which is still in use: Cannot delete "
                           "table while indexes are being created, updated, or deleted.");
@@ -323,7 +369,7 @@ static bool index_change_running(const struct table *t, int64_t now_ms)
         enum index_status s = index_status_at(&t->indexes[i], now_ms);
         if (s == INDEX_CREATING || s == INDEX_DELETING) return true;
     }
-    return false;
+    return gsi_deleting(t, now_ms);
 }
 
 static int online_index_limit(struct ddb_error *err)
@@ -581,6 +627,7 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
         goto out;
     }
     if (check_table_settled(t, now_ms, err) != 0) goto out;
+    drop_deleted_gsis(t, now_ms); /* only what no answer shows any more */
     /* Check every part before changing any (a failed request changes nothing,
      * ack-api-quirks DDB-TABLE-380). */
     if (u->has_throughput && update_throughput(t, u, now_ms, err) != 0) goto out;
@@ -677,7 +724,19 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
         }
     }
     if (deleted) {
-        /* Reported DELETING in this response, gone for every later call. */
+        /* Reported DELETING in this response, gone for every later call
+         * but DescribeTable under --delay-transient-statuses. */
+        const struct index_def *def = table_def_find_index(&t->def, deleted->def.name);
+        const struct index_desc *desc = gsi_desc(out, deleted->def.name, NULL);
+        if (db->delay_transient && def && desc) {
+            struct deleting_index *d;
+            t->deleting_gsis =
+                xrealloc(t->deleting_gsis, (t->deleting_gsi_count + 1) * sizeof *t->deleting_gsis);
+            d = &t->deleting_gsis[t->deleting_gsi_count++];
+            index_def_copy(&d->def, def);
+            d->arn = xstrdup(desc->arn);
+            d->until_ms = now_ms + DDB_DELAY_INDEX_DELETING_MS;
+        }
         table_remove_gsi(t, deleted->def.name);
     }
     persist_table(t);

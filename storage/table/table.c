@@ -194,6 +194,11 @@ void table_free(struct table *t, int64_t now_ms)
     free(t->latest_stream_label);
     stream_close(t->stream, now_ms); /* the registry keeps it readable for 24 hours */
     free(t->ttl.attribute);
+    for (size_t i = 0; i < t->deleting_gsi_count; i++) {
+        index_def_clear(&t->deleting_gsis[i].def);
+        free(t->deleting_gsis[i].arn);
+    }
+    free(t->deleting_gsis);
     free(t);
 }
 

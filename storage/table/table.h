@@ -55,6 +55,15 @@ struct commit_info {
     enum stream_origin origin;
 };
 
+/* A GSI deleted by UpdateTable under --delay-transient-statuses: the index is
+ * gone at once (reads, writes, disk); its description is kept only to be
+ * reported DELETING until until_ms (catalog.c). */
+struct deleting_index {
+    struct index_def def;
+    char *arn;
+    int64_t until_ms;
+};
+
 struct table {
     struct table_def def;
     char *arn;
@@ -85,7 +94,9 @@ struct table {
      * delayed status. Not persisted: after a restart the change is complete. */
     enum table_status transient;
     int64_t transient_until_ms;
-    int64_t stream_enabling_until_ms; /* the stream it opens next is ENABLING until then */
+    int64_t stream_enabling_until_ms;     /* the stream it opens next is ENABLING until then */
+    struct deleting_index *deleting_gsis; /* owned; not persisted */
+    size_t deleting_gsi_count;
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
