@@ -11,6 +11,16 @@
  * change at once (see docs/differences.md), so code that does not wait, as
  * code written against DynamoDB Local often does not, keeps working.
  *
+ * GSIs added by UpdateTable are the exception, because their backfill costs
+ * time proportional to the table: the index is created empty (CREATING,
+ * Backfilling) inside UpdateTable's critical section, then filled in steps of
+ * BACKFILL_STEP_ROWS rows, each under the write lock and released between
+ * steps, so concurrent reads and writes proceed while a large table is being
+ * indexed (index.h explains how writes during the backfill stay exact). The
+ * UpdateTable call returns when the index is ACTIVE; meanwhile DescribeTable
+ * shows it CREATING with Backfilling true, as on AWS. A small table finishes
+ * in one step.
+ *
  * With --delay-transient-statuses (db.h) the statuses last, on the engine's
  * clock, as on AWS, and so do their rules: a CREATING table is described
  * but item operations do not find it (ResourceNotFoundException); while a
@@ -28,16 +38,6 @@
  * CreateTable ("Table already exists") until its time; the first change to
  * the namespace after that frees it (purge_deleted). None of this is
  * persisted: after a restart every change is complete.
- *
- * GSIs added by UpdateTable are the exception, because their backfill costs
- * time proportional to the table: the index is created empty (CREATING,
- * Backfilling) inside UpdateTable's critical section, then filled in steps of
- * BACKFILL_STEP_ROWS rows, each under the write lock and released between
- * steps, so concurrent reads and writes proceed while a large table is being
- * indexed (index.h explains how writes during the backfill stay exact). The
- * UpdateTable call returns when the index is ACTIVE; meanwhile DescribeTable
- * shows it CREATING with Backfilling true, as on AWS. A small table finishes
- * in one step.
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
