@@ -172,6 +172,34 @@ def test_deleting_table_is_described_until_gone(delayed):
     assert delayed.ddb.scan(TableName=name)["Count"] == 0
 
 
+def list_all(client, limit):
+    names, kwargs = [], {"Limit": limit}
+    while True:
+        page = client.list_tables(**kwargs)
+        names += page["TableNames"]
+        if "LastEvaluatedTableName" not in page:
+            return names
+        kwargs["ExclusiveStartTableName"] = page["LastEvaluatedTableName"]
+
+
+def test_list_tables_pages_over_deleting_tables(delayed):
+    names = sorted(unique_table_name("list") for _ in range(4))
+    for name in names:
+        delayed.create(name)
+    delayed.advance_ms(6000)
+    delayed.ddb.delete_table(TableName=names[1])
+    delayed.ddb.delete_table(TableName=names[3])
+    delayed.hold()
+    for limit in (1, 2, 3, 100):
+        assert list_all(delayed.ddb, limit) == names
+    delayed.release(6)
+    for limit in (1, 2, 100):
+        assert list_all(delayed.ddb, limit) == [names[0], names[2]]
+    # The last page ends where the visible tables end (no LastEvaluatedTableName).
+    page = delayed.ddb.list_tables(ExclusiveStartTableName=names[0], Limit=1)
+    assert page["TableNames"] == [names[2]] and "LastEvaluatedTableName" not in page
+
+
 def test_new_gsi_is_creating_and_not_readable(delayed):
     name = unique_table_name()
     delayed.create(name)
