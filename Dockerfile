@@ -32,7 +32,13 @@ RUN echo "deb-src http://deb.debian.org/debian bookworm main" \
     && make install \
     && cd / && rm -rf /mhd /var/lib/apt/lists/*
 
-COPY . /src
+# Only what the build reads, so that a change elsewhere (tests, docs,
+# scripts) reuses this stage's cached layers.
+COPY CMakeLists.txt /src/
+COPY storage /src/storage
+COPY api /src/api
+COPY emulator /src/emulator
+COPY bench /src/bench
 RUN PKG_CONFIG_PATH=/usr/local/lib/pkgconfig \
         cmake -S /src -B /build -DCMAKE_BUILD_TYPE=Release -DDDB_STATIC=ON \
     && cmake --build /build --target ddbemu -j"$(nproc)" \
