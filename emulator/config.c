@@ -1,18 +1,23 @@
 /*
  * config.c - command-line options: one table, parsed and documented from it.
  *
- * Each row of options[] is one flag: its long name, whether it takes a
+ * Each row of options[] is one flag: its native long name, DynamoDB Local's
+ * spelling of it (when DynamoDB Local has the flag), whether it takes a
  * value (and the value's name in --help), its help text and the function
- * that applies it. getopt_long's table and the --help text are both built
- * from these rows. A row's alias (e.g. DynamoDB Local's "sharedDb") is
- * accepted as a second long name for the same flag and listed in --help.
+ * that applies it. The parser and the --help text both read these rows.
+ *
+ * Spellings accepted: the native "--name" and "--name=VALUE" (GNU style),
+ * and DynamoDB Local's single-dash "-localName VALUE" (as its Java launcher
+ * parses them, so that docker-compose files and CI scripts written for it
+ * work unchanged; "--localName" too). Names match exactly: no abbreviations,
+ * so "-p" is an unknown flag rather than a guess. Anything else is an error
+ * (exit status 2, a line on stderr).
  */
 #include "emulator/config.h"
 
 #include "emulator/transfer_cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +26,8 @@
 typedef int option_apply_fn(struct config *cfg, const char *value);
 
 struct option_row {
-    const char *name;
-    const char *alias;   /* another long name for the same flag, or NULL */
+    const char *name;    /* native spelling: --name */
+    const char *alias;   /* DynamoDB Local's spelling (-alias, also --alias), or NULL */
     const char *metavar; /* NULL: the flag takes no value */
     const char *help;
     option_apply_fn *apply;
@@ -172,6 +177,59 @@ bool config_control_enabled(const struct config *cfg)
     return strncmp(h, "127.", 4) == 0 || strcmp(h, "::1") == 0 || strcmp(h, "localhost") == 0;
 }
 
+/* -cors ORIGINS: DynamoDB Local's "*" (every origin) or a comma list of origins. */
+static int apply_cors(struct config *cfg, const char *value)
+{
+    size_t len = strlen(value);
+
+    if (!len || len >= sizeof cfg->cors || value[0] == ',' || value[len - 1] == ',' ||
+        strstr(value, ",,") || strpbrk(value, "\r\n")) {
+        fprintf(stderr,
+                "ddbemu: --cors: expected * or a comma-separated list of origins "
+                "(https://a.example,https://b.example), not '%s'\n",
+                value);
+        return -1;
+    }
+    snprintf(cfg->cors, sizeof cfg->cors, "%s", value);
+    return 0;
+}
+
+static int apply_delay_transient_statuses(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->delay_transient_statuses = true;
+    return 0;
+}
+
+static int apply_optimize_db(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->optimize_db = true;
+    return 0;
+}
+
+static int apply_health_check(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->health_check = true;
+    return 0;
+}
+
+/* -jar FILE: the Java launcher's, which DynamoDB Local's image commands start with. */
+static int apply_jar(struct config *cfg, const char *value)
+{
+    (void) cfg;
+    (void) value;
+    return 0;
+}
+
+static int apply_disable_telemetry(struct config *cfg, const char *value)
+{
+    (void) cfg;
+    (void) value;
+    return 0; /* ddbemu sends no telemetry: accepted so that DynamoDB Local's scripts run */
+}
+
 /* Handled in config_parse itself; present so that --help lists them. */
 static int apply_nothing(struct config *cfg, const char *value)
 {
@@ -185,13 +243,14 @@ static const struct option_row options[] = {
      "address or name to listen on (default 127.0.0.1;\n"
      "0.0.0.0 accepts connections from other machines)",
      apply_host},
-    {"port", NULL, "PORT", "TCP port to listen on (default 8000; 0 picks a free one)", apply_port},
+    {"port", "port", "PORT", "TCP port to listen on (default 8000; 0 picks a free one)",
+     apply_port},
     {"threads", NULL, "N", "HTTP worker threads (default: one per CPU)", apply_threads},
     {"shared-db", "sharedDb", NULL,
      "one set of tables for every access key and region\n"
      "(default: one set per access key + region, as DynamoDB Local)",
      apply_shared_db},
-    {"in-memory", "inMemory", NULL, "keep everything in memory (the default; overrides --db-path)",
+    {"in-memory", "inMemory", NULL, "keep everything in memory (the default; not with --db-path)",
      apply_in_memory},
     {"db-path", "dbPath", "DIR",
      "keep every table in SQLite files in DIR (created if\n"
@@ -209,6 +268,32 @@ static const struct option_row options[] = {
      "folder of DIR is a bucket (without it, every bucket\n"
      "is missing and such jobs fail with S3NoSuchBucket)",
      apply_s3_dir},
+    {"cors", "cors", "ORIGINS",
+     "origins allowed to call from a browser page: * (the\n"
+     "default, every origin) or a comma-separated list",
+     apply_cors},
+    {"delay-transient-statuses", "delayTransientStatuses", NULL,
+     "tables and indexes stay CREATING, UPDATING or DELETING\n"
+     "and streams ENABLING for realistic times, as on AWS\n"
+     "(default: every change is ACTIVE at once)",
+     apply_delay_transient_statuses},
+    {"optimize-db-before-startup", "optimizeDbBeforeStartup", NULL,
+     "accepted for DynamoDB Local's scripts; needs --db-path\n"
+     "(ddbemu's files need no optimizing pass at start)",
+     apply_optimize_db},
+    {"disable-telemetry", "disableTelemetry", NULL,
+     "accepted for DynamoDB Local's scripts (ddbemu sends no\n"
+     "telemetry)",
+     apply_disable_telemetry},
+    {"jar", "jar", "FILE",
+     "ignored, as are -Dname=value Java options, so that the\n"
+     "commands of DynamoDB Local's image (-jar DynamoDBLocal.jar\n"
+     "-sharedDb ...) run unchanged",
+     apply_jar},
+    {"health-check", NULL, NULL,
+     "do not serve: ask the ddbemu at --host/--port whether it\n"
+     "is healthy (exit 0) or not (exit 1); for HEALTHCHECK",
+     apply_health_check},
     {"log-level", NULL, "LEVEL", "error, warn, info (default) or debug", apply_log_level},
     {"ttl-interval", NULL, "SECONDS",
      "how often expired TTL items are deleted (default 1;\n"
@@ -222,8 +307,8 @@ static const struct option_row options[] = {
      "do not serve the control interface (by default it is\n"
      "served when listening on a loopback address)",
      apply_no_control},
-    {"help", NULL, NULL, "print this help and exit", apply_nothing},
-    {"version", NULL, NULL, "print the version and exit", apply_nothing},
+    {"help", "help", NULL, "print this help and exit", apply_nothing},
+    {"version", "version", NULL, "print the version and exit", apply_nothing},
 };
 
 #define OPTION_COUNT (sizeof options / sizeof *options)
@@ -242,23 +327,35 @@ static void print_help(FILE *out)
         while (h) {
             const char *nl = strchr(h, '\n');
             int len = nl ? (int) (nl - h) : (int) strlen(h);
-            fprintf(out, "  %-22s %.*s\n", h == options[i].help ? left : "", len, h);
+            fprintf(out, "  %-30s %.*s\n", h == options[i].help ? left : "", len, h);
             h = nl ? nl + 1 : NULL;
         }
         if (options[i].alias)
-            fprintf(out, "  %-22s (also accepted as --%s)\n", "", options[i].alias);
+            fprintf(out, "  %-30s (DynamoDB Local: -%s%s%s)\n", "", options[i].alias,
+                    options[i].metavar ? " " : "", options[i].metavar ? options[i].metavar : "");
     }
+    fprintf(out, "\nDynamoDB Local's single-dash spellings are accepted as shown, so that\n"
+                 "scripts written for it run unchanged.\n");
     fprintf(out, "\n%s", transfer_cli_help);
     fprintf(out, "\nMore subcommands (they talk to a running ddbemu):\n"
                  "  ddbemu insight [--endpoint URL] ...  the access-pattern report "
                  "(ddbemu insight --help)\n");
 }
 
+/* The row whose native name (double dash only) or DynamoDB Local spelling
+ * (either) is exactly the len bytes at name; NULL when none is. */
+static const struct option_row *find_option(const char *name, size_t len, bool double_dash)
+{
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const struct option_row *o = &options[i];
+        if (double_dash && strlen(o->name) == len && memcmp(o->name, name, len) == 0) return o;
+        if (o->alias && strlen(o->alias) == len && memcmp(o->alias, name, len) == 0) return o;
+    }
+    return NULL;
+}
+
 enum config_result config_parse(struct config *cfg, int argc, char **argv)
 {
-    struct option longopts[2 * OPTION_COUNT + 1];
-    size_t n = 0;
-    int index, c;
     bool in_memory_given = false;
 
     memset(cfg, 0, sizeof *cfg);
@@ -268,48 +365,65 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
     cfg->log_level = LOG_LEVEL_INFO;
     cfg->ttl_interval_ms = 1000;
     cfg->control = CONTROL_AUTO;
+    snprintf(cfg->cors, sizeof cfg->cors, "*");
 
-    /* Long options only; val is the row index, so an alias maps to its row. */
-    for (size_t i = 0; i < OPTION_COUNT; i++) {
-        int has_arg = options[i].metavar ? required_argument : no_argument;
-        longopts[n++] = (struct option){options[i].name, has_arg, NULL, (int) i};
-        if (options[i].alias)
-            longopts[n++] = (struct option){options[i].alias, has_arg, NULL, (int) i};
-    }
-    longopts[n] = (struct option){NULL, 0, NULL, 0};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *name, *value = NULL, *eq;
+        const struct option_row *o;
+        bool double_dash = strncmp(arg, "--", 2) == 0;
+        size_t len;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", longopts, &index)) != -1) {
-        if (c == '?' || c < 0 || (size_t) c >= OPTION_COUNT) {
-            if (optopt > 0 && (size_t) optopt < OPTION_COUNT && options[optopt].metavar)
-                fprintf(stderr, "ddbemu: option '--%s' needs a value (%s)\n", options[optopt].name,
-                        options[optopt].metavar);
-            else if (optopt > ' ' && optopt < 127)
-                fprintf(stderr, "ddbemu: unknown option '-%c'\n", optopt);
-            else
-                fprintf(stderr, "ddbemu: unknown option '%s'\n", argv[optind - 1]);
-            fprintf(stderr, "Try 'ddbemu --help'.\n");
+        if (arg[0] != '-' || !arg[1] || strcmp(arg, "--") == 0) {
+            fprintf(stderr, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", arg);
             return CONFIG_ERROR;
         }
-        if (strcmp(options[c].name, "help") == 0) {
+        /* A Java system property (-Djava.library.path=./DynamoDBLocal_lib in
+         * DynamoDB Local's image commands): meaningless here, ignored. */
+        if (!double_dash && arg[1] == 'D' && arg[2]) continue;
+        name = arg + (double_dash ? 2 : 1);
+        eq = double_dash ? strchr(name, '=') : NULL;
+        len = eq ? (size_t) (eq - name) : strlen(name);
+        o = find_option(name, len, double_dash);
+        if (!o) {
+            fprintf(stderr, "ddbemu: unknown option '%.*s'\nTry 'ddbemu --help'.\n",
+                    (int) (len + (size_t) (name - arg)), arg);
+            return CONFIG_ERROR;
+        }
+        if (o->metavar) {
+            if (eq) {
+                value = eq + 1;
+            } else if (i + 1 < argc) {
+                value = argv[++i];
+            } else {
+                fprintf(stderr, "ddbemu: option '%s' needs a value (%s)\nTry 'ddbemu --help'.\n",
+                        arg, o->metavar);
+                return CONFIG_ERROR;
+            }
+        } else if (eq) {
+            fprintf(stderr, "ddbemu: option '--%s' takes no value\nTry 'ddbemu --help'.\n",
+                    o->name);
+            return CONFIG_ERROR;
+        }
+        if (strcmp(o->name, "help") == 0) {
             print_help(stdout);
             return CONFIG_EXIT;
         }
-        if (strcmp(options[c].name, "version") == 0) {
+        if (strcmp(o->name, "version") == 0) {
             printf("ddbemu %s\n", DDBEMU_VERSION);
             return CONFIG_EXIT;
         }
-        if (options[c].apply == apply_in_memory) in_memory_given = true;
-        if (options[c].apply(cfg, optarg) != 0) return CONFIG_ERROR;
-    }
-    if (optind < argc) {
-        fprintf(stderr, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", argv[optind]);
-        return CONFIG_ERROR;
+        if (o->apply == apply_in_memory) in_memory_given = true;
+        if (o->apply(cfg, value) != 0) return CONFIG_ERROR;
     }
     /* DynamoDB Local: "-inMemory ... You can't specify both -dbPath and -inMemory at once." */
     if (in_memory_given && cfg->db_path[0]) {
         fprintf(stderr, "ddbemu: --in-memory and --db-path cannot be used together\n"
+                        "Try 'ddbemu --help'.\n");
+        return CONFIG_ERROR;
+    }
+    /* DynamoDB Local: "You also must specify -dbPath when you use this parameter." */
+    if (cfg->optimize_db && !cfg->db_path[0]) {
+        fprintf(stderr, "ddbemu: --optimize-db-before-startup needs --db-path\n"
                         "Try 'ddbemu --help'.\n");
         return CONFIG_ERROR;
     }

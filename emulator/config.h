@@ -3,9 +3,9 @@
  *
  * One option table in config.c drives both getopt_long and --help, so a flag
  * cannot exist without being documented. Defaults are safe: loopback only,
- * port 8000, in memory. DynamoDB Local's spellings (-port, -sharedDb,
- * -inMemory, -dbPath, ...) are rows of that table too: a row may carry an
- * alias for that purpose.
+ * port 8000, in memory. DynamoDB Local's single-dash spellings (-port,
+ * -sharedDb, -inMemory, -dbPath, -cors, ...) are accepted beside the native
+ * --long names: a row carries DynamoDB Local's name for its flag.
  */
 #ifndef DDB_EMULATOR_CONFIG_H
 #define DDB_EMULATOR_CONFIG_H
@@ -33,8 +33,12 @@ struct config {
     char db_path[4096]; /* --db-path: the data directory; "" in memory */
     char s3_dir[4096];  /* --s3-dir: buckets are its folders; "" when not given */
     enum log_level log_level;
-    unsigned ttl_interval_ms;  /* how often the TTL sweeper runs (--ttl-interval) */
-    enum control_mode control; /* the /ddbemu/ control interface (--control, --no-control) */
+    unsigned ttl_interval_ms;      /* how often the TTL sweeper runs (--ttl-interval) */
+    enum control_mode control;     /* the /ddbemu/ control interface (--control, --no-control) */
+    char cors[4096];               /* --cors: "*" (default) or a comma list of allowed origins */
+    bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
+    bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
+    bool health_check;             /* --health-check: ask a running server, do not serve */
     const char *init_files[CONFIG_MAX_INIT]; /* --init, in order; point into argv */
     size_t init_count;
 };

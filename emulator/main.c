@@ -8,6 +8,7 @@
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
+#include "emulator/healthcheck.h"
 #include "emulator/init_files.h"
 #include "emulator/insight_cmd.h"
 #include "emulator/signals.h"
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
     case CONFIG_EXIT: return 0;
     case CONFIG_ERROR: return 2;
     }
+    if (cfg.health_check) return healthcheck_run(cfg.host, cfg.port);
 
     /* Before any thread exists, so that every thread inherits the mask. */
     signals_block();
@@ -56,10 +58,12 @@ int main(int argc, char **argv)
     } else {
         db = db_new();
     }
+    db_set_delay_transient(db, cfg.delay_transient_statuses);
     memset(&api_cfg, 0, sizeof api_cfg);
     api_cfg.shared_db = cfg.shared_db;
     api_cfg.control_enabled = config_control_enabled(&cfg);
     api_cfg.s3_dir = cfg.s3_dir[0] ? cfg.s3_dir : NULL;
+    api_cfg.cors_origins = cfg.cors;
     memset(&ctx, 0, sizeof ctx);
     ctx.db = db;
     ctx.config = &api_cfg;

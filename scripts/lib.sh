@@ -10,7 +10,8 @@ DDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Build and run: compiler, CMake (+ make as its generator), pkg-config and the
 # libraries (HTTP, JSON, SQLite, hashing; gzip and zstd for export and import
-# files, libcrypto for MD5 and SigV4). Tests: Debian's boto3 and pytest.
+# files, libcrypto for MD5 and SigV4). Tests: Debian's boto3 and pytest, and the
+# AWS CLI (its waiters are tested against the emulator).
 DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
     libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev
     zlib1g-dev libzstd-dev libssl-dev libyaml-dev)

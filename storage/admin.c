@@ -25,9 +25,11 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
     if (ns) {
         /* Tables first: freeing one closes its stream, which the drop below
          * then forgets together with the older ones. */
-        for (size_t i = 0; i < ns->table_count; i++)
+        for (size_t i = 0; i < ns->table_count; i++) {
+            /* A DELETING table (--delay-transient-statuses) is already deleted. */
+            if (!table_is_deleting(ns->tables[i])) removed++;
             table_free(ns->tables[i], db_now_ms(db));
-        removed = ns->table_count;
+        }
         ns->table_count = 0;
     }
     stream_registry_drop_namespace(db->streams, namespace_id);

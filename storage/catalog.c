@@ -20,6 +20,24 @@
  * UpdateTable call returns when the index is ACTIVE; meanwhile DescribeTable
  * shows it CREATING with Backfilling true, as on AWS. A small table finishes
  * in one step.
+ *
+ * With --delay-transient-statuses (db.h) the statuses last, on the engine's
+ * clock, as on AWS, and so do their rules: a CREATING table is described
+ * but item operations do not find it (ResourceNotFoundException); while a
+ * table is CREATING, UPDATING or DELETING, UpdateTable and DeleteTable are
+ * refused with ResourceInUseException "Attempt to change a resource which is
+ * still in use: Table is being created|updated|deleted: NAME" (AWS's texts:
+ * dynalite's deleteTable.js, ack-api-quirks DDB-TABLE-374, Terraform's
+ * provider quoting them); a new GSI stays CREATING (reads refused as during
+ * its backfill) and a throughput change UPDATING; a new stream is ENABLING;
+ * a deleted GSI is gone at once but described DELETING until its time, and
+ * meanwhile no other index may be created or deleted and the table not be
+ * deleted (ack-api-quirks DDB-TABLE-150, -159).
+ * A deleted table is gone from disk and for every other operation at once,
+ * but stays in its namespace, DELETING, for DescribeTable, ListTables and
+ * CreateTable ("Table already exists") until its time; the first change to
+ * the namespace after that frees it (purge_deleted). None of this is
+ * persisted: after a restart every change is complete.
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
@@ -42,6 +60,110 @@ static int not_found(const char *name, struct ddb_error *err)
                          "Requested resource not found: Table: %s not found", name);
 }
 
+/* ResourceInUseException for a change to a table that is not ACTIVE (texts in the file comment). */
+static int check_table_settled(const struct table *t, int64_t now_ms, struct ddb_error *err)
+{
+    static const char *const being[] = {
+        [TABLE_CREATING] = "created", [TABLE_UPDATING] = "updated", [TABLE_DELETING] = "deleted"};
+    enum table_status s = table_status_at(t, now_ms);
+
+    if (s == TABLE_ACTIVE) return 0;
+    return ddb_error_set(
+        err, DDB_RESOURCE_IN_USE,
+        "Attempt to change a resource which is still in use: Table is being %s: %s", being[s],
+        t->def.name);
+}
+
+/* A DELETING table whose time has come: gone for every call. */
+static bool deleted_by(const struct table *t, int64_t now_ms)
+{
+    return table_is_deleting(t) && now_ms >= t->transient_until_ms;
+}
+
+/* Frees the scope's DELETING tables whose time has come. Caller holds the lock exclusively. */
+static void purge_deleted(struct db *db, const struct db_scope *scope, int64_t now_ms)
+{
+    struct namespace *ns = db_find_namespace(db, scope);
+    size_t kept = 0;
+
+    if (!ns) return;
+    for (size_t i = 0; i < ns->table_count; i++) {
+        if (deleted_by(ns->tables[i], now_ms))
+            table_free(ns->tables[i], now_ms);
+        else
+            ns->tables[kept++] = ns->tables[i];
+    }
+    ns->table_count = kept;
+}
+
+/* Whether a GSI deleted under --delay-transient-statuses is still DELETING. */
+static bool gsi_deleting(const struct table *t, int64_t now_ms)
+{
+    for (size_t i = 0; i < t->deleting_gsi_count; i++)
+        if (now_ms < t->deleting_gsis[i].until_ms) return true;
+    return false;
+}
+
+/* Forgets the deleted GSIs whose time has come. Caller holds the lock exclusively. */
+static void drop_deleted_gsis(struct table *t, int64_t now_ms)
+{
+    size_t kept = 0;
+
+    for (size_t i = 0; i < t->deleting_gsi_count; i++) {
+        if (now_ms < t->deleting_gsis[i].until_ms) {
+            t->deleting_gsis[kept++] = t->deleting_gsis[i];
+        } else {
+            index_def_clear(&t->deleting_gsis[i].def);
+            free(t->deleting_gsis[i].arn);
+        }
+    }
+    t->deleting_gsi_count = kept;
+}
+
+/* Appends the still DELETING GSIs of t to the description out. */
+static void describe_deleting_gsis(const struct table *t, int64_t now_ms, struct table_desc *out)
+{
+    for (size_t i = 0; i < t->deleting_gsi_count; i++) {
+        const struct deleting_index *d = &t->deleting_gsis[i];
+        size_t n = out->def.gsi_count;
+        if (now_ms >= d->until_ms) continue;
+        out->def.gsis = xrealloc(out->def.gsis, (n + 1) * sizeof *out->def.gsis);
+        out->gsi_descs = xrealloc(out->gsi_descs, (n + 1) * sizeof *out->gsi_descs);
+        index_def_copy(&out->def.gsis[n], &d->def);
+        memset(&out->gsi_descs[n], 0, sizeof out->gsi_descs[n]);
+        out->gsi_descs[n].status = INDEX_DELETING;
+        out->gsi_descs[n].arn = xstrdup(d->arn);
+        out->def.gsi_count = n + 1;
+    }
+}
+
+/* The statuses DescribeTable reports at now_ms: the table's, and its GSIs'
+ * (all CREATING while the table is; deleted ones DELETING until their time). */
+static void describe_statuses(const struct table *t, int64_t now_ms, struct table_desc *out)
+{
+    describe_deleting_gsis(t, now_ms, out);
+    out->status = table_is_deleting(t) ? TABLE_DELETING : table_status_at(t, now_ms);
+    for (size_t i = 0; i < out->def.gsi_count; i++) {
+        struct index_desc *d = &out->gsi_descs[i];
+        const struct table_index *idx = table_find_index(t, out->def.gsis[i].name);
+        if (out->status == TABLE_CREATING) {
+            d->status = INDEX_CREATING;
+        } else if (idx && (d->status = index_status_at(idx, now_ms)) == INDEX_CREATING) {
+            /* A GSI added by UpdateTable, rows complete but not yet ACTIVE:
+             * still reported as backfilling, and read as one (read.c). */
+            d->backfilling = true;
+            d->show_backfilling = true;
+        }
+    }
+}
+
+bool catalog_name_taken(struct db *db, const struct db_scope *scope, const char *name,
+                        int64_t now_ms)
+{
+    purge_deleted(db, scope, now_ms);
+    return db_find_table_entry(db, scope, name) != NULL;
+}
+
 struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                                 int64_t now_ms)
 {
@@ -49,6 +171,11 @@ struct table *catalog_add_table(struct db *db, const struct db_scope *scope, str
 
     db_namespace_insert(db_namespace_for_write(db, scope), t);
     persist_attach_table(db, scope->namespace_id, t);
+    if (db->delay_transient) {
+        t->transient = TABLE_CREATING;
+        t->transient_until_ms = now_ms + DDB_DELAY_TABLE_CREATING_MS;
+        t->stream_enabling_until_ms = now_ms + DDB_DELAY_STREAM_ENABLING_MS;
+    }
     if (t->def.stream.enabled) table_start_stream(t, t->creation_ms);
     table_sync_stream(t, db->streams, scope->namespace_id, t->creation_ms);
     persist_table(t);
@@ -68,14 +195,16 @@ int db_create_table(struct db *db, const struct db_scope *scope, struct table_de
                     struct table_desc *out, struct ddb_error *err)
 {
     struct table *t;
+    int64_t now_ms;
     int rc = -1;
 
     db_write_lock(db);
-    if (db_find_table(db, scope, def->name)) {
+    now_ms = db_now_ms(db);
+    if (catalog_name_taken(db, scope, def->name, now_ms)) {
         ddb_error_set(err, DDB_RESOURCE_IN_USE, "Table already exists: %s", def->name);
         goto out;
     }
-    t = catalog_add_table(db, scope, def, db_now_ms(db));
+    t = catalog_add_table(db, scope, def, now_ms);
     catalog_describe_new(t, out);
     rc = 0;
 out:
@@ -90,13 +219,17 @@ int db_describe_table(struct db *db, const struct db_scope *scope, const char *n
     struct table *t;
     int rc = -1;
 
+    int64_t now_ms;
+
     db_read_lock(db);
-    t = db_find_table(db, scope, name);
-    if (!t) {
+    now_ms = db_now_ms(db);
+    t = db_find_table_entry(db, scope, name);
+    if (!t || deleted_by(t, now_ms)) {
         not_found(name, err);
         goto out;
     }
     table_describe(t, out);
+    describe_statuses(t, now_ms, out);
     rc = 0;
 out:
     db_unlock(db);
@@ -109,17 +242,22 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     struct namespace *ns;
     struct table *t;
     size_t pos;
+    int64_t now_ms;
     int rc = -1;
 
     db_write_lock(db);
-    t = db_find_table(db, scope, name);
+    now_ms = db_now_ms(db);
+    purge_deleted(db, scope, now_ms);
+    t = db_find_table_entry(db, scope, name);
     if (!t) {
         not_found(name, err);
         goto out;
     }
-    for (size_t i = 0; i < t->index_count; i++) {
+    if (check_table_settled(t, now_ms, err) != 0) goto out;
+    for (size_t i = 0; i <= t->index_count; i++) {
         /* ack-api-quirks DDB-TABLE-150: refused while any index is being built or removed. */
-        if (t->indexes[i].status != INDEX_ACTIVE) {
+        if (i == t->index_count ? gsi_deleting(t, now_ms)
+                                : index_status_at(&t->indexes[i], now_ms) != INDEX_ACTIVE) {
             ddb_error_set(err, DDB_RESOURCE_IN_USE,
                           "Attempt to change a resource which is still in use: Cannot delete "
                           "table while indexes are being created, updated, or deleted.");
@@ -134,6 +272,17 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     }
     table_describe(t, out);
     out->status = TABLE_DELETING;
+    if (db->delay_transient) {
+        /* Gone from disk and from its stream now; described until its time. */
+        persist_table_removed(t);
+        t->journal = NULL;
+        stream_close(t->stream, now_ms);
+        t->stream = NULL;
+        t->transient = TABLE_DELETING;
+        t->transient_until_ms = now_ms + DDB_DELAY_TABLE_DELETING_MS;
+        rc = 0;
+        goto out;
+    }
     ns = db_namespace_for_write(db, scope);
     pos = db_namespace_position(ns, name);
     memmove(&ns->tables[pos], &ns->tables[pos + 1],
@@ -141,7 +290,7 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     ns->table_count--;
     if (t->pitr.enabled) db_backup_deleted_table(db, scope, t, db_now_ms(db));
     persist_table_removed(t);
-    table_free(t, db_now_ms(db));
+    table_free(t, now_ms);
     rc = 0;
 out:
     db_unlock(db);
@@ -153,13 +302,15 @@ int db_list_tables(struct db *db, const struct db_scope *scope, const char *excl
                    struct ddb_error *err)
 {
     struct namespace *ns;
-    size_t start = 0, n = 0;
+    size_t start = 0, n = 0, i;
+    int64_t now_ms;
 
     (void) err;
     *names = NULL;
     *count = 0;
     *last_evaluated = NULL;
     db_read_lock(db);
+    now_ms = db_now_ms(db);
     ns = db_find_namespace(db, scope);
     if (ns) {
         if (exclusive_start) {
@@ -168,15 +319,19 @@ int db_list_tables(struct db *db, const struct db_scope *scope, const char *excl
                 strcmp(ns->tables[start]->def.name, exclusive_start) == 0)
                 start++;
         }
-        n = ns->table_count - start;
-        if (n > limit) n = limit;
-        *names = xcalloc(n ? n : 1, sizeof **names);
-        for (size_t i = 0; i < n; i++)
-            (*names)[i] = xstrdup(ns->tables[start + i]->def.name);
+        *names = xcalloc(limit < ns->table_count - start ? limit + 1 : ns->table_count - start + 1,
+                         sizeof **names);
+        /* DELETING tables are listed until they are gone. */
+        for (i = start; i < ns->table_count && n < limit; i++) {
+            if (!deleted_by(ns->tables[i], now_ms))
+                (*names)[n++] = xstrdup(ns->tables[i]->def.name);
+        }
+        while (i < ns->table_count && deleted_by(ns->tables[i], now_ms))
+            i++;
         /* LastEvaluatedTableName only when more tables follow: a page that holds
          * every remaining table has none, even when Limit equals their number
          * (dynalite test/listTables.js, recorded from AWS). */
-        if (n && start + n < ns->table_count) *last_evaluated = xstrdup((*names)[n - 1]);
+        if (n && i < ns->table_count) *last_evaluated = xstrdup((*names)[n - 1]);
     }
     *count = n;
     db_unlock(db);
@@ -226,13 +381,13 @@ static int check_stream_change(const struct table *t, const struct table_update 
 /* ---- GlobalSecondaryIndexUpdates ---- */
 
 /* An index Create or Delete is running (one at a time per table). */
-static bool index_change_running(const struct table *t)
+static bool index_change_running(const struct table *t, int64_t now_ms)
 {
     for (size_t i = 0; i < t->index_count; i++) {
-        if (t->indexes[i].status == INDEX_CREATING || t->indexes[i].status == INDEX_DELETING)
-            return true;
+        enum index_status s = index_status_at(&t->indexes[i], now_ms);
+        if (s == INDEX_CREATING || s == INDEX_DELETING) return true;
     }
-    return false;
+    return gsi_deleting(t, now_ms);
 }
 
 static int online_index_limit(struct ddb_error *err)
@@ -302,7 +457,7 @@ static const struct key_schema *schema_using(const struct table *t, const char *
  * test_gsi_key_type_conflict_on_update records from AWS).
  */
 static int check_gsi_create(const struct table *t, const struct table_update *u,
-                            const struct index_def *def, struct ddb_error *err)
+                            const struct index_def *def, int64_t now_ms, struct ddb_error *err)
 {
     const struct key_schema *k = &def->key;
 
@@ -311,7 +466,7 @@ static int check_gsi_create(const struct table *t, const struct table_update *u,
                              "One or more parameter values were invalid: Index %s already exists "
                              "in table %s",
                              def->name, t->def.name);
-    if (index_change_running(t)) return online_index_limit(err);
+    if (index_change_running(t, now_ms)) return online_index_limit(err);
     if (t->def.gsi_count >= DDB_MAX_GSIS)
         return ddb_error_set(err, DDB_LIMIT_EXCEEDED,
                              "Subscriber limit exceeded: Number of global secondary indexes "
@@ -350,7 +505,7 @@ static bool provisioned_after(const struct table *t, const struct table_update *
 }
 
 /* Checks every GlobalSecondaryIndexUpdates entry against the table; nothing changes here. */
-static int check_gsi_updates(const struct table *t, const struct table_update *u,
+static int check_gsi_updates(const struct table *t, const struct table_update *u, int64_t now_ms,
                              struct ddb_error *err)
 {
     for (size_t i = 0; i < u->gsi_update_count; i++) {
@@ -358,13 +513,13 @@ static int check_gsi_updates(const struct table *t, const struct table_update *u
         const struct table_index *idx;
         switch (g->kind) {
         case GSI_UPDATE_CREATE:
-            if (check_gsi_create(t, u, &g->def, err) != 0) return -1;
+            if (check_gsi_create(t, u, &g->def, now_ms, err) != 0) return -1;
             break;
         case GSI_UPDATE_DELETE:
             /* An LSI name is answered like an unknown index (see docs/differences.md). */
             if (!(idx = find_gsi(t, g->def.name))) return index_not_found(t, g->def.name, err);
             /* Deleting the index being built is admitted once it backfills (DDB-TABLE-149). */
-            if (index_change_running(t) && idx->status != INDEX_CREATING)
+            if (index_change_running(t, now_ms) && index_status_at(idx, now_ms) != INDEX_CREATING)
                 return online_index_limit(err);
             break;
         case GSI_UPDATE_UPDATE: {
@@ -495,16 +650,19 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
 
     db_write_lock(db);
     now_ms = db_now_ms(db);
-    t = db_find_table(db, scope, u->name);
+    purge_deleted(db, scope, now_ms);
+    t = db_find_table_entry(db, scope, u->name);
     if (!t) {
         not_found(u->name, err);
         goto out;
     }
+    if (check_table_settled(t, now_ms, err) != 0) goto out;
+    drop_deleted_gsis(t, now_ms); /* only what no answer shows any more */
     /* Check every part before changing any (a failed request changes nothing,
      * ack-api-quirks DDB-TABLE-380). */
     if (u->has_throughput && update_throughput(t, u, now_ms, err) != 0) goto out;
     if (u->has_stream && check_stream_change(t, u, err) != 0) goto out;
-    if (check_gsi_updates(t, u, err) != 0) goto out;
+    if (check_gsi_updates(t, u, now_ms, err) != 0) goto out;
 
     switched_billing = u->has_billing && u->billing != t->def.billing;
     if (switched_billing) {
@@ -524,6 +682,8 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
     if (u->has_throughput) t->def.throughput = u->throughput;
     if (u->has_stream) {
         t->def.stream = u->stream;
+        if (db->delay_transient)
+            t->stream_enabling_until_ms = now_ms + DDB_DELAY_STREAM_ENABLING_MS;
         if (u->stream.enabled) table_start_stream(t, now_ms);
         table_sync_stream(t, db->streams, scope->namespace_id, now_ms);
     }
@@ -553,6 +713,10 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
     for (size_t i = 0; i < u->gsi_update_count; i++) {
         if (u->gsi_updates[i].kind == GSI_UPDATE_CREATE) {
             struct table_index *created = apply_gsi_create(t, u, &u->gsi_updates[i].def);
+            if (db->delay_transient) {
+                created->transient = INDEX_CREATING;
+                created->transient_until_ms = now_ms + DDB_DELAY_INDEX_CREATING_MS;
+            }
             backfill_table_id = xstrdup(t->table_id);
             backfill_index_id = created->id;
         } else if (u->gsi_updates[i].kind == GSI_UPDATE_DELETE)
@@ -586,8 +750,32 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
             d->backfilling = false;
         }
     }
+    if (db->delay_transient) {
+        if (out->status == TABLE_UPDATING) {
+            t->transient = TABLE_UPDATING;
+            t->transient_until_ms = now_ms + DDB_DELAY_TABLE_UPDATING_MS;
+        }
+        for (size_t i = 0; i < u->gsi_update_count; i++) {
+            struct table_index *idx = find_gsi(t, u->gsi_updates[i].def.name);
+            if (u->gsi_updates[i].kind != GSI_UPDATE_UPDATE || !idx) continue;
+            idx->transient = INDEX_UPDATING;
+            idx->transient_until_ms = now_ms + DDB_DELAY_INDEX_UPDATING_MS;
+        }
+    }
     if (deleted) {
-        /* Reported DELETING in this response, gone for every later call. */
+        /* Reported DELETING in this response, gone for every later call
+         * but DescribeTable under --delay-transient-statuses. */
+        const struct index_def *def = table_def_find_index(&t->def, deleted->def.name);
+        const struct index_desc *desc = gsi_desc(out, deleted->def.name, NULL);
+        if (db->delay_transient && def && desc) {
+            struct deleting_index *d;
+            t->deleting_gsis =
+                xrealloc(t->deleting_gsis, (t->deleting_gsi_count + 1) * sizeof *t->deleting_gsis);
+            d = &t->deleting_gsis[t->deleting_gsi_count++];
+            index_def_copy(&d->def, def);
+            d->arn = xstrdup(desc->arn);
+            d->until_ms = now_ms + DDB_DELAY_INDEX_DELETING_MS;
+        }
         table_remove_gsi(t, deleted->def.name);
     }
     persist_table(t);

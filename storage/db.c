@@ -125,6 +125,11 @@ void db_flush(struct db *db)
     if (db->journal) journal_wait(db->journal, journal_last(db->journal));
 }
 
+void db_set_delay_transient(struct db *db, bool on)
+{
+    db->delay_transient = on;
+}
+
 /* The only call to the system clock in the engine (STYLE B8). */
 static int64_t wall_clock_ms(void)
 {
@@ -174,6 +179,12 @@ struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope)
 
 struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name)
 {
+    struct table *t = db_find_table_entry(db, scope, name);
+    return t && !table_is_deleting(t) ? t : NULL;
+}
+
+struct table *db_find_table_entry(struct db *db, const struct db_scope *scope, const char *name)
+{
     assert_lock_held();
     struct namespace *ns = find_namespace(db, scope->namespace_id);
     size_t lo = 0, hi;
@@ -221,6 +232,9 @@ int db_require_table(struct db *db, const struct db_scope *scope, const char *na
 {
     assert_lock_held();
     *out = db_find_table(db, scope, name);
+    if (*out && (*out)->transient_until_ms &&
+        table_status_at(*out, db_now_ms(db)) == TABLE_CREATING)
+        *out = NULL;
     if (!*out) return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, "Requested resource not found");
     return 0;
 }

@@ -54,6 +54,24 @@ struct db *db_open_dir(const char *dir, char **why);
 /* Stops the engine; with a directory, everything recorded is on disk first. */
 void db_free(struct db *db);
 
+/*
+ * --delay-transient-statuses (DynamoDB Local's -delayTransientStatuses): when
+ * on, changes pass through AWS's transient statuses for these times on the
+ * engine's clock (the control clock moves them along) instead of being
+ * ACTIVE at once. Times as AWS takes them for a small table: an on-demand
+ * table is ACTIVE, or gone, in about five seconds (ack-api-quirks
+ * DDB-TABLE-374 measured DELETING for 5-7 s); creating or deleting a GSI
+ * takes minutes even when it is empty. What each status allows is in catalog.c. Set before serving.
+ */
+#define DDB_DELAY_TABLE_CREATING_MS  5000
+#define DDB_DELAY_TABLE_UPDATING_MS  5000
+#define DDB_DELAY_TABLE_DELETING_MS  5000
+#define DDB_DELAY_INDEX_CREATING_MS  60000
+#define DDB_DELAY_INDEX_UPDATING_MS  5000
+#define DDB_DELAY_INDEX_DELETING_MS  60000
+#define DDB_DELAY_STREAM_ENABLING_MS 5000
+void db_set_delay_transient(struct db *db, bool on);
+
 /* ---- durability (with a directory; all no-ops in memory) ---- */
 
 /* The commit that the changes made by the calling thread's db_* calls since

@@ -67,6 +67,7 @@ struct db {
     size_t import_count;
     struct backup *backups; /* in creation order */
     size_t backup_count;
+    bool delay_transient; /* --delay-transient-statuses (db.h); set before serving */
 };
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
@@ -94,9 +95,15 @@ void db_backup_deleted_table(struct db *db, const struct db_scope *scope, const 
  * recovery on, at now_ms (continuous_backups.c). */
 void pitr_window(const struct table *t, int64_t now_ms, int64_t *earliest_ms, int64_t *latest_ms);
 
+/* Whether name is taken in the scope, by a table or one still DELETING
+ * (--delay-transient-statuses), after freeing those whose time has come;
+ * caller holds the lock exclusively (catalog.c). */
+bool catalog_name_taken(struct db *db, const struct db_scope *scope, const char *name,
+                        int64_t now_ms);
 /* Adds a new table made from def (taken) to the scope's namespace, as
- * CreateTable does: its file, its stream, its record (catalog.c). The caller
- * holds the lock exclusively and checked that the name is free. */
+ * CreateTable does: its file, its stream, its record, its CREATING time under
+ * --delay-transient-statuses (catalog.c). The caller holds the lock
+ * exclusively and checked the name with catalog_name_taken. */
 struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                                 int64_t now_ms);
 /* Describes a table just added as AWS answers the call that created it
@@ -109,12 +116,18 @@ void db_read_lock(struct db *db);
 void db_write_lock(struct db *db);
 void db_unlock(struct db *db);
 
-/* The namespace's table by name, or NULL; caller holds the lock. */
+/* The namespace's table by name, or NULL; caller holds the lock. A DELETING
+ * table (kept to be described, catalog.c) is NULL here: it is gone for
+ * every operation but the table ones. */
 struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name);
 /* The table an ARN names in the scope ("arn:aws:dynamodb:<region>:<account>:table/<name>"),
  * or NULL: an ARN of another region or account names no table here. */
 struct table *db_find_table_by_arn(struct db *db, const struct db_scope *scope, const char *arn);
-/* Same, raising ResourceNotFoundException with the item operations' text. */
+/* db_find_table, DELETING tables included (catalog.c). */
+struct table *db_find_table_entry(struct db *db, const struct db_scope *scope, const char *name);
+/* Same as db_find_table, raising ResourceNotFoundException with the item
+ * operations' text, also while the table is CREATING (AWS: item operations
+ * on a table that is not yet ACTIVE find no table). */
 int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
                      struct table **out, struct ddb_error *err);
 

@@ -112,7 +112,7 @@ int db_restore_table(struct db *db, const struct db_scope *scope, const struct r
     if (src->backup_arn) {
         struct backup *b = find_backup(db, scope, src->backup_arn, err);
         if (!b) goto out;
-        if (db_find_table(db, scope, def->name)) goto exists;
+        if (catalog_name_taken(db, scope, def->name, now_ms)) goto exists;
         summary.source_backup_arn = xstrdup(b->desc.arn);
         summary.source_table_arn = xstrdup(b->desc.table_arn);
         summary.restore_ms = b->desc.creation_ms;
@@ -132,7 +132,7 @@ int db_restore_table(struct db *db, const struct db_scope *scope, const struct r
                           "EarliestRestorableDateTime and LatestRestorableDateTime");
             goto out;
         }
-        if (db_find_table(db, scope, def->name)) goto exists;
+        if (catalog_name_taken(db, scope, def->name, now_ms)) goto exists;
         summary.source_table_arn = xstrdup(source->arn);
         summary.restore_ms = at;
         table_items_at(source, at, &items, &count);

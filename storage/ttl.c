@@ -284,7 +284,7 @@ size_t db_expire_items(struct db *db, size_t max_items)
         const struct namespace *ns = &db->namespaces[n];
         for (size_t i = 0; i < ns->table_count; i++) {
             const struct table *t = ns->tables[i];
-            if (!t->ttl.enabled) continue;
+            if (!t->ttl.enabled || table_is_deleting(t)) continue;
             targets = xrealloc(targets, sizeof *targets * (target_count + 1));
             targets[target_count].namespace_id = xstrdup(ns->id);
             targets[target_count].table_name = xstrdup(t->def.name);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -69,6 +70,11 @@ int http_connect(const struct http_target *opt)
     for (struct addrinfo *a = found; a && fd < 0; a = a->ai_next) {
         fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
         if (fd < 0) continue;
+        if (opt->timeout_s > 0) {
+            struct timeval tv = {opt->timeout_s, 0};
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        }
         if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
             int saved = errno;
             close(fd);

@@ -35,6 +35,7 @@ struct http_target {
     uint16_t port;
     char access_key[128]; /* the Credential's access key; "" for the default */
     char region[64];      /* the credential scope's region; "" for us-east-1 */
+    int timeout_s;        /* > 0: connect, each send and each read wait at most this long */
 };
 
 /* A parsed answer; body points into the caller's buffer. */

@@ -6,13 +6,16 @@
  * REMOTE=1) and its request pipeline (index.js):
  *
  *   1. every answer gets an x-amzn-RequestId; with an Origin header, also
- *      Access-Control-Allow-Origin: *; OPTIONS with Origin is a CORS
- *      preflight answered 200 with an empty body;
+ *      the CORS headers (cors.h); OPTIONS with Origin is a CORS preflight
+ *      answered 200 with an empty body;
  *   2. GET answers the health line "healthy: dynamodb.<region>.amazonaws.com ";
  *   3. anything but POST, or a body whose Content-Type is neither
  *      application/json nor application/x-amz-json-1.0, is a 404 with the
  *      body "<UnknownOperationException/>\n";
- *   4. a body that is not JSON -> SerializationException (no message);
+ *   4. a body with Content-Encoding is decoded (encoding.h: gzip only; a
+ *      broken stream or another encoding -> 500 InternalServerError, more
+ *      than 16 MiB decoded -> 413); a body that is not JSON ->
+ *      SerializationException (no message);
  *   5. an unknown X-Amz-Target -> UnknownOperationException (no message);
  *   6. Authorization: header and query-string signing both present ->
  *      InvalidSignatureException; neither, or a header not starting "AWS4-"
@@ -27,11 +30,14 @@
 #include "api/http/dispatch.h"
 
 #include "api/http/control.h"
+#include "api/http/cors.h"
 #include "api/http/design_http.h"
+#include "api/http/encoding.h"
 #include "api/http/response.h"
 #include "api/wire/json_in.h"
 #include "api/wire/shape.h"
 #include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -253,17 +259,6 @@ const struct operation *operation_find(const struct operation *table, const char
     return NULL;
 }
 
-static void handle_cors_preflight(const struct http_request *req, struct http_response *resp)
-{
-    const char *h = http_request_header(req, "Access-Control-Request-Headers");
-    const char *m = http_request_header(req, "Access-Control-Request-Method");
-
-    if (h) http_response_add_header(resp, "Access-Control-Allow-Headers", h);
-    if (m) http_response_add_header(resp, "Access-Control-Allow-Methods", m);
-    http_response_add_header(resp, "Access-Control-Max-Age", "172800");
-    resp->status = 200;
-}
-
 static void handle_health(const struct api_context *ctx, struct http_response *resp)
 {
     char line[160];
@@ -327,6 +322,9 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
     json_t *body = NULL;
     struct credential cred;
     struct ddb_error err = {0};
+    const char *body_text = NULL;
+    char *decoded = NULL;
+    size_t body_len = 0;
 
     /* Not defaulted to api_operations here, so that dispatch.o does not pull
      * every handler (and the engine) into unit tests that don't need them. */
@@ -346,13 +344,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
         return;
     }
 
-    if (http_request_header(req, "Origin")) {
-        http_response_add_header(resp, "Access-Control-Allow-Origin", "*");
-        if (strcmp(req->method, "OPTIONS") == 0) {
-            handle_cors_preflight(req, resp);
-            return;
-        }
-    }
+    if (cors_apply(ctx->config ? ctx->config->cors_origins : NULL, req, resp)) return;
     if (strcmp(req->method, "GET") == 0) {
         handle_health(ctx, resp);
         return;
@@ -369,15 +361,34 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
                        ? RESPONSE_CONTENT_TYPE_AMZ_JSON
                        : RESPONSE_CONTENT_TYPE_JSON;
 
+    switch (encoding_decode_request(req, DDB_MAX_REQUEST_BYTES, &decoded, &body_len)) {
+    case ENCODING_NONE:
+        body_text = req->body;
+        body_len = req->body_len;
+        break;
+    case ENCODING_DECODED: body_text = decoded; break;
+    case ENCODING_BAD:
+        ddb_error_set(&err, DDB_INTERNAL_SERVER_ERROR, "Internal server error");
+        reply_error(resp, content_type, &err, NULL);
+        return;
+    case ENCODING_TOO_LARGE:
+        /* The bare 413 server.c sends for a body over the cap. */
+        resp->status = 413;
+        return;
+    }
+
     /* The JSON syntax is checked before the target, as DynamoDB does. */
-    if (req->body_len) {
-        body = json_in_load(req->body, req->body_len);
+    if (body_len) {
+        body = json_in_load(body_text, body_len);
+        free(decoded);
+        decoded = NULL;
         if (!body || !json_is_object(body)) {
             json_decref(body);
             reply_bare(resp, content_type, DDB_SERIALIZATION);
             return;
         }
     }
+    free(decoded);
 
     target = http_request_header(req, TARGET_HEADER);
     op = target ? operation_find(ops, target, strlen(target)) : NULL;
@@ -405,6 +416,8 @@ void api_http_handler(void *arg, const struct http_request *req, struct http_res
     const struct api_context *ctx = arg;
 
     api_handle(ctx, req, resp);
+    /* Compressed when the client asks (encoding.h); the CRC32 follows. */
+    encoding_compress_response(req, resp);
     /* With --db-path, what the request changed must be on disk before the
      * answer goes out: the server holds it until the commit (server.h). */
     resp->hold = db_take_commit(ctx->db);

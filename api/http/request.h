@@ -26,9 +26,10 @@
 #include <jansson.h>
 
 struct api_config {
-    bool shared_db;       /* --shared-db: one namespace for every credential */
-    bool control_enabled; /* emulator-only control interface (clock, reset) */
-    const char *s3_dir;   /* --s3-dir: the directory whose folders are S3 buckets; NULL: none */
+    bool shared_db;           /* --shared-db: one namespace for every credential */
+    bool control_enabled;     /* emulator-only control interface (clock, reset) */
+    const char *s3_dir;       /* --s3-dir: the directory whose folders are S3 buckets; NULL: none */
+    const char *cors_origins; /* --cors: "*" or a comma list of origins; NULL: "*" (cors.h) */
 };
 
 struct api_request {

@@ -12,7 +12,10 @@
  * connection closed if it goes on past twice the cap. No request can make the
  * server buffer more than the cap.
  * (AWS answers an over-16-MiB request with a bare 413, as dynalite's
- * connection tests record.)
+ * connection tests record.) The request line and headers live in a
+ * per-connection pool of CONNECTION_MEMORY_BYTES: libmicrohttpd answers a
+ * longer request line 414 and longer headers 431, and closes the connection,
+ * so neither can grow memory either.
  *
  * The http_request handed to the handler points into request_state; the
  * handler's http_response is converted to an MHD_Response and freed here.
@@ -45,6 +48,9 @@ struct server {
     atomic_int active;    /* requests being handled now */
     atomic_bool stopping; /* server_stop has begun: no request is handled */
 };
+
+/* Each connection's pool for its request line, headers and read buffer. */
+#define CONNECTION_MEMORY_BYTES (64 * 1024)
 
 /* One request in flight. */
 struct request_state {
@@ -92,6 +98,18 @@ void http_response_add_header(struct http_response *resp, const char *name, cons
     resp->headers[resp->header_count].name = xstrdup(name);
     resp->headers[resp->header_count].value = xstrdup(value);
     resp->header_count++;
+}
+
+void http_response_set_header(struct http_response *resp, const char *name, const char *value)
+{
+    for (size_t i = 0; i < resp->header_count; i++) {
+        if (strcasecmp(resp->headers[i].name, name) == 0) {
+            free(resp->headers[i].value);
+            resp->headers[i].value = xstrdup(value);
+            return;
+        }
+    }
+    http_response_add_header(resp, name, value);
 }
 
 void http_response_set_body(struct http_response *resp, char *body, size_t len)
@@ -370,11 +388,12 @@ struct server *server_start(const struct server_config *config, const char **err
     else
         flags |= MHD_USE_POLL;
 
-    srv->daemon =
-        MHD_start_daemon(flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR,
-                         (struct sockaddr *) &srv->addr, MHD_OPTION_THREAD_POOL_SIZE, threads,
-                         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-                         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned) 300, MHD_OPTION_END);
+    srv->daemon = MHD_start_daemon(
+        flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *) &srv->addr, MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned) 300, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES,
+        MHD_OPTION_END);
     if (!srv->daemon) {
         *error = "cannot listen on that address (in use, or not this machine's?)";
         goto fail;

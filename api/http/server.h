@@ -39,7 +39,7 @@ struct http_request {
     size_t body_len;
 };
 
-#define HTTP_MAX_RESPONSE_HEADERS 8
+#define HTTP_MAX_RESPONSE_HEADERS 12
 
 /* A response the handler fills; the server sends it and frees it with http_response_clear. */
 struct http_response {
@@ -63,6 +63,9 @@ bool http_request_query(const struct http_request *req, const char *name, const 
 
 /* Adds a header to resp (copies both strings). Asserts there is room. */
 void http_response_add_header(struct http_response *resp, const char *name, const char *value);
+/* Sets header name to value: replaces the value of an existing header of that
+ * name (case-insensitive), else adds it. */
+void http_response_set_header(struct http_response *resp, const char *name, const char *value);
 /* Sets the body (takes ownership of body, which must come from malloc). */
 void http_response_set_body(struct http_response *resp, char *body, size_t len);
 /* Frees the body and headers; leaves resp zeroed. */

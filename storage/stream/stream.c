@@ -419,6 +419,7 @@ struct stream *stream_open(struct stream_registry *reg, const char *namespace_id
     s->journal = src->journal;
     s->creation_ms = now_ms;
     s->enabled = true;
+    s->enabling_until_ms = src->enabling_until_ms;
     s->event_seed = XXH64(s->arn, strlen(s->arn), reg->secret);
     shard_open(s, now_ms, NULL);
 

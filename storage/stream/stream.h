@@ -69,6 +69,7 @@ struct stream_source {
     const struct key_schema *key;
     enum stream_view view;
     struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
+    int64_t enabling_until_ms;    /* described ENABLING until then (0: ENABLED at once) */
 };
 
 /* The registry of one struct db. */

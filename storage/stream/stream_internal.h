@@ -50,6 +50,7 @@ struct stream {
     enum stream_view view;
     int64_t creation_ms;
     bool enabled;
+    int64_t enabling_until_ms; /* StreamStatus ENABLING before (--delay-transient-statuses) */
     int64_t disabled_ms;
     struct shard *shards; /* oldest first, which is also shard id order */
     size_t shard_count, shard_cap;

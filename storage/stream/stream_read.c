@@ -317,7 +317,9 @@ int stream_describe(struct stream_registry *reg, const char *namespace_id, const
     out->arn = xstrdup(s->arn);
     out->label = xstrdup(s->label);
     out->table_name = xstrdup(s->table_name);
-    out->status = s->enabled ? STREAM_ENABLED : STREAM_DISABLED;
+    out->status = !s->enabled                     ? STREAM_DISABLED
+                  : now_ms < s->enabling_until_ms ? STREAM_ENABLING
+                                                  : STREAM_ENABLED;
     out->view = s->view;
     out->creation_ms = s->creation_ms;
     key_schema_copy(&out->key, &s->key);

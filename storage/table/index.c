@@ -208,3 +208,10 @@ bool index_backfill_step(struct table_index *idx, const struct skiplist *items, 
     idx->status = INDEX_ACTIVE;
     return false;
 }
+
+enum index_status index_status_at(const struct table_index *idx, int64_t now_ms)
+{
+    if (idx->status != INDEX_ACTIVE) return idx->status;
+    if (idx->transient_until_ms && now_ms < idx->transient_until_ms) return idx->transient;
+    return INDEX_ACTIVE;
+}

@@ -50,6 +50,11 @@ struct table_index {
     bool report_backfilling;      /* DescribeTable shows Backfilling (GSIs added by UpdateTable) */
     struct item *backfill_cursor; /* owned reference: the last table row copied; NULL before */
     uint64_t id;                  /* unique within its table, to find the index again later */
+    /* --delay-transient-statuses: the index reports `transient` (CREATING or
+     * UPDATING) until the engine's clock reaches transient_until_ms, even
+     * once its rows are complete; 0: no delayed status. Not persisted. */
+    enum index_status transient;
+    int64_t transient_until_ms;
 };
 
 /* Prepares an empty, ACTIVE index for def; key types come from table->attr_defs. */
@@ -66,6 +71,10 @@ void index_apply_write(struct table_index *idx, const struct row_key *table_key,
 size_t index_projected_size(const struct table_index *idx, const struct item *item);
 /* True when the attribute is stored in the index (a key or a projected attribute). */
 bool index_projects(const struct table_index *idx, const char *name, size_t name_len);
+
+/* The status DynamoDB reports at now_ms: CREATING while a backfill runs, then
+ * the delayed status until its time, then ACTIVE. */
+enum index_status index_status_at(const struct table_index *idx, int64_t now_ms);
 
 /* Starts filling the (empty) index from the table: IndexStatus CREATING, Backfilling. */
 void index_begin_backfill(struct table_index *idx);

@@ -200,7 +200,23 @@ void table_free(struct table *t, int64_t now_ms)
     history_clear(&t->history);
     restore_summary_clear(&t->restore);
     table_meta_clear(&t->meta);
+    for (size_t i = 0; i < t->deleting_gsi_count; i++) {
+        index_def_clear(&t->deleting_gsis[i].def);
+        free(t->deleting_gsis[i].arn);
+    }
+    free(t->deleting_gsis);
     free(t);
+}
+
+enum table_status table_status_at(const struct table *t, int64_t now_ms)
+{
+    if (t->transient_until_ms && now_ms < t->transient_until_ms) return t->transient;
+    return TABLE_ACTIVE;
+}
+
+bool table_is_deleting(const struct table *t)
+{
+    return t->transient_until_ms && t->transient == TABLE_DELETING;
 }
 
 static char *dup_or_null(const char *s)
@@ -632,6 +648,7 @@ void table_sync_stream(struct table *t, struct stream_registry *reg, const char 
             .key = &t->def.key,
             .view = t->def.stream.view,
             .journal = t->journal,
+            .enabling_until_ms = t->stream_enabling_until_ms,
         };
         t->stream = stream_open(reg, namespace_id, &src, now_ms);
     }

@@ -65,6 +65,15 @@ struct commit_info {
     bool rebuilding;
 };
 
+/* A GSI deleted by UpdateTable under --delay-transient-statuses: the index is
+ * gone at once (reads, writes, disk); its description is kept only to be
+ * reported DELETING until until_ms (catalog.c). */
+struct deleting_index {
+    struct index_def def;
+    char *arn;
+    int64_t until_ms;
+};
+
 struct table {
     struct table_def def;
     char *arn;
@@ -94,6 +103,14 @@ struct table {
     struct journal_file *journal;   /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                   /* its row in the journal's file */
     struct insight_table *insight;  /* the access-pattern counters (insight/insight.h); owned */
+    /* --delay-transient-statuses: the table is `transient` (CREATING, UPDATING
+     * or DELETING) until the engine's clock reaches transient_until_ms; 0: no
+     * delayed status. Not persisted: after a restart the change is complete. */
+    enum table_status transient;
+    int64_t transient_until_ms;
+    int64_t stream_enabling_until_ms;     /* the stream it opens next is ENABLING until then */
+    struct deleting_index *deleting_gsis; /* owned; not persisted */
+    size_t deleting_gsi_count;
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
@@ -103,6 +120,12 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
 void table_free(struct table *t, int64_t now_ms);
 /* Deep copy of the table's description into *out. */
 void table_describe(const struct table *t, struct table_desc *out);
+
+/* The status DynamoDB reports at now_ms: the delayed status until its time, then ACTIVE. */
+enum table_status table_status_at(const struct table *t, int64_t now_ms);
+/* A DELETING table kept only to be described until its time (catalog.c):
+ * every other lookup treats it as gone. */
+bool table_is_deleting(const struct table *t);
 
 /* The row key of an item (or of a request's Key map) whose key attributes
  * have been checked by table_check_key/table_check_item. */

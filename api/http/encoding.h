@@ -1,0 +1,50 @@
+/*
+ * encoding.h - compressed HTTP bodies: gzip requests in, gzip/deflate answers out.
+ *
+ * Requests: DynamoDB accepts a body sent with "Content-Encoding: gzip"
+ * (SDK request compression); concatenated gzip members are one body. Any
+ * other encoding, and a gzip stream that does not decode to its end, are
+ * answered 500 InternalServerError without running the request - what AWS
+ * answers, as scylla's test_compressed_request.py records against it. The
+ * decoded body is capped like a plain one (16 MiB: a small compressed body
+ * cannot make the server inflate gigabytes).
+ *
+ * Answers: when the request's Accept-Encoding admits gzip (preferred) or
+ * deflate (the zlib format, RFC 9110), bodies from
+ * ENCODING_MIN_COMPRESS_BYTES up are compressed and x-amz-crc32 becomes the
+ * CRC32 of the compressed bytes, the ones on the wire: the checksum the AWS
+ * SDKs validate before they decompress (aws-sdk-go-v2
+ * service/dynamodb/internal/customizations: "If the response body is
+ * content-encoding: gzip, the checksum is of the gzipped response content";
+ * the Java SDK's calculateCrc32FromCompressedData). Smaller answers go out
+ * as they are, as DynamoDB sends small answers uncompressed.
+ *
+ * Reentrant; no state. Allocations are returned to the caller (malloc).
+ */
+#ifndef DDB_API_ENCODING_H
+#define DDB_API_ENCODING_H
+
+#include "api/http/server.h"
+
+#include <stddef.h>
+
+/* Answers of at least this many bytes are compressed when the client asks. */
+#define ENCODING_MIN_COMPRESS_BYTES 1024
+
+enum encoding_result {
+    ENCODING_NONE,      /* no Content-Encoding: use the body as it is */
+    ENCODING_DECODED,   /* *out holds the decoded body */
+    ENCODING_BAD,       /* unsupported encoding or a broken stream: 500 */
+    ENCODING_TOO_LARGE, /* decodes to more than max bytes: 413 */
+};
+
+/* Decodes req's body by its Content-Encoding. On ENCODING_DECODED, *out
+ * (malloc, NUL-terminated, caller frees) holds *out_len bytes. */
+enum encoding_result encoding_decode_request(const struct http_request *req, size_t max, char **out,
+                                             size_t *out_len);
+
+/* Compresses resp's body in place when req's Accept-Encoding allows it and
+ * the body is large enough; sets Content-Encoding and replaces x-amz-crc32. */
+void encoding_compress_response(const struct http_request *req, struct http_response *resp);
+
+#endif

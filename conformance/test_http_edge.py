@@ -1,0 +1,276 @@
+# SPDX-License-Identifier: MIT
+"""The HTTP edge of a DynamoDB endpoint: CORS (preflight and the headers of
+every answer), the GET health line and other methods, compressed request
+bodies (Content-Encoding: gzip), compressed answers (Accept-Encoding) with
+their x-amz-crc32, and oversized request lines, headers and bodies.
+
+Requests are built by hand (the ``raw`` fixture and http.client): browsers
+and SDK compression features send them, boto3 1.26 does not.
+"""
+
+import gzip
+import http.client
+import json
+import socket
+import urllib.parse
+import zlib
+
+import pytest
+
+from conftest import sign_headers
+from util import random_string
+
+CORS_HEADERS = ["Access-Control-Allow-Origin", "Access-Control-Allow-Headers",
+                "Access-Control-Allow-Methods", "Access-Control-Max-Age",
+                "Access-Control-Expose-Headers"]
+
+
+def http_request(url, method, path="/", body=None, headers=None):
+    """(status, headers, body bytes) of one request on a fresh connection."""
+    parsed = urllib.parse.urlsplit(url)
+    cls = http.client.HTTPSConnection if parsed.scheme == "https" else http.client.HTTPConnection
+    conn = cls(parsed.hostname, parsed.port, timeout=60)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, resp.msg, resp.read()
+    finally:
+        conn.close()
+
+
+# ---- CORS ----
+
+def test_preflight_echoes_the_requested_method_and_headers(raw_url):
+    # A preflight (OPTIONS with Origin) is answered 200 with an empty body;
+    # DynamoDB echoes Access-Control-Request-Method/-Headers as
+    # Access-Control-Allow-Methods/-Headers, and adds Allow-Origin "*",
+    # Expose-Headers and Max-Age 172800. Sources: scylla
+    # test/alternator/test_cors.py (run against AWS), dynalite
+    # test/connection.js (recorded).
+    status, headers, body = http_request(raw_url, "OPTIONS", headers={
+        "Origin": "https://app.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type,x-amz-target,authorization,x-amz-date"})
+    assert status == 200
+    assert body == b""
+    assert headers["Access-Control-Allow-Origin"] == "*"
+    assert headers["Access-Control-Allow-Methods"] == "POST"
+    assert headers["Access-Control-Allow-Headers"] == \
+        "content-type,x-amz-target,authorization,x-amz-date"
+    assert headers["Access-Control-Max-Age"] == "172800"
+    assert "Access-Control-Expose-Headers" in headers
+
+
+def test_answers_with_origin_expose_the_sdk_headers(raw):
+    # A browser page may only read the headers an answer exposes; the SDK
+    # for JavaScript reads the request id and the error type. Only the
+    # preflight carries Max-Age and the Allow-Methods/-Headers echo
+    # (scylla test_cors.py::test_cors_allow_requested, against AWS).
+    resp = raw("ListTables", {}, headers={"Origin": "https://app.example",
+                                          "Access-Control-Request-Method": "dog"})
+    assert resp.status == 200
+    assert resp.headers["Access-Control-Allow-Origin"] == "*"
+    exposed = [h.strip().lower() for h in resp.headers["Access-Control-Expose-Headers"].split(",")]
+    assert "x-amzn-requestid" in exposed and "x-amzn-errortype" in exposed
+    for name in ("Access-Control-Max-Age", "Access-Control-Allow-Methods",
+                 "Access-Control-Allow-Headers"):
+        assert name not in resp.headers
+    # Errors too: a browser sees the error type of a failed call.
+    resp = raw("DescribeTable", {"TableName": "missing_" + random_string()},
+               headers={"Origin": "https://app.example"})
+    assert resp.status == 400
+    assert resp.headers["Access-Control-Allow-Origin"] == "*"
+
+
+@pytest.mark.parametrize("method", ["GET", "POST", "OPTIONS"])
+def test_no_cors_headers_without_origin(raw_url, method):
+    # scylla test_cors.py::test_cors_not_used (against AWS).
+    _, headers, _ = http_request(raw_url, method)
+    for name in CORS_HEADERS:
+        assert name not in headers
+
+
+# ---- GET and other methods ----
+
+def test_health_line_names_the_region(raw_url, region):
+    # GET / answers 200 "healthy: dynamodb.<region>.amazonaws.com " (dynalite
+    # test/connection.js, recorded); the emulator names us-east-1 as its
+    # default region.
+    status, headers, body = http_request(raw_url, "GET")
+    assert status == 200
+    assert body.decode().startswith("healthy: dynamodb.")
+    assert body.decode().rstrip().endswith(".amazonaws.com")
+    assert headers["x-amz-crc32"] == str(zlib.crc32(body))
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+def test_other_methods_are_unknown_operations(raw_url, method):
+    # Anything but GET, OPTIONS and POST is a 404 with the body
+    # "<UnknownOperationException/>\n" (dynalite test/connection.js, recorded).
+    status, _, body = http_request(raw_url, method, body=b"{}",
+                                   headers={"Content-Type": "application/x-amz-json-1.0"})
+    assert status == 404
+    assert body == b"<UnknownOperationException/>\n"
+
+
+def test_options_without_origin_is_an_unknown_operation(raw_url):
+    status, _, body = http_request(raw_url, "OPTIONS")
+    assert status == 404
+    assert body == b"<UnknownOperationException/>\n"
+
+
+# ---- compressed requests ----
+
+def signed_gzip_request(raw_url, target, payload, encoding="gzip"):
+    headers = {"Content-Type": "application/x-amz-json-1.0",
+               "X-Amz-Target": f"DynamoDB_20120810.{target}"}
+    headers = sign_headers(raw_url, payload, headers)
+    headers["Content-Encoding"] = encoding
+    return http_request(raw_url, "POST", body=payload, headers=headers)
+
+
+def put_payload(table, p, v="x"):
+    return json.dumps({"TableName": table, "Item": {"p": {"S": p}, "v": {"S": v}}}).encode()
+
+
+def test_gzip_request_is_decoded(raw_url, dynamodb, table_s):
+    # DynamoDB decodes a body sent with Content-Encoding: gzip, and also a
+    # body of several concatenated gzip members (scylla
+    # test_compressed_request.py::test_gzip_request_valid, ::two_gzips, AWS).
+    p = random_string()
+    status, _, body = signed_gzip_request(raw_url, "PutItem",
+                                          gzip.compress(put_payload(table_s, p, "one")))
+    assert status == 200, body
+    item = dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}}, ConsistentRead=True)["Item"]
+    assert item == {"p": {"S": p}, "v": {"S": "one"}}
+    raw_body = put_payload(table_s, p, "two")
+    status, _, body = signed_gzip_request(
+        raw_url, "PutItem", gzip.compress(raw_body[:10]) + gzip.compress(raw_body[10:]))
+    assert status == 200, body
+    item = dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}}, ConsistentRead=True)["Item"]
+    assert item["v"] == {"S": "two"}
+
+
+@pytest.mark.parametrize("case", ["not_gzip", "truncated", "trailing_junk_member", "empty",
+                                  "unknown_encoding"])
+def test_undecodable_request_body_is_a_500_and_changes_nothing(raw_url, dynamodb, table_s, case):
+    # A body that is not a whole gzip stream, an empty one, or an encoding
+    # other than gzip: DynamoDB answers 500 and runs nothing (scylla
+    # test_compressed_request.py::test_broken_gzip_content,
+    # ::test_gzip_request_with_missing_character, ::test_gzip_request_empty,
+    # ::test_garbage_content_encoding, against AWS).
+    p = random_string()
+    plain = put_payload(table_s, p)
+    payload, encoding = {
+        "not_gzip": (plain, "gzip"),
+        "truncated": (gzip.compress(plain)[:-1], "gzip"),
+        "trailing_junk_member": (gzip.compress(plain) + b"\x1f\x8bjunk", "gzip"),
+        "empty": (b"", "gzip"),
+        "unknown_encoding": (plain, "garbage"),
+    }[case]
+    status, headers, body = signed_gzip_request(raw_url, "PutItem", payload, encoding)
+    assert status == 500, body
+    assert "Item" not in dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}},
+                                           ConsistentRead=True)
+
+
+def test_gzip_bomb_is_refused_with_413(raw_url, dynamodb, table_s):
+    # A small body that inflates past the 16 MB request limit is refused
+    # like a plain oversized body (scylla
+    # test_compressed_request.py::test_gzip_request_oversized, which passes on
+    # AWS since DynamoDB fixed its decompression bomb).
+    p = random_string()
+    plain = put_payload(table_s, p)
+    padded = plain[:-1] + b" " * (17 * 1024 * 1024) + plain[-1:]
+    payload = gzip.compress(padded)
+    assert len(payload) < 1024 * 1024
+    status, _, _ = signed_gzip_request(raw_url, "PutItem", payload)
+    assert status == 413
+    assert "Item" not in dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}},
+                                           ConsistentRead=True)
+
+
+# ---- compressed answers ----
+
+def big_item_table(dynamodb, table_s):
+    p = random_string()
+    dynamodb.put_item(TableName=table_s, Item={"p": {"S": p}, "blob": {"S": "y" * 20000}})
+    return p
+
+
+@pytest.mark.parametrize("accept, encoding, decompress", [
+    ("gzip", "gzip", gzip.decompress),
+    ("deflate", "deflate", zlib.decompress),
+    ("gzip, deflate, br", "gzip", gzip.decompress),
+    ("deflate, gzip;q=0", "deflate", zlib.decompress),
+])
+def test_large_answer_is_compressed_and_crc32_covers_the_wire_bytes(raw, dynamodb, table_s,
+                                                                     accept, encoding, decompress):
+    # With Accept-Encoding, DynamoDB compresses large answers, and
+    # x-amz-crc32 is the CRC32 of the compressed bytes as sent (aws-sdk-go-v2
+    # service/dynamodb/internal/customizations: "If the response body is
+    # content-encoding: gzip, the checksum is of the gzipped response").
+    p = big_item_table(dynamodb, table_s)
+    resp = raw("GetItem", {"TableName": table_s, "Key": {"p": {"S": p}}},
+               headers={"Accept-Encoding": accept})
+    assert resp.status == 200
+    assert resp.headers["Content-Encoding"] == encoding
+    assert resp.headers["x-amz-crc32"] == str(zlib.crc32(resp.body))
+    assert resp.headers["Content-Length"] == str(len(resp.body))
+    data = json.loads(decompress(resp.body))
+    assert data["Item"]["blob"]["S"] == "y" * 20000
+
+
+def test_answers_stay_plain_without_accept_encoding_or_when_small(raw, dynamodb, table_s):
+    p = big_item_table(dynamodb, table_s)
+    resp = raw("GetItem", {"TableName": table_s, "Key": {"p": {"S": p}}})
+    assert "Content-Encoding" not in resp.headers
+    assert resp.data["Item"]["blob"]["S"] == "y" * 20000
+    resp = raw("GetItem", {"TableName": table_s, "Key": {"p": {"S": p}}},
+               headers={"Accept-Encoding": "identity"})
+    assert "Content-Encoding" not in resp.headers
+    # A small answer is sent as it is even when compression is allowed.
+    resp = raw("ListTables", {"Limit": 1}, headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in resp.headers
+    assert resp.headers["x-amz-crc32"] == str(zlib.crc32(resp.body))
+
+
+# ---- oversized request lines and headers ----
+
+def raw_exchange(raw_url, data):
+    """Sends bytes, returns the status line and whether the server closed."""
+    parsed = urllib.parse.urlsplit(raw_url)
+    with socket.create_connection((parsed.hostname, parsed.port), timeout=30) as s:
+        try:
+            s.sendall(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        chunks = []
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def test_oversized_header_is_refused_and_the_connection_closed(emulator, raw_url):
+    # Emulator-specific status (see docs/differences.md): DynamoDB's exact
+    # answer to a huge header is not recorded; ddbemu refuses it with 431
+    # without buffering it, and closes the connection.
+    answer = raw_exchange(raw_url, b"POST / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 200000 +
+                          b"\r\nContent-Length: 2\r\n\r\n{}")
+    assert answer.startswith(b"HTTP/1.1 431 "), answer[:80]
+
+
+def test_oversized_request_line_is_refused(emulator, raw_url):
+    answer = raw_exchange(raw_url, b"GET /" + b"a" * 200000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 414 "), answer[:80]
+
+
+def test_server_still_answers_after_oversized_requests(raw):
+    resp = raw("ListTables", {})
+    assert resp.status == 200
