@@ -93,7 +93,7 @@ int db_get_resource_policy(struct db *db, const struct db_scope *scope,
                            struct ddb_error *err)
 {
     struct table *t;
-    struct resource_policy *p;
+    struct resource_policy *p = NULL;
     int rc = -1;
 
     memset(out, 0, sizeof *out);
@@ -116,7 +116,7 @@ int db_put_resource_policy(struct db *db, const struct db_scope *scope,
                            const char *expected_revision, char **revision_id, struct ddb_error *err)
 {
     struct table *t;
-    struct resource_policy *p;
+    struct resource_policy *p = NULL;
     int rc = -1;
 
     *revision_id = NULL;
@@ -146,7 +146,7 @@ int db_delete_resource_policy(struct db *db, const struct db_scope *scope,
                               char **revision_id, struct ddb_error *err)
 {
     struct table *t;
-    struct resource_policy *p;
+    struct resource_policy *p = NULL;
     int rc = -1;
 
     *revision_id = NULL;
