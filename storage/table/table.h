@@ -26,6 +26,7 @@
 #include "storage/table/collection.h"
 #include "storage/table/index.h"
 #include "storage/table/skiplist.h"
+#include "storage/table/ttl_index.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,6 +78,7 @@ struct table {
     char *latest_stream_label;
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
     struct ttl_setting ttl;
+    struct ttl_index ttl_index; /* items by expiry while ttl.enabled; see ttl_index.h */
     struct pitr_setting pitr;
     struct journal_file *journal; /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                 /* its row in the journal's file */
