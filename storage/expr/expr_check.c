@@ -336,12 +336,7 @@ static int walk_update(struct checker *c)
 
 static ssize_t map_lookup(const struct value *map, const char *name, size_t len)
 {
-    if (!map) return -1;
-    for (size_t i = 0; i < map->u.map.count; i++) {
-        const struct attr *a = &map->u.map.attrs[i];
-        if (a->name_len == len && memcmp(a->name, name, len) == 0) return (ssize_t) i;
-    }
-    return -1;
+    return map ? value_map_find(map, name, len) : -1;
 }
 
 /* ExpressionValidator.validateDocPath: depth, then each #name in order. */

@@ -370,6 +370,7 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
                          struct value *out, bool *present)
 {
     const struct value *right = act->value ? act->value->value : NULL;
+    struct value_set_index members;
 
     value_init_null(out);
     *present = false;
@@ -398,29 +399,33 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
         }
         /* Union: the old elements, then the new ones (a fresh set, since
          * value_list_append may only grow lists it built). */
+        value_set_index_init(&members, old);
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count + right->u.list.count; i++) {
             const struct value *x = i < old->u.list.count
                                         ? &old->u.list.elems[i]
                                         : &right->u.list.elems[i - old->u.list.count];
             struct value e;
-            if (i >= old->u.list.count && value_set_contains(old, x)) continue;
+            if (i >= old->u.list.count && value_set_index_contains(&members, x)) continue;
             value_copy(&e, x);
             value_list_append(out, &e);
         }
+        value_set_index_clear(&members);
         return 0;
     case ACT_DELETE:
         if (!old) return 0;
         if (old->type != right->type)
             return ddb_error_set(ap->err, DDB_VALIDATION, "%s", ap->bad_type);
         assert(value_is_set(old));
+        value_set_index_init(&members, right);
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count; i++) {
-            if (value_set_contains(right, &old->u.list.elems[i])) continue;
+            if (value_set_index_contains(&members, &old->u.list.elems[i])) continue;
             struct value e;
             value_copy(&e, &old->u.list.elems[i]);
             value_list_append(out, &e);
         }
+        value_set_index_clear(&members);
         if (out->u.list.count == 0) {
             value_clear(out); /* a set may not be empty: the attribute goes */
             return 0;
@@ -502,27 +507,32 @@ static int build(struct applier *ap, const struct expr_ptree *node, const struct
         return -1;
     }
     if (doc->type == VALUE_M) {
+        /* Which result replaces each old attribute, found by name once per
+         * result: O(attributes + results), however many of each. */
+        struct child_result **at = xcalloc(doc->u.map.count ? doc->u.map.count : 1, sizeof *at);
+        for (size_t k = 0; k < count; k++) {
+            const struct expr_path_elem *el = res[k].node->elem;
+            ssize_t pos = value_map_find(doc, el->name, el->name_len);
+            if (pos >= 0) at[pos] = &res[k];
+        }
         value_init_map(out);
         for (size_t i = 0; i < doc->u.map.count; i++) {
             const struct attr *a = &doc->u.map.attrs[i];
-            struct child_result *r = NULL;
+            struct child_result *r = at[i];
             struct value copy;
-            for (size_t k = 0; k < count && !r; k++) {
-                const struct expr_path_elem *el = res[k].node->elem;
-                if (el->name_len == a->name_len && memcmp(el->name, a->name, a->name_len) == 0)
-                    r = &res[k];
-            }
             if (r) {
-                if (r->present) value_map_set(out, a->name, a->name_len, &r->v);
+                if (r->present) value_map_append(out, a->name, a->name_len, &r->v);
                 r->present = false; /* placed (or removed) */
                 continue;
             }
             value_copy(&copy, &a->value);
-            value_map_set(out, a->name, a->name_len, &copy);
+            value_map_append(out, a->name, a->name_len, &copy);
         }
+        free(at);
         for (size_t k = 0; k < count; k++) {
             if (res[k].present)
-                value_map_set(out, res[k].node->elem->name, res[k].node->elem->name_len, &res[k].v);
+                value_map_append(out, res[k].node->elem->name, res[k].node->elem->name_len,
+                                 &res[k].v);
         }
     } else {
         /* Indexes are sorted: walk old elements and results together. */
