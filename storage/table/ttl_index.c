@@ -11,7 +11,6 @@
 #include "storage/base/lock_check.h"
 #include "storage/model/number.h"
 
-#include <assert.h>
 #include <string.h>
 
 /* Clamp for expiries beyond int64 milliseconds (|seconds| >= 10^15): far
@@ -92,16 +91,16 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
      * was never enabled, or was loaded with it enabled, starts without one. */
     if (!ix->rows.head) skiplist_init(&ix->rows);
     if (had) {
+        struct skiplist_node *node;
         row_key_of(old_key, old_ms, &k);
-        if (has && old_ms == new_ms) {
+        node = skiplist_find(&ix->rows, &k);
+        if (node && has && old_ms == new_ms) {
             /* Same place: the row now holds the new item (its parts point into it). */
-            struct skiplist_node *node = skiplist_find(&ix->rows, &k);
-            assert(node);
             row_key_of(new_key, new_ms, &k);
             skiplist_replace(node, &k, item_ref(new_item));
             return;
         }
-        skiplist_remove(&ix->rows, &k);
+        if (node) skiplist_remove(&ix->rows, &k);
     }
     if (has) {
         row_key_of(new_key, new_ms, &k);
