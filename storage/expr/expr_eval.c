@@ -559,6 +559,50 @@ static int build(struct applier *ap, const struct expr_ptree *node, const struct
 }
 
 /*
+ * The top level of an update, done in place: *attrs is the caller's own copy
+ * of the item, so once every result is computed (the only step that can
+ * fail) the results replace, drop or follow the attributes where they are,
+ * and the untouched ones - usually nearly all of a large item - are neither
+ * copied nor freed. Same order as build(): old attributes where they were,
+ * then new ones in the tree's order.
+ */
+static int build_in_place(struct applier *ap, const struct expr_ptree *node, struct value *attrs)
+{
+    struct child_result *res;
+    bool *drop;
+    size_t count = 0, n = 0, old_count = attrs->u.map.count;
+
+    for (const struct expr_ptree *c = node->first_child; c; c = c->next_sibling)
+        n++;
+    res = xcalloc(n ? n : 1, sizeof *res);
+    if (child_results(ap, node, attrs, res, &count) != 0) {
+        free(res);
+        return -1;
+    }
+    drop = xcalloc(old_count + count + 1, sizeof *drop); /* appends may follow */
+    for (size_t k = 0; k < count; k++) {
+        const struct expr_path_elem *el = res[k].node->elem;
+        ssize_t pos = value_map_find(attrs, el->name, el->name_len);
+        if (pos >= 0 && (size_t) pos < old_count) {
+            struct value *slot = &attrs->u.map.attrs[pos].value;
+            if (res[k].present) {
+                value_clear(slot);
+                value_move(slot, &res[k].v);
+            } else {
+                drop[pos] = true;
+            }
+        } else if (res[k].present) {
+            value_map_append(attrs, el->name, el->name_len, &res[k].v);
+        }
+        value_clear(&res[k].v);
+    }
+    value_map_remove_marked(attrs, drop); /* appended ones are past old_count: kept */
+    free(drop);
+    free(res);
+    return 0;
+}
+
+/*
  * Applies an update expression to *attrs (a VALUE_M): on success *attrs is the
  * new item; on -1 (the errors in the file comment, or number overflow from
  * number.h) *attrs is unchanged. item_existed false relaxes nested REMOVE and
@@ -569,13 +613,9 @@ int expr_apply_update_ex(const struct expr *update, struct value *attrs, bool it
 {
     struct applier ap = {attrs, item_existed, err,
                          update->src ? MSG_BAD_TYPE : MSG_LEGACY_BAD_TYPE};
-    struct value out;
 
     assert(update->kind == EXPR_UPDATE && attrs->type == VALUE_M);
-    if (build(&ap, update->tree, attrs, &out) != 0) return -1;
-    value_clear(attrs);
-    value_move(attrs, &out);
-    return 0;
+    return build_in_place(&ap, update->tree, attrs);
 }
 
 /* expr_apply_update_ex for an item that existed (or whose existence does not matter). */

@@ -454,6 +454,25 @@ bool value_map_remove(struct value *m, const char *name, size_t name_len)
     return true;
 }
 
+void value_map_remove_marked(struct value *m, const bool *drop)
+{
+    size_t kept = 0;
+
+    assert(m->type == VALUE_M);
+    for (size_t i = 0; i < m->u.map.count; i++) {
+        if (drop[i]) {
+            free(m->u.map.attrs[i].name);
+            value_clear(&m->u.map.attrs[i].value);
+            continue;
+        }
+        if (kept != i) m->u.map.attrs[kept] = m->u.map.attrs[i];
+        kept++;
+    }
+    if (kept == m->u.map.count) return;
+    m->u.map.count = kept;
+    map_index_rebuild(m); /* positions moved */
+}
+
 void value_list_append(struct value *l, struct value *v)
 {
     if (needs_growth(l->u.list.count))
