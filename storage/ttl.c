@@ -15,15 +15,17 @@
  * indexes lose the item in the same critical section, and the stream record
  * is a REMOVE carrying the service identity. Deletions consume no capacity.
  *
- * The sweep works in batches of SWEEP_BATCH items under the exclusive lock,
- * releasing it between batches; a cursor per table (the key of the next item
- * to look at, copied out of the table) lets the next batch resume where the
- * last stopped, so a large table never holds requests up for long. Each call
- * makes one whole pass over every table, so a sweep asked for through the
- * control interface leaves no expired item behind, even while the sweeper
- * thread runs its own pass. When the emulator deletes an item
- * is the sweeper's choice (emulator/sweeper.c); AWS may take up to two days,
- * the emulator deletes within one sweep interval (docs/differences.md).
+ * The sweep reads only the items that are due: each table with TTL on keeps
+ * its items ordered by expiry (table/ttl_index.h, maintained by
+ * table_commit_write), so a sweep seeks to the oldest expiry that may still
+ * be deleted and stops at "now"; an idle table costs one seek per interval,
+ * whatever its size. It deletes in batches of SWEEP_BATCH items under the
+ * exclusive lock, releasing it between batches, so a mass expiry never holds
+ * requests up for long. Each call goes on until nothing due is left in any
+ * table, so a sweep asked for through the control interface leaves no
+ * expired item behind, even while the sweeper thread runs its own pass. When the emulator deletes
+ * an item is the sweeper's choice (emulator/sweeper.c); AWS may take up to two days, the emulator
+ * deletes within one sweep interval (docs/differences.md).
  *
  * State changes settle at once: AWS reports ENABLING/DISABLING only briefly
  * (never seen at 1 s polling - ack-api-quirks DDB-TABLE-143/144), so
@@ -32,33 +34,14 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/db_internal.h"
-#include "storage/model/number.h"
 #include "storage/stream/stream.h"
 #include "storage/table/table.h"
 
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Items looked at per lock hold. */
 #define SWEEP_BATCH 512
-
-/* Where a pass over one table resumes after releasing the lock: the key of
- * the first item not yet looked at (values owned), or none (the start). */
-struct sweep_cursor {
-    bool set;
-    uint64_t hash;
-    struct value parts[2];
-    size_t part_count;
-};
-
-static void cursor_clear(struct sweep_cursor *c)
-{
-    for (size_t i = 0; i < c->part_count; i++)
-        value_clear(&c->parts[i]);
-    memset(c, 0, sizeof *c);
-}
 
 const char *ttl_status_name(enum ttl_status s)
 {
@@ -141,6 +124,11 @@ int db_update_ttl(struct db *db, const struct db_scope *scope, const char *table
     t->ttl.attribute_len = enabled ? strlen(attribute) : 0;
     t->ttl.enabled = enabled;
     t->ttl.changed_ms = now_ms;
+    /* The expiry index exists while TTL is on; enabling reads the table once. */
+    if (enabled)
+        ttl_index_rebuild(&t->ttl_index, &t->items, t->ttl.attribute, t->ttl.attribute_len);
+    else
+        ttl_index_clear(&t->ttl_index);
     persist_table(t);
     rc = 0;
 out:
@@ -173,98 +161,35 @@ out:
 /* the sweep                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The window of expiry, as exact decimals: [now - 5 years, now) in seconds. */
-struct expiry_window {
-    struct number oldest; /* values below this are more than five years old */
-    struct number now;    /* values below this have passed */
-};
-
-static void number_from_ms(int64_t ms, struct number *out)
+/*
+ * Deletes up to SWEEP_BATCH (and at most budget) expired items of t, found in
+ * its expiry index: those whose expiry lies in [now - 5 years, now), exactly
+ * the items that are due (ttl_index.h explains why whole milliseconds decide
+ * it exactly). Deleted items leave the index, so the next batch starts again
+ * at the window's start. Sets *pass_done when nothing due is left. Caller
+ * holds the lock exclusively. Returns the number deleted.
+ */
+static size_t sweep_batch(struct table *t, int64_t now_ms, size_t budget, bool *pass_done)
 {
-    char text[48];
-    struct ddb_error err = {0};
-    int64_t secs = ms / 1000, frac = ms % 1000;
-
-    if (frac < 0) { /* floor, so that the fraction is positive */
-        secs -= 1;
-        frac += 1000;
-    }
-    snprintf(text, sizeof text, "%" PRId64 ".%03" PRId64, secs, frac);
-    if (number_parse(text, strlen(text), out, &err) != 0) ddb_error_clear(&err);
-}
-
-static void expiry_window_init(struct expiry_window *w, int64_t now_ms)
-{
-    number_from_ms(now_ms, &w->now);
-    number_from_ms(now_ms - DDB_TTL_MAX_PAST_S * 1000, &w->oldest);
-}
-
-/* Whether the item's TTL attribute is a Number inside the expiry window. */
-static bool is_expired(const struct ttl_setting *ttl, const struct item *item,
-                       const struct expiry_window *w)
-{
-    const struct value *v = item_get(item, ttl->attribute, ttl->attribute_len);
-    struct number n;
-    struct ddb_error err = {0};
-
-    if (!v || v->type != VALUE_N) return false;
-    if (number_parse(v->u.str.data, v->u.str.len, &n, &err) != 0) {
-        ddb_error_clear(&err);
-        return false;
-    }
-    return number_compare(&n, &w->now) < 0 && number_compare(&n, &w->oldest) >= 0;
-}
-
-static void cursor_save(struct sweep_cursor *c, const struct skiplist_node *node)
-{
-    cursor_clear(c);
-    if (!node) return;
-    c->set = true;
-    c->hash = node->key.hash;
-    c->part_count = node->key.part_count;
-    for (size_t i = 0; i < node->key.part_count; i++)
-        value_copy(&c->parts[i], node->key.parts[i]);
-}
-
-/* Looks at up to SWEEP_BATCH items from the cursor and deletes the expired
- * ones (at most budget). Sets *pass_done when the end of the table was
- * reached. Caller holds the lock exclusively. Returns the number deleted. */
-static size_t sweep_batch(struct table *t, int64_t now_ms, size_t budget,
-                          struct sweep_cursor *cursor, bool *pass_done)
-{
-    const struct ttl_setting *ttl = &t->ttl;
-    struct skiplist_node *node;
-    struct expiry_window w;
-    size_t examined = 0, deleted = 0;
+    struct item *due[SWEEP_BATCH];
+    size_t count = 0, limit = budget < SWEEP_BATCH ? budget : SWEEP_BATCH;
+    const int64_t oldest_ms = now_ms - DDB_TTL_MAX_PAST_S * 1000;
     const struct commit_info info = {.now_ms = now_ms, .origin = STREAM_ORIGIN_TTL};
 
-    expiry_window_init(&w, now_ms);
-    if (cursor->set) {
-        struct row_key probe = {.hash = cursor->hash, .part_count = cursor->part_count};
-        for (size_t i = 0; i < cursor->part_count; i++)
-            probe.parts[i] = &cursor->parts[i];
-        node = skiplist_lower_bound(&t->items, &probe, KEY_BIAS_LOW);
-    } else {
-        node = skiplist_first(&t->items);
+    /* Take references first: each deletion removes its row from the index. */
+    for (struct skiplist_node *row = ttl_index_seek(&t->ttl_index, oldest_ms);
+         row && count < limit && ttl_index_row_expiry_ms(row) < now_ms; row = skiplist_next(row))
+        due[count++] = item_ref(row->item);
+    for (size_t i = 0; i < count; i++) {
+        /* The key's parts point into the item, which the write path keeps
+         * alive until it has finished with it. */
+        struct row_key key;
+        table_row_key(t, &due[i]->attrs, &key);
+        table_commit_write(t, &key, NULL, &info);
+        item_unref(due[i]);
     }
-    while (node && examined < SWEEP_BATCH && deleted < budget) {
-        struct skiplist_node *next = skiplist_next(node);
-        examined++;
-        if (is_expired(ttl, node->item, &w)) {
-            /* The key's parts point into the item, which the write path keeps
-             * alive until it has finished with it. */
-            struct item *item = item_ref(node->item);
-            struct row_key key;
-            table_row_key(t, &item->attrs, &key);
-            table_commit_write(t, &key, NULL, &info);
-            item_unref(item);
-            deleted++;
-        }
-        node = next;
-    }
-    cursor_save(cursor, node);
-    *pass_done = node == NULL;
-    return deleted;
+    *pass_done = count < limit;
+    return count;
 }
 
 struct sweep_target {
@@ -295,19 +220,17 @@ size_t db_expire_items(struct db *db, size_t max_items)
 
     for (size_t i = 0; i < target_count; i++) {
         struct db_scope scope = {.namespace_id = targets[i].namespace_id, .region = ""};
-        struct sweep_cursor cursor = {0};
         bool pass_done = false;
         while (!pass_done && deleted < max_items) {
             struct table *t;
             db_write_lock(db);
             t = db_find_table(db, &scope, targets[i].table_name);
             if (t && t->ttl.enabled)
-                deleted += sweep_batch(t, db_now_ms(db), max_items - deleted, &cursor, &pass_done);
+                deleted += sweep_batch(t, db_now_ms(db), max_items - deleted, &pass_done);
             else
                 pass_done = true;
             db_unlock(db);
         }
-        cursor_clear(&cursor);
         free(targets[i].namespace_id);
         free(targets[i].table_name);
     }

@@ -371,7 +371,9 @@ static int decode_map(const json_t *j, int level, struct value *out, struct ddb_
                 value_clear(&map);
                 return -1;
             }
-            value_map_set(&map, key, key_len, &v);
+            /* A jansson object's keys are unique (a duplicate in the text
+             * replaced the earlier value), so no lookup is needed. */
+            value_map_append(&map, key, key_len, &v);
         }
     }
     *out = map;

@@ -41,10 +41,12 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <xxhash.h>
 
 /* ---- context ---- */
 
@@ -102,12 +104,26 @@ int expr_ctx_check_unused(const struct expr_ctx *ctx, struct ddb_error *err)
 
 /* ---- message helpers ---- */
 
+/* The path tree's edges, found by (parent, element) in O(1), so that building
+ * a tree of k paths is O(k) whatever the fan-out (legacy AttributeUpdates and
+ * AttributesToGet have no length limit). Open addressing; owned by the checker. */
+struct child_slot {
+    const struct expr_ptree *parent;
+    struct expr_ptree *child; /* NULL: empty slot */
+};
+
+struct child_table {
+    struct child_slot *slots;
+    size_t mask, count;
+};
+
 struct checker {
     struct expr *e;
     const char *param;
     struct expr_ctx *ctx;
     struct ddb_error *err;
     size_t op_count;
+    struct child_table children;
 };
 
 /* Raises "Invalid <param>: <message>". */
@@ -336,12 +352,7 @@ static int walk_update(struct checker *c)
 
 static ssize_t map_lookup(const struct value *map, const char *name, size_t len)
 {
-    if (!map) return -1;
-    for (size_t i = 0; i < map->u.map.count; i++) {
-        const struct attr *a = &map->u.map.attrs[i];
-        if (a->name_len == len && memcmp(a->name, name, len) == 0) return (ssize_t) i;
-    }
-    return -1;
+    return map ? value_map_find(map, name, len) : -1;
 }
 
 /* ExpressionValidator.validateDocPath: depth, then each #name in order. */
@@ -537,25 +548,102 @@ static int compare_elem(const struct expr_path_elem *a, const struct expr_path_e
     return a->name_len < b->name_len ? -1 : a->name_len > b->name_len;
 }
 
-static struct expr_ptree *find_child(const struct expr_ptree *node, const struct expr_path_elem *el)
+static uint64_t child_hash(const struct expr_ptree *parent, const struct expr_path_elem *el)
 {
-    for (struct expr_ptree *ch = node->first_child; ch; ch = ch->next_sibling) {
-        if (elem_equal(ch->elem, el)) return ch;
-    }
-    return NULL;
+    uint64_t seed = (uint64_t) (uintptr_t) parent;
+    if (el->is_index) return XXH3_64bits_withSeed(&el->index, sizeof el->index, ~seed);
+    return XXH3_64bits_withSeed(el->name, el->name_len, seed);
 }
 
-static struct expr_ptree *add_child(struct expr *e, struct expr_ptree *parent,
+/* The slot of (parent, el): the matching one, or the empty one where it goes. */
+static struct child_slot *child_slot(const struct child_table *t, const struct expr_ptree *parent,
+                                     const struct expr_path_elem *el)
+{
+    size_t i = child_hash(parent, el) & t->mask;
+    while (t->slots[i].child &&
+           !(t->slots[i].parent == parent && elem_equal(t->slots[i].child->elem, el)))
+        i = (i + 1) & t->mask;
+    return &t->slots[i];
+}
+
+static void child_table_grow(struct child_table *t)
+{
+    struct child_slot *old = t->slots;
+    size_t old_cap = old ? t->mask + 1 : 0, cap = old ? 2 * old_cap : 64;
+
+    t->slots = xcalloc(cap, sizeof *t->slots);
+    t->mask = cap - 1;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (old[i].child) *child_slot(t, old[i].parent, old[i].child->elem) = old[i];
+    }
+    free(old);
+}
+
+static struct expr_ptree *find_child(struct checker *c, const struct expr_ptree *node,
+                                     const struct expr_path_elem *el)
+{
+    if (!c->children.slots) return NULL;
+    return child_slot(&c->children, node, el)->child;
+}
+
+/* Adds a child at the head of the sibling list; sort_tree orders siblings
+ * once the tree is complete. */
+static struct expr_ptree *add_child(struct checker *c, struct expr_ptree *parent,
                                     const struct expr_path_elem *el)
 {
-    struct expr_ptree *n = expr_alloc(e, sizeof *n), **link = &parent->first_child;
+    struct expr_ptree *n = expr_alloc(c->e, sizeof *n);
+    struct child_slot *slot;
 
+    if (2 * (c->children.count + 1) > (c->children.slots ? c->children.mask + 1 : 0))
+        child_table_grow(&c->children);
     n->elem = el;
-    while (*link && compare_elem((*link)->elem, el) < 0)
-        link = &(*link)->next_sibling;
-    n->next_sibling = *link;
-    *link = n;
+    n->next_sibling = parent->first_child;
+    parent->first_child = n;
+    slot = child_slot(&c->children, parent, el);
+    slot->parent = parent;
+    slot->child = n;
+    c->children.count++;
     return n;
+}
+
+/* The child that comes first in sorted order (the tree is sorted only at the end). */
+static const struct expr_ptree *first_sorted_child(const struct expr_ptree *node)
+{
+    const struct expr_ptree *first = node->first_child;
+    for (const struct expr_ptree *ch = first; ch; ch = ch->next_sibling) {
+        if (compare_elem(ch->elem, first->elem) < 0) first = ch;
+    }
+    return first;
+}
+
+static int compare_children(const void *pa, const void *pb)
+{
+    const struct expr_ptree *a = *(const struct expr_ptree *const *) pa;
+    const struct expr_ptree *b = *(const struct expr_ptree *const *) pb;
+    return compare_elem(a->elem, b->elem);
+}
+
+/* Sorts every node's children (map keys by bytes, list indexes numerically),
+ * as struct expr_ptree promises. */
+static void sort_tree(struct expr_ptree *node)
+{
+    struct expr_ptree **kids;
+    size_t n = 0;
+
+    for (struct expr_ptree *ch = node->first_child; ch; ch = ch->next_sibling)
+        n++;
+    if (n == 0) return;
+    kids = xmalloc(n * sizeof *kids);
+    n = 0;
+    for (struct expr_ptree *ch = node->first_child; ch; ch = ch->next_sibling)
+        kids[n++] = ch;
+    qsort(kids, n, sizeof *kids, compare_children);
+    node->first_child = kids[0];
+    for (size_t i = 0; i < n; i++) {
+        kids[i]->next_sibling = i + 1 < n ? kids[i + 1] : NULL;
+        sort_tree(kids[i]);
+    }
+    free(kids);
 }
 
 /* "Two document paths overlap/conflict ...; path one: [..], path two: [..]":
@@ -574,7 +662,7 @@ static int paths_clash(struct checker *c, const char *what, const struct expr_pa
         if (i) text_buf_add(&b, ", ", 2);
         expr_path_elem_render(&b, &one->elems[i]);
     }
-    for (const struct expr_ptree *n = from; n; n = n->leaf ? NULL : n->first_child) {
+    for (const struct expr_ptree *n = from; n; n = n->leaf ? NULL : first_sorted_child(n)) {
         if (b.len > 1) text_buf_add(&b, ", ", 2);
         expr_path_elem_render(&b, n->elem);
     }
@@ -596,13 +684,14 @@ static int tree_insert(struct checker *c, const struct expr_path *path,
 
     for (size_t d = 0;; d++) {
         const struct expr_path_elem *el = &path->elems[d];
-        struct expr_ptree *child = find_child(node, el);
+        struct expr_ptree *child = find_child(c, node, el);
 
         if (!child) {
+            /* Siblings are all names or all indexes, so any one tells. */
             if (node->first_child && node->first_child->elem->is_index != el->is_index)
-                return paths_clash(c, "conflict", path, d, node->first_child);
+                return paths_clash(c, "conflict", path, d, first_sorted_child(node));
             for (size_t k = d; k < path->count; k++)
-                node = add_child(c->e, node, &path->elems[k]);
+                node = add_child(c, node, &path->elems[k]);
             node->leaf = true;
             node->action = action;
             return 0;
@@ -661,6 +750,7 @@ static int check_update(struct checker *c)
         if (resolve_path(c, &e->actions[i].path) != 0) return -1;
         if (tree_insert(c, &e->actions[i].path, &e->actions[i]) != 0) return -1;
     }
+    sort_tree(e->tree);
     for (size_t i = e->action_count; i-- > 0;) {
         struct expr_action *a = &e->actions[i];
         if (!a->value) continue;
@@ -682,17 +772,22 @@ static int check_projection(struct checker *c)
         if (resolve_path(c, &e->paths[i]) != 0) return -1;
         if (tree_insert(c, &e->paths[i], NULL) != 0) return -1;
     }
+    sort_tree(e->tree);
     return 0;
 }
 
 /* Runs the semantic checks on a freshly parsed expression (see the file comment). */
 int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct ddb_error *err)
 {
-    struct checker c = {e, param, ctx, err, 0};
+    struct checker c = {e, param, ctx, err, 0, {0}};
+    int rc;
 
     switch (e->kind) {
-    case EXPR_UPDATE: return check_update(&c);
-    case EXPR_PROJECTION: return check_projection(&c);
+    case EXPR_UPDATE:
+    case EXPR_PROJECTION:
+        rc = e->kind == EXPR_UPDATE ? check_update(&c) : check_projection(&c);
+        free(c.children.slots);
+        return rc;
     case EXPR_CONDITION:
     case EXPR_KEY_CONDITION:
         if (walk_node(&c, e->root, 0) != 0) return -1;

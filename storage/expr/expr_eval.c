@@ -370,6 +370,7 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
                          struct value *out, bool *present)
 {
     const struct value *right = act->value ? act->value->value : NULL;
+    struct value_set_index members;
 
     value_init_null(out);
     *present = false;
@@ -398,29 +399,33 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
         }
         /* Union: the old elements, then the new ones (a fresh set, since
          * value_list_append may only grow lists it built). */
+        value_set_index_init(&members, old);
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count + right->u.list.count; i++) {
             const struct value *x = i < old->u.list.count
                                         ? &old->u.list.elems[i]
                                         : &right->u.list.elems[i - old->u.list.count];
             struct value e;
-            if (i >= old->u.list.count && value_set_contains(old, x)) continue;
+            if (i >= old->u.list.count && value_set_index_contains(&members, x)) continue;
             value_copy(&e, x);
             value_list_append(out, &e);
         }
+        value_set_index_clear(&members);
         return 0;
     case ACT_DELETE:
         if (!old) return 0;
         if (old->type != right->type)
             return ddb_error_set(ap->err, DDB_VALIDATION, "%s", ap->bad_type);
         assert(value_is_set(old));
+        value_set_index_init(&members, right);
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count; i++) {
-            if (value_set_contains(right, &old->u.list.elems[i])) continue;
+            if (value_set_index_contains(&members, &old->u.list.elems[i])) continue;
             struct value e;
             value_copy(&e, &old->u.list.elems[i]);
             value_list_append(out, &e);
         }
+        value_set_index_clear(&members);
         if (out->u.list.count == 0) {
             value_clear(out); /* a set may not be empty: the attribute goes */
             return 0;
@@ -502,27 +507,32 @@ static int build(struct applier *ap, const struct expr_ptree *node, const struct
         return -1;
     }
     if (doc->type == VALUE_M) {
+        /* Which result replaces each old attribute, found by name once per
+         * result: O(attributes + results), however many of each. */
+        struct child_result **at = xcalloc(doc->u.map.count ? doc->u.map.count : 1, sizeof *at);
+        for (size_t k = 0; k < count; k++) {
+            const struct expr_path_elem *el = res[k].node->elem;
+            ssize_t pos = value_map_find(doc, el->name, el->name_len);
+            if (pos >= 0) at[pos] = &res[k];
+        }
         value_init_map(out);
         for (size_t i = 0; i < doc->u.map.count; i++) {
             const struct attr *a = &doc->u.map.attrs[i];
-            struct child_result *r = NULL;
+            struct child_result *r = at[i];
             struct value copy;
-            for (size_t k = 0; k < count && !r; k++) {
-                const struct expr_path_elem *el = res[k].node->elem;
-                if (el->name_len == a->name_len && memcmp(el->name, a->name, a->name_len) == 0)
-                    r = &res[k];
-            }
             if (r) {
-                if (r->present) value_map_set(out, a->name, a->name_len, &r->v);
+                if (r->present) value_map_append(out, a->name, a->name_len, &r->v);
                 r->present = false; /* placed (or removed) */
                 continue;
             }
             value_copy(&copy, &a->value);
-            value_map_set(out, a->name, a->name_len, &copy);
+            value_map_append(out, a->name, a->name_len, &copy);
         }
+        free(at);
         for (size_t k = 0; k < count; k++) {
             if (res[k].present)
-                value_map_set(out, res[k].node->elem->name, res[k].node->elem->name_len, &res[k].v);
+                value_map_append(out, res[k].node->elem->name, res[k].node->elem->name_len,
+                                 &res[k].v);
         }
     } else {
         /* Indexes are sorted: walk old elements and results together. */
@@ -549,6 +559,50 @@ static int build(struct applier *ap, const struct expr_ptree *node, const struct
 }
 
 /*
+ * The top level of an update, done in place: *attrs is the caller's own copy
+ * of the item, so once every result is computed (the only step that can
+ * fail) the results replace, drop or follow the attributes where they are,
+ * and the untouched ones - usually nearly all of a large item - are neither
+ * copied nor freed. Same order as build(): old attributes where they were,
+ * then new ones in the tree's order.
+ */
+static int build_in_place(struct applier *ap, const struct expr_ptree *node, struct value *attrs)
+{
+    struct child_result *res;
+    bool *drop;
+    size_t count = 0, n = 0, old_count = attrs->u.map.count;
+
+    for (const struct expr_ptree *c = node->first_child; c; c = c->next_sibling)
+        n++;
+    res = xcalloc(n ? n : 1, sizeof *res);
+    if (child_results(ap, node, attrs, res, &count) != 0) {
+        free(res);
+        return -1;
+    }
+    drop = xcalloc(old_count + count + 1, sizeof *drop); /* appends may follow */
+    for (size_t k = 0; k < count; k++) {
+        const struct expr_path_elem *el = res[k].node->elem;
+        ssize_t pos = value_map_find(attrs, el->name, el->name_len);
+        if (pos >= 0 && (size_t) pos < old_count) {
+            struct value *slot = &attrs->u.map.attrs[pos].value;
+            if (res[k].present) {
+                value_clear(slot);
+                value_move(slot, &res[k].v);
+            } else {
+                drop[pos] = true;
+            }
+        } else if (res[k].present) {
+            value_map_append(attrs, el->name, el->name_len, &res[k].v);
+        }
+        value_clear(&res[k].v);
+    }
+    value_map_remove_marked(attrs, drop); /* appended ones are past old_count: kept */
+    free(drop);
+    free(res);
+    return 0;
+}
+
+/*
  * Applies an update expression to *attrs (a VALUE_M): on success *attrs is the
  * new item; on -1 (the errors in the file comment, or number overflow from
  * number.h) *attrs is unchanged. item_existed false relaxes nested REMOVE and
@@ -559,13 +613,9 @@ int expr_apply_update_ex(const struct expr *update, struct value *attrs, bool it
 {
     struct applier ap = {attrs, item_existed, err,
                          update->src ? MSG_BAD_TYPE : MSG_LEGACY_BAD_TYPE};
-    struct value out;
 
     assert(update->kind == EXPR_UPDATE && attrs->type == VALUE_M);
-    if (build(&ap, update->tree, attrs, &out) != 0) return -1;
-    value_clear(attrs);
-    value_move(attrs, &out);
-    return 0;
+    return build_in_place(&ap, update->tree, attrs);
 }
 
 /* expr_apply_update_ex for an item that existed (or whose existence does not matter). */

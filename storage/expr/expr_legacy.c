@@ -447,17 +447,24 @@ int expr_legacy_projection(const char *const *names, const size_t *lens, size_t 
 {
     struct expr *e;
     struct expr_ctx ctx;
+    struct value seen;
     int rc;
 
     *out = NULL;
+    /* The first name seen before, through a map of the names so far (linear). */
+    value_init_map(&seen);
     for (size_t i = 0; i < count; i++) {
-        for (size_t j = 0; j < i; j++) {
-            if (lens[i] == lens[j] && memcmp(names[i], names[j], lens[i]) == 0)
-                return ddb_error_set(err, DDB_VALIDATION,
-                                     INVALID_PREFIX "Duplicate value in attribute name: %.*s",
-                                     (int) lens[i], names[i]);
+        struct value none;
+        if (value_map_find(&seen, names[i], lens[i]) >= 0) {
+            value_clear(&seen);
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 INVALID_PREFIX "Duplicate value in attribute name: %.*s",
+                                 (int) lens[i], names[i]);
         }
+        value_init_null(&none);
+        value_map_append(&seen, names[i], lens[i], &none);
     }
+    value_clear(&seen);
     e = expr_new(EXPR_PROJECTION);
     e->paths = expr_alloc(e, (count ? count : 1) * sizeof *e->paths);
     e->path_count = count;

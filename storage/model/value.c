@@ -1,10 +1,21 @@
 /*
  * value.c - DynamoDB attribute values: lifecycle, comparison, maps, sizes.
  *
- * Maps are small arrays searched linearly: items rarely have more than a few
- * dozen attributes, and an array keeps an item in one or two allocations per
- * level, which matters more for the hot paths (encode, compare keys) than
- * asymptotic lookup cost.
+ * Maps are arrays in insertion order (the order responses show). A small map
+ * is searched linearly: most items have a few dozen attributes, and one
+ * allocation per level matters more on the hot paths (encode, compare keys)
+ * than asymptotic lookup cost. A map whose capacity reaches MAP_INDEX_MIN_CAP
+ * also carries a hash index in the same allocation, after its attributes:
+ * 2 * capacity uint32 slots of open addressing (0: empty, else position + 1),
+ * so lookups and inserts stay O(1) and decoding an item of 40,000 attributes
+ * is linear, not quadratic. The capacity is a function of count alone
+ * (grow_capacity), so the index is found without a field of its own and
+ * struct value keeps its size; anything that moves attributes (growth,
+ * removal) rebuilds the index.
+ *
+ * Sets keep the order they were given in; membership over a whole set
+ * (equality, union, difference) goes through a temporary hash of its
+ * elements (struct value_set_index), so those are linear too.
  */
 #include "storage/model/value.h"
 
@@ -12,9 +23,16 @@
 #include "storage/model/number.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <xxhash.h>
+
+/* Capacity from which a map carries a hash index (see the file comment). */
+#define MAP_INDEX_MIN_CAP 16
+/* Size from which a set's membership tests use a hash of its elements. */
+#define SET_INDEX_MIN 16
 
 void value_clear(struct value *v)
 {
@@ -58,6 +76,55 @@ static bool needs_growth(size_t count)
     return count == 0 || (count >= 4 && (count & (count - 1)) == 0);
 }
 
+/* ---- a map's storage: attributes, then (from MAP_INDEX_MIN_CAP) its index ---- */
+
+static size_t map_capacity(size_t count)
+{
+    return count ? grow_capacity(count) : 0;
+}
+
+static bool map_indexed(size_t cap)
+{
+    return cap >= MAP_INDEX_MIN_CAP;
+}
+
+static size_t map_bytes(size_t cap)
+{
+    return cap * sizeof(struct attr) + (map_indexed(cap) ? 2 * cap * sizeof(uint32_t) : 0);
+}
+
+static uint32_t *map_slots(const struct value *m, size_t cap)
+{
+    return (uint32_t *) (m->u.map.attrs + cap);
+}
+
+static uint64_t name_hash(const char *name, size_t name_len)
+{
+    return XXH3_64bits(name, name_len);
+}
+
+/* Records position pos in the index of a map of capacity cap. */
+static void map_index_add(struct value *m, size_t cap, size_t pos)
+{
+    uint32_t *slots = map_slots(m, cap);
+    size_t mask = 2 * cap - 1;
+    const struct attr *a = &m->u.map.attrs[pos];
+    size_t i = name_hash(a->name, a->name_len) & mask;
+    while (slots[i])
+        i = (i + 1) & mask;
+    slots[i] = (uint32_t) pos + 1;
+}
+
+/* Rebuilds the index after attributes moved (growth, removal). */
+static void map_index_rebuild(struct value *m)
+{
+    size_t cap = map_capacity(m->u.map.count);
+    if (!map_indexed(cap)) return;
+    memset(map_slots(m, cap), 0, 2 * cap * sizeof(uint32_t));
+    for (size_t i = 0; i < m->u.map.count; i++)
+        map_index_add(m, cap, i);
+}
+
 void value_copy(struct value *dst, const struct value *src)
 {
     dst->type = src->type;
@@ -78,16 +145,21 @@ void value_copy(struct value *dst, const struct value *src)
         for (size_t i = 0; i < src->u.list.count; i++)
             value_copy(&dst->u.list.elems[i], &src->u.list.elems[i]);
         break;
-    case VALUE_M:
+    case VALUE_M: {
+        size_t cap = map_capacity(src->u.map.count);
         dst->u.map.count = src->u.map.count;
-        dst->u.map.attrs = xmalloc(sizeof(struct attr) * grow_capacity(src->u.map.count));
+        dst->u.map.attrs = cap ? xmalloc(map_bytes(cap)) : NULL;
         for (size_t i = 0; i < src->u.map.count; i++) {
             const struct attr *a = &src->u.map.attrs[i];
             dst->u.map.attrs[i].name = xmemdup(a->name, a->name_len);
             dst->u.map.attrs[i].name_len = a->name_len;
             value_copy(&dst->u.map.attrs[i].value, &a->value);
         }
+        /* Same positions, same capacity: the index copies as it is. */
+        if (map_indexed(cap))
+            memcpy(map_slots(dst, cap), map_slots(src, cap), 2 * cap * sizeof(uint32_t));
         break;
+    }
     case VALUE_BOOL: dst->u.boolean = src->u.boolean; break;
     case VALUE_NULL: break;
     }
@@ -220,6 +292,60 @@ bool value_set_contains(const struct value *set, const struct value *e)
     return false;
 }
 
+/* Set elements are S, N or B with canonical bytes: equal elements have equal bytes. */
+static uint64_t element_hash(const struct value *e)
+{
+    return XXH3_64bits(e->u.str.data, e->u.str.len);
+}
+
+void value_set_index_init(struct value_set_index *ix, const struct value *set)
+{
+    size_t n = set->u.list.count;
+
+    assert(value_is_set(set) && n < UINT32_MAX / 2);
+    ix->set = set;
+    ix->slots = NULL;
+    ix->mask = 0;
+    if (n < SET_INDEX_MIN) return;
+    ix->mask = grow_capacity(2 * n) - 1;
+    ix->slots = xcalloc(ix->mask + 1, sizeof *ix->slots);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = element_hash(&set->u.list.elems[k]) & ix->mask;
+        while (ix->slots[i])
+            i = (i + 1) & ix->mask;
+        ix->slots[i] = (uint32_t) k + 1;
+    }
+}
+
+bool value_set_index_contains(const struct value_set_index *ix, const struct value *e)
+{
+    if (!ix->slots) return value_set_contains(ix->set, e);
+    if (e->type != value_set_element_type(ix->set->type)) return false;
+    for (size_t i = element_hash(e) & ix->mask; ix->slots[i]; i = (i + 1) & ix->mask) {
+        if (bytes_equal(&ix->set->u.list.elems[ix->slots[i] - 1], e)) return true;
+    }
+    return false;
+}
+
+void value_set_index_clear(struct value_set_index *ix)
+{
+    free(ix->slots);
+    memset(ix, 0, sizeof *ix);
+}
+
+/* Whether every element of sub is in set (both of one set type). */
+static bool set_includes(const struct value *set, const struct value *sub)
+{
+    struct value_set_index ix;
+    bool all = true;
+
+    value_set_index_init(&ix, set);
+    for (size_t i = 0; i < sub->u.list.count && all; i++)
+        all = value_set_index_contains(&ix, &sub->u.list.elems[i]);
+    value_set_index_clear(&ix);
+    return all;
+}
+
 bool value_equal(const struct value *a, const struct value *b)
 {
     if (a->type != b->type) return false;
@@ -240,10 +366,7 @@ bool value_equal(const struct value *a, const struct value *b)
     case VALUE_BS:
         /* Sets hold no duplicates, so equal counts plus inclusion is equality. */
         if (a->u.list.count != b->u.list.count) return false;
-        for (size_t i = 0; i < a->u.list.count; i++) {
-            if (!value_set_contains(b, &a->u.list.elems[i])) return false;
-        }
-        return true;
+        return set_includes(b, a);
     case VALUE_M:
         if (a->u.map.count != b->u.map.count) return false;
         for (size_t i = 0; i < a->u.map.count; i++) {
@@ -256,42 +379,70 @@ bool value_equal(const struct value *a, const struct value *b)
     return false;
 }
 
-static ssize_t map_index(const struct value *m, const char *name, size_t name_len)
+static bool name_is(const struct attr *a, const char *name, size_t name_len)
 {
+    return a->name_len == name_len && (name_len == 0 || memcmp(a->name, name, name_len) == 0);
+}
+
+ssize_t value_map_find(const struct value *m, const char *name, size_t name_len)
+{
+    size_t cap = map_capacity(m->u.map.count);
+
     assert(m->type == VALUE_M);
+    if (map_indexed(cap)) {
+        const uint32_t *slots = map_slots(m, cap);
+        size_t mask = 2 * cap - 1;
+        for (size_t i = name_hash(name, name_len) & mask; slots[i]; i = (i + 1) & mask) {
+            if (name_is(&m->u.map.attrs[slots[i] - 1], name, name_len))
+                return (ssize_t) slots[i] - 1;
+        }
+        return -1;
+    }
     for (size_t i = 0; i < m->u.map.count; i++) {
-        const struct attr *a = &m->u.map.attrs[i];
-        if (a->name_len == name_len && memcmp(a->name, name, name_len) == 0) return (ssize_t) i;
+        if (name_is(&m->u.map.attrs[i], name, name_len)) return (ssize_t) i;
     }
     return -1;
 }
 
 const struct value *value_map_get(const struct value *m, const char *name, size_t name_len)
 {
-    ssize_t i = map_index(m, name, name_len);
+    ssize_t i = value_map_find(m, name, name_len);
     return i < 0 ? NULL : &m->u.map.attrs[i].value;
 }
 
 void value_map_set(struct value *m, const char *name, size_t name_len, struct value *v)
 {
-    ssize_t i = map_index(m, name, name_len);
+    ssize_t i = value_map_find(m, name, name_len);
     if (i >= 0) {
         value_clear(&m->u.map.attrs[i].value);
         value_move(&m->u.map.attrs[i].value, v);
         return;
     }
-    if (needs_growth(m->u.map.count))
-        m->u.map.attrs =
-            xrealloc(m->u.map.attrs, sizeof(struct attr) * grow_capacity(m->u.map.count + 1));
-    struct attr *a = &m->u.map.attrs[m->u.map.count++];
+    value_map_append(m, name, name_len, v);
+}
+
+void value_map_append(struct value *m, const char *name, size_t name_len, struct value *v)
+{
+    bool grow = needs_growth(m->u.map.count);
+    size_t cap = map_capacity(m->u.map.count + 1), pos = m->u.map.count;
+    struct attr *a;
+
+    assert(m->type == VALUE_M && m->u.map.count < UINT32_MAX);
+    if (grow) m->u.map.attrs = xrealloc(m->u.map.attrs, map_bytes(cap));
+    a = &m->u.map.attrs[pos];
     a->name = xmemdup(name, name_len);
     a->name_len = name_len;
     value_move(&a->value, v);
+    m->u.map.count++;
+    if (grow)
+        map_index_rebuild(m); /* the index moved with the capacity */
+    else if (map_indexed(cap))
+        map_index_add(m, cap, pos);
 }
 
 bool value_map_remove(struct value *m, const char *name, size_t name_len)
 {
-    ssize_t i = map_index(m, name, name_len);
+    ssize_t i = value_map_find(m, name, name_len);
     if (i < 0) return false;
     free(m->u.map.attrs[i].name);
     value_clear(&m->u.map.attrs[i].value);
@@ -299,7 +450,27 @@ bool value_map_remove(struct value *m, const char *name, size_t name_len)
     memmove(&m->u.map.attrs[i], &m->u.map.attrs[i + 1],
             sizeof(struct attr) * (m->u.map.count - (size_t) i - 1));
     m->u.map.count--;
+    map_index_rebuild(m); /* positions moved */
     return true;
+}
+
+void value_map_remove_marked(struct value *m, const bool *drop)
+{
+    size_t kept = 0;
+
+    assert(m->type == VALUE_M);
+    for (size_t i = 0; i < m->u.map.count; i++) {
+        if (drop[i]) {
+            free(m->u.map.attrs[i].name);
+            value_clear(&m->u.map.attrs[i].value);
+            continue;
+        }
+        if (kept != i) m->u.map.attrs[kept] = m->u.map.attrs[i];
+        kept++;
+    }
+    if (kept == m->u.map.count) return;
+    m->u.map.count = kept;
+    map_index_rebuild(m); /* positions moved */
 }
 
 void value_list_append(struct value *l, struct value *v)

@@ -17,6 +17,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 enum value_type {
     VALUE_S,
@@ -93,18 +95,39 @@ bool value_equal(const struct value *a, const struct value *b);
 int value_compare_scalar(const struct value *a, const struct value *b);
 
 /* ---- maps ---- */
+/* Position of name in map m's attributes, or -1. O(1) for large maps. */
+ssize_t value_map_find(const struct value *m, const char *name, size_t name_len);
 /* Borrowed pointer to the value named name in map m, or NULL. */
 const struct value *value_map_get(const struct value *m, const char *name, size_t name_len);
 /* Sets name to *v, taking v's contents (v is left NULL-typed); replaces an existing value. */
 void value_map_set(struct value *m, const char *name, size_t name_len, struct value *v);
-/* Removes name; returns false if it was absent. */
+/* Appends name, taking v's contents, for a name the caller knows is absent
+ * (a decoder whose source has unique names, a copy of another map's names):
+ * no lookup, same result as value_map_set. */
+void value_map_append(struct value *m, const char *name, size_t name_len, struct value *v);
+/* Removes name (O(count): later attributes move up); returns false if it was absent. */
 bool value_map_remove(struct value *m, const char *name, size_t name_len);
+/* Removes every attribute whose position i has drop[i] set (drop has count
+ * entries), keeping the order of the others, in one O(count) pass. */
+void value_map_remove_marked(struct value *m, const bool *drop);
 
 /* ---- lists and sets ---- */
 /* Appends *v, taking its contents. Works for L and for sets (no duplicate check). */
 void value_list_append(struct value *l, struct value *v);
-/* For sets: true when an element equal to e is present. */
+/* For sets: true when an element equal to e is present. O(count): for many
+ * tests against one set use a struct value_set_index. */
 bool value_set_contains(const struct value *set, const struct value *e);
+
+/* Membership in a set in O(1), for operations over whole sets (equality,
+ * ADD, DELETE). Borrows the set, which must not change while in use. */
+struct value_set_index {
+    const struct value *set;
+    uint32_t *slots; /* owned; NULL for small sets (searched linearly) */
+    size_t mask;
+};
+void value_set_index_init(struct value_set_index *ix, const struct value *set);
+bool value_set_index_contains(const struct value_set_index *ix, const struct value *e);
+void value_set_index_clear(struct value_set_index *ix);
 
 /* ---- size ---- */
 /* Size of the value alone by DynamoDB's item-size rules (not counting a name). */

@@ -171,6 +171,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     /* AWS reports LastUpdateToPayPerRequestDateTime for tables created on demand too. */
     if (t->def.billing == BILLING_PAY_PER_REQUEST) t->billing_last_update_ms = now_ms;
     skiplist_init(&t->items);
+    ttl_index_init(&t->ttl_index);
     collection_sizes_init(&t->collections);
     t->insight = insight_new(now_ms);
     t->collection_limit_bytes = DDB_MAX_ITEM_COLLECTION_BYTES;
@@ -187,6 +188,7 @@ void table_free(struct table *t, int64_t now_ms)
         index_clear(&t->indexes[i]);
     free(t->indexes);
     collection_sizes_clear(&t->collections);
+    ttl_index_clear(&t->ttl_index);
     skiplist_clear(&t->items);
     table_def_clear(&t->def);
     free(t->arn);
@@ -552,6 +554,9 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
         else
             skiplist_insert(&t->items, &new_key, new_item);
     }
+    if (t->ttl.enabled)
+        ttl_index_apply_write(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, key, old_item,
+                              new_item ? &new_key : NULL, new_item);
     /* One stream record and one journal record per committed change, in commit order. */
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
     if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);

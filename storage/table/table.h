@@ -29,6 +29,7 @@
 #include "storage/table/index.h"
 #include "storage/table/skiplist.h"
 #include "storage/table/table_meta.h"
+#include "storage/table/ttl_index.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -96,6 +97,7 @@ struct table {
     char *latest_stream_label;
     struct stream *stream; /* the open stream, owned by the db's registry; NULL when none */
     struct ttl_setting ttl;
+    struct ttl_index ttl_index; /* items by expiry while ttl.enabled; see ttl_index.h */
     struct pitr_setting pitr;
     struct history history;         /* the recovery window's changes while pitr.enabled */
     struct restore_summary restore; /* when the table was made by a restore */

@@ -6,6 +6,7 @@
  * test/alternator, dynalite's tests recorded against AWS, the developer guide).
  * Items are written in the literal notation of expr_test_util.h.
  */
+#include "storage/base/text.h"
 #include "storage/expr/expr.h"
 #include "storage/expr/expr_ast.h"
 #include "storage/model/schema.h"
@@ -512,6 +513,63 @@ static void test_add_and_delete(void)
     RUN_TABLE(run_updates, cases);
 }
 
+/* An update keeps the item's attribute order (value_equal ignores it):
+ * replaced attributes stay where they were, removed ones go, new ones follow
+ * in name order; on a map large enough for its hash index, every name is
+ * found at its new position, and a failed update leaves the item as it was. */
+static void test_update_keeps_attribute_order(void)
+{
+    struct value names, values, item, expected;
+    struct ddb_error err = {0};
+    char msg[1024], got[8192];
+    struct text_buf before = {0}, after = {0};
+    struct expr *e;
+
+    text_buf_puts(&before, "{\"p\": \"k\"");
+    text_buf_puts(&after, "{\"p\": \"k\"");
+    for (int i = 0; i < 20; i++) {
+        text_buf_printf(&before, ", \"a%d\": %d", i, i);
+        if (i == 5 || i == 17) continue;
+        text_buf_printf(&after, ", \"a%d\": %d", i, i == 3 ? 100 : i == 10 ? 11 : i);
+    }
+    text_buf_puts(&before, "}");
+    text_buf_puts(&after, ", \"n1\": 100, \"n2\": 100}");
+
+    e = parse_lit(EXPR_UPDATE, "UpdateExpression",
+                  "SET a3 = :v, n2 = :v, n1 = :v REMOVE a5, a17 ADD a10 :one", NULL,
+                  "{\":v\": 100, \":one\": 1}", &names, &values, msg, sizeof msg);
+    CHECK(e != NULL);
+    lit(before.data, &item);
+    lit(after.data, &expected);
+    CHECK_INT_EQ(expr_apply_update(e, &item, &err), 0);
+    snprintf(got, sizeof got, "%s", lit_str(&item));
+    CHECK_STR_EQ(got, lit_str(&expected));
+    CHECK_INT_EQ(value_map_find(&item, "a6", 2), 6);
+    CHECK_INT_EQ(value_map_find(&item, "a18", 3), 17);
+    CHECK_INT_EQ(value_map_find(&item, "n2", 2), 20);
+    CHECK_INT_EQ(value_map_find(&item, "a5", 2), -1);
+    value_clear(&expected);
+    expr_free(e);
+    value_clear(&names);
+    value_clear(&values);
+
+    /* a failing update changes nothing, order included */
+    e = parse_lit(EXPR_UPDATE, "UpdateExpression", "SET a1 = :v, b = nothere REMOVE a2", NULL,
+                  "{\":v\": 7}", &names, &values, msg, sizeof msg);
+    CHECK(e != NULL);
+    snprintf(got, sizeof got, "%s", lit_str(&item));
+    CHECK_INT_EQ(expr_apply_update(e, &item, &err), -1);
+    CHECK_STR_EQ(err.message, NOT_FOUND);
+    CHECK_STR_EQ(lit_str(&item), got);
+    ddb_error_clear(&err);
+    value_clear(&item);
+    expr_free(e);
+    value_clear(&names);
+    value_clear(&values);
+    text_buf_clear(&before);
+    text_buf_clear(&after);
+}
+
 static void test_new_item_tolerates_nested_removal(void)
 {
     struct value names, values, item;
@@ -888,6 +946,7 @@ int main(void)
     RUN(test_set_and_arithmetic);
     RUN(test_nested_documents_and_list_indexes);
     RUN(test_add_and_delete);
+    RUN(test_update_keeps_attribute_order);
     RUN(test_new_item_tolerates_nested_removal);
     RUN(test_projections_keep_structure);
     RUN(test_updated_old_and_new);

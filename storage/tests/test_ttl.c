@@ -5,6 +5,7 @@
  * bounded sweep. Time is moved with db_clock_set/db_clock_advance.
  */
 #include "storage/db.h"
+#include "storage/db_internal.h"
 #include "storage/tests/check.h"
 
 #include <inttypes.h>
@@ -299,11 +300,167 @@ static void test_sweep_is_bounded_and_resumes(void)
     db_free(db);
 }
 
+/* ---- the expiry index (table/ttl_index.h) ---- */
+
+/* Rows of the table's expiry index, and whether they come in expiry order. */
+static size_t index_rows(struct db *db, bool *ordered)
+{
+    struct table *t;
+    size_t n = 0;
+
+    *ordered = true;
+    db_read_lock(db);
+    t = db_find_table(db, &scope, "t");
+    if (t) {
+        int64_t last = INT64_MIN;
+        for (struct skiplist_node *r = ttl_index_seek(&t->ttl_index, INT64_MIN); r;
+             r = skiplist_next(r), n++) {
+            if (ttl_index_row_expiry_ms(r) < last) *ordered = false;
+            last = ttl_index_row_expiry_ms(r);
+        }
+        CHECK_INT_EQ(n, t->ttl_index.rows.count);
+    }
+    db_unlock(db);
+    return n;
+}
+
+static void check_index_rows(struct db *db, size_t expected)
+{
+    bool ordered;
+    CHECK_INT_EQ(index_rows(db, &ordered), expected);
+    CHECK(ordered);
+}
+
+static void delete_item(struct db *db, const char *pk)
+{
+    struct write_op op = {.kind = WRITE_DELETE, .table_name = "t"};
+    struct write_result res;
+    struct ddb_error err = {0};
+
+    value_init_map(&op.key);
+    set_s(&op.key, "pk", pk);
+    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
+    value_clear(&op.key);
+    write_result_clear(&res);
+}
+
+/* Only items with a Number in the TTL attribute have a row, and every write
+ * moves, adds or drops it: changing the value, making it a String, removing
+ * the attribute, deleting the item. */
+static void test_index_follows_every_write(void)
+{
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+
+    create_table(db, "t", false);
+    CHECK_INT_EQ(update_ttl(db, true, "ttl", &err), 0);
+    db_clock_set(db, NOW_S * 1000);
+    put(db, "later", "ttl", "1767229200");
+    put(db, "string", "ttl", "S:1767225540");
+    put(db, "absent", "ttl", NULL);
+    put(db, "too_old", "ttl", "1000");
+    put(db, "other_attr", "other", "1767225540");
+    check_index_rows(db, 2);
+    CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), 0);
+
+    put(db, "later", "ttl", "1767225540");  /* moved into the past */
+    put(db, "string", "ttl", "1767225541"); /* S -> N: gains a row */
+    put(db, "absent", "ttl", "1767229200"); /* gains a row in the future */
+    check_index_rows(db, 4);
+    put(db, "absent", "ttl", "S:1767225540"); /* N -> S: loses it */
+    put(db, "too_old", "ttl", NULL);          /* attribute removed */
+    check_index_rows(db, 2);
+    CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), 2);
+    CHECK(!exists(db, "later"));
+    CHECK(!exists(db, "string"));
+    CHECK(exists(db, "absent"));
+    CHECK(exists(db, "too_old"));
+    CHECK(exists(db, "other_attr"));
+    check_index_rows(db, 0);
+
+    put(db, "gone", "ttl", "1767225540");
+    check_index_rows(db, 1);
+    delete_item(db, "gone");
+    check_index_rows(db, 0);
+    CHECK_INT_EQ(gsi_item_count(db), 3);
+    db_free(db);
+}
+
+/* Disabling TTL empties the index; enabling it again (an hour later, as AWS
+ * allows) reads the table once, on the new attribute. */
+static void test_index_is_rebuilt_when_ttl_is_enabled(void)
+{
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+
+    create_table(db, "t", false);
+    db_clock_set(db, NOW_S * 1000);
+    put(db, "a", "ttl", "1767225540");
+    put(db, "b", "exp", "1767225540");
+    check_index_rows(db, 0);
+    CHECK_INT_EQ(update_ttl(db, true, "ttl", &err), 0);
+    check_index_rows(db, 1);
+    db_clock_advance(db, HOUR_MS);
+    CHECK_INT_EQ(update_ttl(db, false, "ttl", &err), 0);
+    check_index_rows(db, 0);
+    put(db, "c", "ttl", "1767225540"); /* written while TTL is off */
+    CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), 0);
+    db_clock_advance(db, HOUR_MS);
+    CHECK_INT_EQ(update_ttl(db, true, "exp", &err), 0);
+    check_index_rows(db, 1);
+    CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), 1);
+    CHECK(exists(db, "a"));
+    CHECK(!exists(db, "b"));
+    CHECK(exists(db, "c"));
+    db_free(db);
+}
+
+/* The window's edges in fractions of a millisecond: whole milliseconds
+ * rounded down decide exactly as the exact decimal would. */
+static void test_index_window_edges_are_exact(void)
+{
+    static const struct {
+        const char *pk, *ttl;
+        bool expires;
+    } cases[] = {
+        {"just_before", "1767225599.9999", true},
+        {"at_now", "1767225600", false},
+        {"just_after", "1767225600.0001", false},
+        {"oldest", "1609545600", true}, /* now - 5 * 365 days exactly */
+        {"before_oldest", "1609545599.9999", false},
+        {"negative_fraction", "-0.5", false},
+        {"huge", "99999999999999999999999999999999999999", false},
+        {"tiny", "-99999999999999999999999999999999999999", false},
+    };
+    struct db *db = db_new();
+    struct ddb_error err = {0};
+    size_t expected = 0;
+
+    create_table(db, "t", false);
+    CHECK_INT_EQ(update_ttl(db, true, "ttl", &err), 0);
+    db_clock_set(db, NOW_S * 1000);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        put(db, cases[i].pk, "ttl", cases[i].ttl);
+        expected += cases[i].expires;
+    }
+    check_index_rows(db, sizeof cases / sizeof *cases);
+    CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), expected);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (exists(db, cases[i].pk) == cases[i].expires)
+            fprintf(stderr, "case %s: expires should be %d\n", cases[i].pk, cases[i].expires);
+        CHECK_INT_EQ(exists(db, cases[i].pk), !cases[i].expires);
+    }
+    db_free(db);
+}
+
 int main(void)
 {
     RUN(test_update_ttl_states_and_refusals);
     RUN(test_only_numbers_of_past_seconds_within_five_years_expire);
     RUN(test_ttl_deletions_are_remove_records_by_the_service);
     RUN(test_sweep_is_bounded_and_resumes);
+    RUN(test_index_follows_every_write);
+    RUN(test_index_is_rebuilt_when_ttl_is_enabled);
+    RUN(test_index_window_edges_are_exact);
     return check_report();
 }

@@ -5,6 +5,7 @@
 #include "storage/model/value.h"
 #include "storage/tests/check.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void s(struct value *v, const char *text)
@@ -98,6 +99,103 @@ static void test_map_set_replaces_and_remove_keeps_order(void)
 /* Sizes from developerguide/CapacityUnitCalculations.html: name bytes plus
  * value bytes; numbers 1 byte per two significant digits plus 1; BOOL and NULL
  * 1; lists and maps 3 plus 1 per element. */
+/* Large maps carry a hash index: every size across the growth steps finds
+ * every name, keeps insertion order, and stays right after replacements,
+ * removals (positions move), copies and appends after removals. */
+static void test_large_maps_find_every_name_in_order(void)
+{
+    struct value m, copy, v;
+    char name[16];
+    bool ok = true;
+
+    value_init_map(&m);
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        value_init_bool(&v, i % 2);
+        value_map_set(&m, name, strlen(name), &v);
+        /* every earlier name is still found, at its position */
+        if (i == 7 || i == 8 || i == 15 || i == 16 || i == 17 || i == 1023 || i == 1024) {
+            for (int k = 0; k <= i; k++) {
+                snprintf(name, sizeof name, "a%d", k);
+                ok = ok && value_map_find(&m, name, strlen(name)) == k;
+            }
+        }
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(m.u.map.count, 3000);
+    CHECK(value_map_get(&m, "a3000", 5) == NULL);
+    CHECK(value_map_get(&m, "", 0) == NULL);
+    value_init_null(&v);
+    value_map_set(&m, "a1500", 5, &v); /* replaced in place */
+    CHECK_INT_EQ(m.u.map.count, 3000);
+    CHECK_INT_EQ(value_map_find(&m, "a1500", 5), 1500);
+    CHECK_INT_EQ(value_map_get(&m, "a1500", 5)->type, VALUE_NULL);
+    /* remove down through the index threshold and back up */
+    for (int i = 0; i < 2990; i++) {
+        snprintf(name, sizeof name, "a%d", i);
+        ok = ok && value_map_remove(&m, name, strlen(name));
+    }
+    CHECK(ok);
+    CHECK_INT_EQ(m.u.map.count, 10);
+    CHECK_INT_EQ(value_map_find(&m, "a2990", 5), 0);
+    CHECK_INT_EQ(value_map_find(&m, "a2999", 5), 9);
+    CHECK(value_map_get(&m, "a5", 2) == NULL);
+    for (int i = 0; i < 40; i++) {
+        snprintf(name, sizeof name, "b%d", i);
+        value_init_bool(&v, true);
+        value_map_append(&m, name, strlen(name), &v);
+    }
+    value_copy(&copy, &m);
+    for (int i = 0; i < 40; i++) {
+        snprintf(name, sizeof name, "b%d", i);
+        ok = ok && value_map_find(&m, name, strlen(name)) == 10 + i &&
+             value_map_find(&copy, name, strlen(name)) == 10 + i;
+    }
+    CHECK(ok);
+    CHECK(value_equal(&m, &copy));
+    value_init_bool(&v, false);
+    value_map_set(&copy, "b39", 3, &v);
+    CHECK(!value_equal(&m, &copy));
+    value_clear(&copy);
+    value_clear(&m);
+}
+
+/* Large sets compare as sets through a hash of their elements. */
+static void test_large_sets_compare_in_any_order(void)
+{
+    struct value a, b, e;
+    struct value_set_index ix;
+    char text[16];
+
+    value_init_list(&a, VALUE_SS);
+    value_init_list(&b, VALUE_SS);
+    for (int i = 0; i < 1000; i++) {
+        snprintf(text, sizeof text, "s%d", i);
+        value_init_string(&e, text, strlen(text));
+        value_list_append(&a, &e);
+        snprintf(text, sizeof text, "s%d", 999 - i);
+        value_init_string(&e, text, strlen(text));
+        value_list_append(&b, &e);
+    }
+    CHECK(value_equal(&a, &b));
+    value_set_index_init(&ix, &a);
+    value_init_string(&e, "s500", 4);
+    CHECK(value_set_index_contains(&ix, &e));
+    value_clear(&e);
+    value_init_string(&e, "s1000", 5);
+    CHECK(!value_set_index_contains(&ix, &e));
+    value_clear(&e);
+    value_init_binary(&e, "s500", 4); /* same bytes, another type */
+    CHECK(!value_set_index_contains(&ix, &e));
+    value_clear(&e);
+    value_set_index_clear(&ix);
+    value_clear(&b.u.list.elems[0]);
+    value_init_string(&b.u.list.elems[0], "other", 5);
+    CHECK(!value_equal(&a, &b));
+    value_clear(&a);
+    value_clear(&b);
+}
+
 static void test_item_size_follows_aws_rules(void)
 {
     struct value m, v, l;
@@ -138,6 +236,8 @@ int main(void)
     RUN(test_binaries_order_as_unsigned_bytes);
     RUN(test_sets_are_equal_in_any_order);
     RUN(test_map_set_replaces_and_remove_keeps_order);
+    RUN(test_large_maps_find_every_name_in_order);
+    RUN(test_large_sets_compare_in_any_order);
     RUN(test_item_size_follows_aws_rules);
     RUN(test_number_size_ignores_leading_and_trailing_zeros);
     return check_report();
