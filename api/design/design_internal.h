@@ -1,5 +1,6 @@
 /*
- * design_internal.h - what the readers of each format share (design.c).
+ * design_internal.h - what the readers of each format share (design_send.c)
+ * and the readers design.c calls.
  */
 #ifndef DDB_API_DESIGN_INTERNAL_H
 #define DDB_API_DESIGN_INTERNAL_H
