@@ -1,0 +1,1049 @@
+/*
+ * pql_plan.c - turns a parsed PartiQL statement into what DynamoDB runs.
+ *
+ * A SELECT becomes Query(s) when its WHERE pins the partition key of the
+ * table or the named index - a top-level conjunct `pk = v` (one Query) or
+ * `pk IN [v1, v2, ...]` (one Query per value) - and a Scan otherwise, as
+ * DynamoDB plans it (developerguide/ql-reference.select.html: "a full table
+ * scan" unless the WHERE has an equality or IN on the partition key). A
+ * conjunct on the sort key (=, <, <=, >, >=, BETWEEN, begins_with) narrows
+ * the Query's key range. The whole WHERE is also the read's filter, so every
+ * item returned satisfies it whatever part served as the key.
+ *
+ * A write needs the full primary key as top-level `key = value` conjuncts;
+ * the other conjuncts become its condition, with what the statement itself
+ * implies (ql-reference.insert/update/delete.html): INSERT fails when the
+ * item exists (DuplicateItemException), UPDATE when it does not
+ * (ConditionalCheckFailedException), DELETE of a missing item succeeds and
+ * deletes nothing.
+ *
+ * Every expression is generated as text with #names and :values - the
+ * statement's identifiers and literals never meet the expression lexer - and
+ * parsed by storage/expr with one expr_ctx over the plan's names and values.
+ *
+ * Ownership: the plan owns its names and values, the trees that borrow them,
+ * the key and the item. Nothing here locks or reads a table.
+ */
+#include "storage/base/alloc.h"
+#include "storage/base/text.h"
+#include "storage/model/number.h"
+#include "storage/partiql/pql.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct planner {
+    const struct pql_stmt *s;
+    const struct value *params;
+    struct pql_plan *plan;
+    struct ddb_error *err;
+};
+
+void pql_plan_init(struct pql_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    value_init_map(&p->names);
+    value_init_map(&p->values);
+    value_init_null(&p->key);
+    p->scan_forward = true;
+}
+
+void pql_plan_clear(struct pql_plan *p)
+{
+    expr_free(p->projection);
+    expr_free(p->filter);
+    expr_free(p->condition);
+    expr_free(p->update);
+    for (size_t i = 0; i < p->query_count; i++) {
+        expr_free(p->queries[i].key_condition);
+        value_clear(&p->queries[i].hash_value);
+    }
+    free(p->queries);
+    if (p->ctx_ready) expr_ctx_clear(&p->ctx);
+    value_clear(&p->names);
+    value_clear(&p->values);
+    value_clear(&p->key);
+    item_unref(p->put_item);
+    free(p->table);
+    free(p->index);
+    memset(p, 0, sizeof *p);
+}
+
+/* ---- names, values and literals ---- */
+
+/* Appends "#k" for attribute name (one #name per distinct name). */
+static void add_name(struct planner *pl, struct text_buf *b, const char *name, size_t len)
+{
+    struct value *names = &pl->plan->names;
+    char ref[24];
+    struct value v;
+
+    for (size_t i = 0; i < names->u.map.count; i++) {
+        const struct value *n = &names->u.map.attrs[i].value;
+        if (n->u.str.len == len && memcmp(n->u.str.data, name, len) == 0) {
+            text_buf_add(b, names->u.map.attrs[i].name, names->u.map.attrs[i].name_len);
+            return;
+        }
+    }
+    snprintf(ref, sizeof ref, "#%zu", names->u.map.count);
+    value_init_string(&v, name, len);
+    value_map_set(names, ref, strlen(ref), &v);
+    text_buf_puts(b, ref);
+}
+
+/* Appends ":k" for *v (taken). */
+static void add_value(struct planner *pl, struct text_buf *b, struct value *v)
+{
+    struct value *values = &pl->plan->values;
+    char ref[24];
+    snprintf(ref, sizeof ref, ":%zu", values->u.map.count);
+    value_map_set(values, ref, strlen(ref), v);
+    text_buf_puts(b, ref);
+}
+
+static bool is_value_node(const struct pql_node *n)
+{
+    return (n->kind == PN_LIT && !n->missing) || n->kind == PN_PARAM || n->kind == PN_TUPLE ||
+           n->kind == PN_LIST || n->kind == PN_BAG;
+}
+
+static int eval_value(struct planner *pl, const struct pql_node *n, struct value *out, int depth);
+
+/* <<...>>: DynamoDB's sets, of strings, numbers or binaries, never empty. */
+static int eval_bag(struct planner *pl, const struct pql_node *n, struct value *out, int depth)
+{
+    enum value_type elem = VALUE_NULL;
+
+    if (n->argc == 0) return ddb_error_set(pl->err, DDB_VALIDATION, "Empty bags are not supported");
+    for (size_t i = 0; i < n->argc; i++) {
+        struct value v;
+        if (eval_value(pl, n->args[i], &v, depth + 1) != 0) {
+            value_clear(out);
+            return -1;
+        }
+        if ((v.type != VALUE_S && v.type != VALUE_N && v.type != VALUE_B) ||
+            (elem != VALUE_NULL && v.type != elem)) {
+            value_clear(&v);
+            value_clear(out);
+            return ddb_error_set(pl->err, DDB_VALIDATION,
+                                 "Unsupported data type in Bag. DynamoDB only supports either "
+                                 "numbers or strings in bags");
+        }
+        if (elem == VALUE_NULL) {
+            elem = v.type;
+            value_init_list(out, v.type == VALUE_S   ? VALUE_SS
+                                 : v.type == VALUE_N ? VALUE_NS
+                                                     : VALUE_BS);
+        }
+        if (value_set_contains(out, &v))
+            value_clear(&v); /* a bag may repeat a member; the set holds it once */
+        else
+            value_list_append(out, &v);
+    }
+    return 0;
+}
+
+/* A literal, parameter or collection of them as a DynamoDB value. */
+static int eval_value(struct planner *pl, const struct pql_node *n, struct value *out, int depth)
+{
+    value_init_null(out);
+    if (depth > PQL_MAX_NESTING) return ddb_error_set(pl->err, DDB_VALIDATION, "Nesting too deep");
+    switch (n->kind) {
+    case PN_LIT:
+        if (n->missing)
+            return ddb_error_set(pl->err, DDB_VALIDATION,
+                                 "MISSING must be compared using IS operator");
+        value_copy(out, &n->lit);
+        return 0;
+    case PN_PARAM: value_copy(out, &pl->params[n->param_index]); return 0;
+    case PN_TUPLE:
+        value_init_map(out);
+        for (size_t i = 0; i < n->argc; i++) {
+            struct value v;
+            if (value_map_get(out, n->keys[i], n->key_lens[i])) {
+                ddb_error_set(pl->err, DDB_VALIDATION, "Duplicate keys in tuple. Key: %.*s",
+                              (int) n->key_lens[i], n->keys[i]);
+                value_clear(out);
+                return -1;
+            }
+            if (eval_value(pl, n->args[i], &v, depth + 1) != 0) {
+                value_clear(out);
+                return -1;
+            }
+            value_map_set(out, n->keys[i], n->key_lens[i], &v);
+        }
+        return 0;
+    case PN_LIST:
+        value_init_list(out, VALUE_L);
+        for (size_t i = 0; i < n->argc; i++) {
+            struct value v;
+            if (eval_value(pl, n->args[i], &v, depth + 1) != 0) {
+                value_clear(out);
+                return -1;
+            }
+            value_list_append(out, &v);
+        }
+        return 0;
+    case PN_BAG: return eval_bag(pl, n, out, depth);
+    default:
+        return ddb_error_set(pl->err, DDB_VALIDATION, "Unsupported token in expression: %s",
+                             n->kind == PN_PATH ? "path" : "expression");
+    }
+}
+
+/* ---- expression text ---- */
+
+static void emit_path(struct planner *pl, struct text_buf *b, const struct pql_node *n)
+{
+    for (size_t i = 0; i < n->step_count; i++) {
+        const struct pql_step *st = &n->steps[i];
+        if (st->is_index) {
+            text_buf_printf(b, "[%u]", (unsigned) st->index);
+        } else {
+            if (i) text_buf_puts(b, ".");
+            add_name(pl, b, st->name, st->name_len);
+        }
+    }
+}
+
+static bool name_is(const struct pql_node *n, const char *fn)
+{
+    return n->kind == PN_CALL && strlen(fn) == n->name_len &&
+           strncasecmp(n->name, fn, n->name_len) == 0;
+}
+
+static int emit_cond(struct planner *pl, struct text_buf *b, const struct pql_node *n, int depth);
+
+/* An operand of a comparison or a function: a path, a value, or size(path). */
+static int emit_operand(struct planner *pl, struct text_buf *b, const struct pql_node *n,
+                        bool in_update, int depth)
+{
+    if (depth > PQL_MAX_NESTING) return ddb_error_set(pl->err, DDB_VALIDATION, "Nesting too deep");
+    if (n->kind == PN_PATH) {
+        emit_path(pl, b, n);
+        return 0;
+    }
+    if (is_value_node(n)) {
+        struct value v;
+        if (eval_value(pl, n, &v, 0) != 0) return -1;
+        add_value(pl, b, &v);
+        return 0;
+    }
+    if (n->kind == PN_LIT) /* MISSING */
+        return ddb_error_set(pl->err, DDB_VALIDATION, "MISSING must be compared using IS operator");
+    if (n->kind == PN_OP && (n->op == PO_PLUS || n->op == PO_MINUS)) {
+        if (!in_update)
+            return ddb_error_set(pl->err, DDB_VALIDATION,
+                                 "Unsupported operator in Condition Expression. Operator: %s",
+                                 n->op == PO_PLUS ? "+" : "-");
+        if (emit_operand(pl, b, n->args[0], true, depth + 1) != 0) return -1;
+        text_buf_puts(b, n->op == PO_PLUS ? " + " : " - ");
+        return emit_operand(pl, b, n->args[1], true, depth + 1);
+    }
+    if (n->kind == PN_CALL) {
+        /* size() as a comparison operand, list_append/if_not_exists in SET;
+         * the expression checker refuses any other function here, as it does
+         * in an ordinary expression. */
+        text_buf_add(b, n->name, n->name_len);
+        text_buf_puts(b, "(");
+        for (size_t i = 0; i < n->argc; i++) {
+            if (i) text_buf_puts(b, ", ");
+            if (emit_operand(pl, b, n->args[i], in_update, depth + 1) != 0) return -1;
+        }
+        text_buf_puts(b, ")");
+        return 0;
+    }
+    text_buf_puts(b, "(");
+    if (emit_cond(pl, b, n, depth + 1) != 0) return -1;
+    text_buf_puts(b, ")");
+    return 0;
+}
+
+static const char *cmp_text(enum pql_op op)
+{
+    switch (op) {
+    case PO_EQ: return " = ";
+    case PO_NE: return " <> ";
+    case PO_LT: return " < ";
+    case PO_LE: return " <= ";
+    case PO_GT: return " > ";
+    case PO_GE: return " >= ";
+    default: return " ";
+    }
+}
+
+/* x IS [NOT] type: MISSING is attribute_not_exists, the others attribute_type. */
+static int emit_is(struct planner *pl, struct text_buf *b, const struct pql_node *n)
+{
+    static const struct {
+        const char *word;
+        const char *type;
+    } types[] = {
+        {"NULL", "NULL"}, {"BOOLEAN", "BOOL"}, {"BLOB", "B"},  {"STRING", "S"},
+        {"NUMERIC", "N"}, {"STRUCT", "M"},     {"TUPLE", "M"}, {"LIST", "L"},
+    };
+    const struct pql_node *x = n->args[0];
+    struct value t;
+
+    if (x->kind != PN_PATH)
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "The left hand side argument to IS must be a Variable Reference, "
+                             "Literal, or Path");
+    if (strcmp(n->is_type, "MISSING") == 0) {
+        text_buf_puts(b, n->negated ? "attribute_exists(" : "attribute_not_exists(");
+        emit_path(pl, b, x);
+        text_buf_puts(b, ")");
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        if (strcmp(n->is_type, types[i].word) != 0) continue;
+        text_buf_puts(b, n->negated ? "(NOT attribute_type(" : "attribute_type(");
+        emit_path(pl, b, x);
+        text_buf_puts(b, ", ");
+        value_init_string(&t, types[i].type, strlen(types[i].type));
+        add_value(pl, b, &t);
+        text_buf_puts(b, n->negated ? "))" : ")");
+        return 0;
+    }
+    return ddb_error_set(pl->err, DDB_VALIDATION,
+                         "Unsupported data type for IS operator: %s. Supported data types are "
+                         "[MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]",
+                         n->is_type);
+}
+
+/* A condition (WHERE, or a part of it) as ConditionExpression text. */
+static int emit_cond(struct planner *pl, struct text_buf *b, const struct pql_node *n, int depth)
+{
+    if (depth > PQL_MAX_NESTING) return ddb_error_set(pl->err, DDB_VALIDATION, "Nesting too deep");
+    if (n->kind == PN_CALL) {
+        const char *fn = NULL;
+        if (name_is(n, "begins_with")) fn = "begins_with";
+        if (name_is(n, "contains")) fn = "contains";
+        if (name_is(n, "attribute_type")) fn = "attribute_type";
+        if (name_is(n, "exists")) fn = "attribute_exists";
+        if (name_is(n, "missing")) fn = "attribute_not_exists";
+        if (name_is(n, "size") || name_is(n, "list_append") || name_is(n, "set_add") ||
+            name_is(n, "set_delete") || name_is(n, "if_not_exists"))
+            return ddb_error_set(pl->err, DDB_VALIDATION,
+                                 "WHERE clause must contain an expression that resolves to a "
+                                 "boolean");
+        if (!fn)
+            return ddb_error_set(pl->err, DDB_VALIDATION, "Unrecognized function: %.*s",
+                                 (int) n->name_len, n->name);
+        text_buf_puts(b, fn);
+        text_buf_puts(b, "(");
+        for (size_t i = 0; i < n->argc; i++) {
+            if (i) text_buf_puts(b, ", ");
+            if (emit_operand(pl, b, n->args[i], false, depth + 1) != 0) return -1;
+        }
+        text_buf_puts(b, ")");
+        return 0;
+    }
+    if (n->kind != PN_OP || n->op == PO_PLUS || n->op == PO_MINUS)
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "WHERE clause must contain an expression that resolves to a boolean");
+    switch (n->op) {
+    case PO_AND:
+    case PO_OR:
+        text_buf_puts(b, "(");
+        for (size_t i = 0; i < n->argc; i++) {
+            if (i) text_buf_puts(b, n->op == PO_AND ? " AND " : " OR ");
+            if (emit_cond(pl, b, n->args[i], depth + 1) != 0) return -1;
+        }
+        text_buf_puts(b, ")");
+        return 0;
+    case PO_NOT:
+        text_buf_puts(b, "(NOT ");
+        if (emit_cond(pl, b, n->args[0], depth + 1) != 0) return -1;
+        text_buf_puts(b, ")");
+        return 0;
+    case PO_IS: return emit_is(pl, b, n);
+    case PO_BETWEEN:
+    case PO_IN:
+        text_buf_puts(b, n->negated ? "(NOT (" : "(");
+        if (emit_operand(pl, b, n->args[0], false, depth + 1) != 0) return -1;
+        text_buf_puts(b, n->op == PO_BETWEEN ? " BETWEEN " : " IN (");
+        for (size_t i = 1; i < n->argc; i++) {
+            if (i > 1) text_buf_puts(b, n->op == PO_BETWEEN ? " AND " : ", ");
+            if (emit_operand(pl, b, n->args[i], false, depth + 1) != 0) return -1;
+        }
+        text_buf_puts(b, n->op == PO_IN ? ")" : "");
+        text_buf_puts(b, n->negated ? "))" : ")");
+        return 0;
+    default:
+        if (emit_operand(pl, b, n->args[0], false, depth + 1) != 0) return -1;
+        text_buf_puts(b, cmp_text(n->op));
+        return emit_operand(pl, b, n->args[1], false, depth + 1);
+    }
+}
+
+/* ---- keys ---- */
+
+/* The top-level conjuncts of a WHERE (the WHERE itself when it is no AND). */
+static void conjuncts(const struct pql_stmt *s, const struct pql_node ***out, size_t *count)
+{
+    const struct pql_node *where = s->where;
+    *out = NULL;
+    *count = 0;
+    if (!where) return;
+    if (where->kind == PN_OP && where->op == PO_AND) {
+        *out = (const struct pql_node **) where->args;
+        *count = where->argc;
+    } else {
+        *out = (const struct pql_node **) &s->where;
+        *count = 1;
+    }
+}
+
+/* True when n is a one-step path naming attribute name. */
+static bool is_attr(const struct pql_node *n, const char *name)
+{
+    return n->kind == PN_PATH && n->step_count == 1 && !n->steps[0].is_index &&
+           n->steps[0].name_len == strlen(name) &&
+           memcmp(n->steps[0].name, name, n->steps[0].name_len) == 0;
+}
+
+/* For `attr op value` or `value op attr`: the value side, and the operator
+ * as if attr were on the left. */
+static const struct pql_node *key_operand(const struct pql_node *c, const char *attr,
+                                          enum pql_op *op)
+{
+    static const enum pql_op flipped[] = {[PO_EQ] = PO_EQ, [PO_NE] = PO_NE, [PO_LT] = PO_GT,
+                                          [PO_LE] = PO_GE, [PO_GT] = PO_LT, [PO_GE] = PO_LE};
+    if (c->kind != PN_OP || c->op > PO_GE || c->op == PO_NE) return NULL;
+    if (is_attr(c->args[0], attr) && is_value_node(c->args[1])) {
+        *op = c->op;
+        return c->args[1];
+    }
+    if (is_attr(c->args[1], attr) && is_value_node(c->args[0])) {
+        *op = flipped[c->op];
+        return c->args[0];
+    }
+    return NULL;
+}
+
+/* A key value usable as such: the attribute's type, and not empty. */
+static bool key_value_fits(const struct table_def *def, const char *attr, const struct value *v)
+{
+    enum value_type t;
+    if (!table_def_attr_type(def, attr, &t) || v->type != t) return false;
+    return v->type == VALUE_N || v->u.str.len > 0;
+}
+
+/*
+ * The full primary key of a write (or a transaction's SELECT/EXISTS) from the
+ * WHERE's top-level `key = value` conjuncts; the rest are appended to cond
+ * (" AND "-joined). used[i] marks the key conjuncts.
+ */
+static int extract_key(struct planner *pl, const struct table_def *def, struct text_buf *cond,
+                       const char *missing_message)
+{
+    const struct pql_node **cs;
+    size_t count, rest = 0;
+    bool *used;
+    const struct key_schema *k = &def->key;
+    int rc = -1;
+
+    conjuncts(pl->s, &cs, &count);
+    used = xcalloc(count ? count : 1, sizeof *used);
+    value_init_map(&pl->plan->key);
+    for (size_t a = 0; a < k->hash_count + k->range_count; a++) {
+        const char *attr = a < k->hash_count ? k->hash_names[a] : k->range_names[a - k->hash_count];
+        bool found = false;
+        for (size_t i = 0; i < count; i++) {
+            enum pql_op op;
+            const struct pql_node *v = key_operand(cs[i], attr, &op);
+            struct value kv;
+            if (!v || op != PO_EQ) continue;
+            if (found) {
+                ddb_error_set(pl->err, DDB_VALIDATION,
+                              "Multiple conditions on same key %s. Only single item "
+                              "Update/Insert/Delete are supported",
+                              attr);
+                goto out;
+            }
+            if (eval_value(pl, v, &kv, 0) != 0) goto out;
+            value_map_set(&pl->plan->key, attr, strlen(attr), &kv);
+            used[i] = found = true;
+        }
+        if (!found) {
+            ddb_error_set(pl->err, DDB_VALIDATION, "%s", missing_message);
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (used[i]) continue;
+        text_buf_puts(cond, rest++ ? " AND " : "(");
+        if (emit_cond(pl, cond, cs[i], 1) != 0) goto out;
+    }
+    if (rest) text_buf_puts(cond, ")");
+    rc = 0;
+out:
+    free(used);
+    return rc;
+}
+
+/* ---- SELECT ---- */
+
+/* The key schema a SELECT reads: the table's or its named index's. */
+static int source_keys(struct planner *pl, const struct table_def *def, const struct key_schema **k)
+{
+    const struct index_def *ix;
+    *k = &def->key;
+    if (!pl->s->index) return 0;
+    ix = table_def_find_index(def, pl->s->index);
+    if (!ix)
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "The table does not have the specified index: %s", pl->s->index);
+    *k = &ix->key;
+    return 0;
+}
+
+struct hash_pin {
+    const struct pql_node *conjunct;
+    struct value *values; /* owned; one Query each */
+    size_t count;
+};
+
+static void hash_pin_clear(struct hash_pin *h)
+{
+    for (size_t i = 0; i < h->count; i++)
+        value_clear(&h->values[i]);
+    free(h->values);
+    memset(h, 0, sizeof *h);
+}
+
+/* The first conjunct `hash = v` or `hash IN [...]` whose values fit the key. */
+static int find_hash_pin(struct planner *pl, const struct table_def *def, const char *hash,
+                         const struct pql_node **cs, size_t count, struct hash_pin *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < count && !out->count; i++) {
+        const struct pql_node *c = cs[i];
+        enum pql_op op;
+        const struct pql_node *v = key_operand(c, hash, &op);
+        if (v && op == PO_EQ) {
+            struct value kv;
+            if (eval_value(pl, v, &kv, 0) != 0) return -1;
+            if (!key_value_fits(def, hash, &kv)) {
+                value_clear(&kv);
+                continue;
+            }
+            out->values = xmalloc(sizeof *out->values);
+            value_move(&out->values[0], &kv);
+            out->count = 1;
+            out->conjunct = c;
+        } else if (c->kind == PN_OP && c->op == PO_IN && !c->negated && is_attr(c->args[0], hash)) {
+            for (size_t a = 1; a < c->argc; a++)
+                if (!is_value_node(c->args[a])) goto next;
+            out->values = xcalloc(c->argc, sizeof *out->values);
+            for (size_t a = 1; a < c->argc; a++) {
+                struct value kv;
+                bool dup = false;
+                if (eval_value(pl, c->args[a], &kv, 0) != 0) {
+                    hash_pin_clear(out);
+                    return -1;
+                }
+                for (size_t d = 0; d < out->count; d++)
+                    dup = dup || value_equal(&out->values[d], &kv);
+                if (dup || !key_value_fits(def, hash, &kv)) {
+                    value_clear(&kv);
+                    continue;
+                }
+                value_move(&out->values[out->count++], &kv);
+            }
+            out->conjunct = c;
+            if (out->count == 0) {
+                /* No candidate can match a key: the IN is false for every item. */
+                free(out->values);
+                out->values = NULL;
+            }
+        }
+    next:;
+    }
+    return 0;
+}
+
+/* The first conjunct usable as the Query's sort-key range: " AND <range>". */
+static int find_range(struct planner *pl, const struct table_def *def, const char *range,
+                      const struct pql_node **cs, size_t count, struct text_buf *out)
+{
+    for (size_t i = 0; i < count; i++) {
+        const struct pql_node *c = cs[i];
+        enum pql_op op;
+        const struct pql_node *v = key_operand(c, range, &op);
+        struct value a, b;
+        if (v) {
+            if (eval_value(pl, v, &a, 0) != 0) return -1;
+            if (!key_value_fits(def, range, &a)) {
+                value_clear(&a);
+                continue;
+            }
+            text_buf_puts(out, " AND ");
+            add_name(pl, out, range, strlen(range));
+            text_buf_puts(out, cmp_text(op));
+            add_value(pl, out, &a);
+            return 0;
+        }
+        if (c->kind == PN_OP && c->op == PO_BETWEEN && !c->negated && is_attr(c->args[0], range) &&
+            is_value_node(c->args[1]) && is_value_node(c->args[2])) {
+            if (eval_value(pl, c->args[1], &a, 0) != 0) return -1;
+            if (eval_value(pl, c->args[2], &b, 0) != 0) {
+                value_clear(&a);
+                return -1;
+            }
+            if (!key_value_fits(def, range, &a) || !key_value_fits(def, range, &b) ||
+                value_compare_scalar(&a, &b) > 0) {
+                /* An empty or reversed range stays in the filter only. */
+                value_clear(&a);
+                value_clear(&b);
+                continue;
+            }
+            text_buf_puts(out, " AND ");
+            add_name(pl, out, range, strlen(range));
+            text_buf_puts(out, " BETWEEN ");
+            add_value(pl, out, &a);
+            text_buf_puts(out, " AND ");
+            add_value(pl, out, &b);
+            return 0;
+        }
+        if (name_is(c, "begins_with") && c->argc == 2 && is_attr(c->args[0], range) &&
+            is_value_node(c->args[1])) {
+            if (eval_value(pl, c->args[1], &a, 0) != 0) return -1;
+            if (a.type == VALUE_N || !key_value_fits(def, range, &a)) {
+                value_clear(&a);
+                continue;
+            }
+            text_buf_puts(out, " AND begins_with(");
+            add_name(pl, out, range, strlen(range));
+            text_buf_puts(out, ", ");
+            add_value(pl, out, &a);
+            text_buf_puts(out, ")");
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* ORDER BY: key attributes of the source only; the sort key's direction
+ * decides ScanIndexForward, the partition key's the order of the Queries. */
+static int plan_order(struct planner *pl, const struct key_schema *k, bool pinned,
+                      size_t hash_values, bool *hash_desc, bool *hash_ordered)
+{
+    const struct pql_stmt *s = pl->s;
+    *hash_desc = false;
+    *hash_ordered = false;
+    if (s->order_count == 0) return 0;
+    if (!s->where)
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "Must have WHERE clause in the statement when using ORDER BY clause.");
+    if (!pinned)
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "Must have at least one non-optional hash key condition in WHERE "
+                             "clause when using ORDER BY clause.");
+    for (size_t i = 0; i < s->order_count; i++) {
+        const struct pql_node *p = s->order[i].path;
+        bool ok = false;
+        if (k->hash_count == 1 && is_attr(p, k->hash_names[0])) {
+            ok = *hash_ordered = true;
+            *hash_desc = s->order[i].desc;
+        }
+        if (k->range_count == 1 && is_attr(p, k->range_names[0])) {
+            ok = true;
+            pl->plan->scan_forward = !s->order[i].desc;
+        }
+        if (!ok) {
+            struct text_buf t;
+            text_buf_init(&t);
+            for (size_t j = 0; j < p->step_count; j++) {
+                if (p->steps[j].is_index)
+                    text_buf_printf(&t, "[%u]", (unsigned) p->steps[j].index);
+                else
+                    text_buf_printf(&t, "%s%.*s", j ? "." : "", (int) p->steps[j].name_len,
+                                    p->steps[j].name);
+            }
+            ddb_error_set(pl->err, DDB_VALIDATION,
+                          "Variable reference %s in ORDER BY clause must be part of the primary "
+                          "key",
+                          t.data ? t.data : "");
+            text_buf_clear(&t);
+            return -1;
+        }
+    }
+    if (hash_values > 1 && !*hash_ordered)
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "Must have hash key in ORDER BY clause when more than one hash key "
+                             "condition specified in WHERE clause.");
+    return 0;
+}
+
+static int cmp_values(const void *a, const void *b)
+{
+    return value_compare_scalar(a, b);
+}
+
+/* The texts of a SELECT: projection, filter and the Queries' key conditions. */
+struct select_texts {
+    struct text_buf projection;
+    struct text_buf filter;
+    struct text_buf *keys; /* one per Query */
+    size_t key_count;
+};
+
+static int plan_select(struct planner *pl, const struct table_def *def, struct select_texts *t)
+{
+    const struct pql_stmt *s = pl->s;
+    const struct key_schema *k;
+    const struct pql_node **cs;
+    size_t count;
+    struct hash_pin pin;
+    struct text_buf range;
+    bool hash_desc, hash_ordered;
+    int rc = -1;
+
+    if (source_keys(pl, def, &k) != 0) return -1;
+    for (size_t i = 0; i < s->projection_count; i++) {
+        if (i) text_buf_puts(&t->projection, ", ");
+        emit_path(pl, &t->projection, s->projection[i]);
+    }
+    if (s->where && emit_cond(pl, &t->filter, s->where, 0) != 0) return -1;
+    conjuncts(s, &cs, &count);
+    memset(&pin, 0, sizeof pin);
+    text_buf_init(&range);
+    /* Multi-attribute GSI keys are left to the Scan: their Query needs every
+     * partition attribute pinned, which PartiQL users rarely write. */
+    if (k->hash_count == 1 && find_hash_pin(pl, def, k->hash_names[0], cs, count, &pin) != 0)
+        goto out;
+    if (plan_order(pl, k, pin.conjunct != NULL, pin.count, &hash_desc, &hash_ordered) != 0)
+        goto out;
+    if (!pin.conjunct) {
+        rc = 0;
+        goto out;
+    }
+    if (k->range_count == 1 && find_range(pl, def, k->range_names[0], cs, count, &range) != 0)
+        goto out;
+    if (hash_ordered) {
+        qsort(pin.values, pin.count, sizeof *pin.values, cmp_values);
+        for (size_t i = 0; hash_desc && i < pin.count / 2; i++) {
+            struct value tmp = pin.values[i];
+            pin.values[i] = pin.values[pin.count - 1 - i];
+            pin.values[pin.count - 1 - i] = tmp;
+        }
+    }
+    /* A pinned partition key with no candidate of the key's type reads nothing. */
+    pl->plan->queries = xcalloc(pin.count ? pin.count : 1, sizeof *pl->plan->queries);
+    t->keys = xcalloc(pin.count ? pin.count : 1, sizeof *t->keys);
+    for (size_t i = 0; i < pin.count; i++) {
+        struct value v;
+        text_buf_init(&t->keys[i]);
+        add_name(pl, &t->keys[i], k->hash_names[0], strlen(k->hash_names[0]));
+        text_buf_puts(&t->keys[i], " = ");
+        value_copy(&v, &pin.values[i]);
+        add_value(pl, &t->keys[i], &v);
+        if (range.data) text_buf_add(&t->keys[i], range.data, range.len);
+        value_copy(&pl->plan->queries[i].hash_value, &pin.values[i]);
+    }
+    t->key_count = pin.count;
+    pl->plan->query_count = pin.count;
+    if (pin.count == 0) {
+        /* keep query_count 0 but mark "nothing to read" with an empty list */
+        pl->plan->query_count = 0;
+    }
+    rc = 0;
+out:
+    text_buf_clear(&range);
+    hash_pin_clear(&pin);
+    return rc;
+}
+
+/* ---- writes ---- */
+
+#define INCOMPLETE_KEY "Where clause does not contain a mandatory equality on all key attributes"
+
+/* The sections of an update: SET, ADD (set_add), DELETE (set_delete), REMOVE. */
+struct update_texts {
+    struct text_buf set, add, del, remove;
+};
+
+static bool same_path(const struct pql_node *a, const struct pql_node *b)
+{
+    if (a->kind != PN_PATH || b->kind != PN_PATH || a->step_count != b->step_count) return false;
+    for (size_t i = 0; i < a->step_count; i++) {
+        const struct pql_step *x = &a->steps[i], *y = &b->steps[i];
+        if (x->is_index != y->is_index) return false;
+        if (x->is_index ? x->index != y->index
+                        : x->name_len != y->name_len || memcmp(x->name, y->name, x->name_len) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* SET path = set_add(path, <<...>>) / set_delete(...): ADD / DELETE actions. */
+static int emit_set_op(struct planner *pl, struct update_texts *u, const struct pql_assign *a,
+                       const char *what)
+{
+    const struct pql_node *call = a->value;
+    struct text_buf *b = strcmp(what, "ADD") == 0 ? &u->add : &u->del;
+    struct value v;
+
+    if (call->argc != 2)
+        return ddb_error_set(pl->err, DDB_VALIDATION, "SET_%s must have exactly two arguments",
+                             what);
+    if (!same_path(call->args[0], a->path))
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "The first argument to SET_%s must equal the assignment value", what);
+    if (!is_value_node(call->args[1]))
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "The second argument to SET_%s must be a value with type SET", what);
+    if (eval_value(pl, call->args[1], &v, 0) != 0) return -1;
+    if (!value_is_set(&v)) {
+        value_clear(&v);
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "The second argument to SET_%s must be a value with type SET", what);
+    }
+    if (b->len) text_buf_puts(b, ", ");
+    emit_path(pl, b, a->path);
+    text_buf_puts(b, " ");
+    add_value(pl, b, &v);
+    return 0;
+}
+
+static int emit_update(struct planner *pl, struct update_texts *u)
+{
+    for (size_t i = 0; i < pl->s->assign_count; i++) {
+        const struct pql_assign *a = &pl->s->assigns[i];
+        if (a->kind == PA_REMOVE) {
+            if (u->remove.len) text_buf_puts(&u->remove, ", ");
+            emit_path(pl, &u->remove, a->path);
+            continue;
+        }
+        if (name_is(a->value, "set_add")) {
+            if (emit_set_op(pl, u, a, "ADD") != 0) return -1;
+            continue;
+        }
+        if (name_is(a->value, "set_delete")) {
+            if (emit_set_op(pl, u, a, "DELETE") != 0) return -1;
+            continue;
+        }
+        if (u->set.len) text_buf_puts(&u->set, ", ");
+        emit_path(pl, &u->set, a->path);
+        text_buf_puts(&u->set, " = ");
+        if (emit_operand(pl, &u->set, a->value, true, 0) != 0) return -1;
+    }
+    return 0;
+}
+
+static void join_update(struct update_texts *u, struct text_buf *out)
+{
+    const struct {
+        const char *kw;
+        struct text_buf *b;
+    } parts[] = {
+        {"SET ", &u->set}, {"ADD ", &u->add}, {"DELETE ", &u->del}, {"REMOVE ", &u->remove}};
+    for (size_t i = 0; i < 4; i++) {
+        if (!parts[i].b->len) continue;
+        if (out->len) text_buf_puts(out, " ");
+        text_buf_puts(out, parts[i].kw);
+        text_buf_add(out, parts[i].b->data, parts[i].b->len);
+    }
+}
+
+/* The existence test a write's condition starts with, on the partition key. */
+static void emit_exists(struct planner *pl, struct text_buf *b, const struct table_def *def,
+                        bool exists)
+{
+    text_buf_puts(b, exists ? "attribute_exists(" : "attribute_not_exists(");
+    add_name(pl, b, def->key.hash_names[0], strlen(def->key.hash_names[0]));
+    text_buf_puts(b, ")");
+}
+
+static int parse_text(struct pql_plan *p, enum expr_kind kind, const char *param,
+                      const struct text_buf *b, struct expr **out, struct ddb_error *err)
+{
+    if (!b->len) return 0;
+    return expr_parse(kind, param, b->data, b->len, &p->ctx, out, err);
+}
+
+static void ready_ctx(struct pql_plan *p)
+{
+    expr_ctx_init(&p->ctx, &p->names, &p->values);
+    p->ctx_ready = true;
+}
+
+static int plan_write(struct planner *pl, const struct table_def *def, bool in_transaction)
+{
+    const struct pql_stmt *s = pl->s;
+    struct pql_plan *p = pl->plan;
+    struct text_buf cond, rest, update;
+    struct update_texts u;
+    int rc = -1;
+
+    text_buf_init(&cond);
+    text_buf_init(&rest);
+    text_buf_init(&update);
+    memset(&u, 0, sizeof u);
+    if (s->index && s->kind != PQL_EXISTS) {
+        ddb_error_set(pl->err, DDB_VALIDATION, "This operation is not supported on an index");
+        goto out;
+    }
+    if (s->kind == PQL_EXISTS && s->index) {
+        ddb_error_set(pl->err, DDB_VALIDATION,
+                      "Operations on indices are not supported in transactions");
+        goto out;
+    }
+    if (s->kind == PQL_INSERT) {
+        struct value attrs;
+        if (s->value->kind != PN_TUPLE && s->value->kind != PN_PARAM) {
+            ddb_error_set(pl->err, DDB_VALIDATION,
+                          "Unsupported format in item expression. Please use struct format {...} "
+                          "to express item values for insert statement.");
+            goto out;
+        }
+        if (eval_value(pl, s->value, &attrs, 0) != 0) goto out;
+        if (attrs.type != VALUE_M) {
+            value_clear(&attrs);
+            ddb_error_set(pl->err, DDB_VALIDATION,
+                          "Unsupported format in item expression. Please use struct format {...} "
+                          "to express item values for insert statement.");
+            goto out;
+        }
+        p->put_item = item_new(&attrs);
+        emit_exists(pl, &cond, def, false);
+        ready_ctx(p);
+        rc = parse_text(p, EXPR_CONDITION, "ConditionExpression", &cond, &p->condition, pl->err);
+        goto out;
+    }
+    if (s->kind == PQL_DELETE && s->has_returning && s->returning != RETURN_VALUES_ALL_OLD) {
+        ddb_error_set(pl->err, DDB_VALIDATION,
+                      "Invalid returning clause: RETURNING %s. Only RETURNING ALL OLD * is allowed "
+                      "in DELETE statements.",
+                      s->returning == RETURN_VALUES_UPDATED_OLD ? "MODIFIED OLD"
+                      : s->returning == RETURN_VALUES_ALL_NEW   ? "ALL NEW"
+                                                                : "MODIFIED NEW");
+        goto out;
+    }
+    if (extract_key(pl, def, &rest,
+                    s->kind == PQL_EXISTS && in_transaction
+                        ? "EXISTS() must contain a single item read with additional condition"
+                        : INCOMPLETE_KEY) != 0)
+        goto out;
+    switch (s->kind) {
+    case PQL_UPDATE:
+        /* UPDATE changes an existing item only (ConditionalCheckFailed otherwise). */
+        emit_exists(pl, &cond, def, true);
+        if (rest.len) {
+            text_buf_puts(&cond, " AND ");
+            text_buf_add(&cond, rest.data, rest.len);
+        }
+        if (emit_update(pl, &u) != 0) goto out;
+        join_update(&u, &update);
+        p->return_values = s->has_returning ? s->returning : RETURN_VALUES_NONE;
+        break;
+    case PQL_DELETE:
+        /* Deleting a missing item succeeds; an existing one must meet the rest. */
+        if (rest.len) {
+            emit_exists(pl, &cond, def, false);
+            text_buf_puts(&cond, " OR ");
+            text_buf_add(&cond, rest.data, rest.len);
+        }
+        p->return_values = s->has_returning ? RETURN_VALUES_ALL_OLD : RETURN_VALUES_NONE;
+        break;
+    default: /* EXISTS: the item must exist and meet the rest */
+        emit_exists(pl, &cond, def, true);
+        if (rest.len) {
+            text_buf_puts(&cond, " AND ");
+            text_buf_add(&cond, rest.data, rest.len);
+        }
+        break;
+    }
+    ready_ctx(p);
+    if (parse_text(p, EXPR_UPDATE, "UpdateExpression", &update, &p->update, pl->err) != 0) goto out;
+    rc = parse_text(p, EXPR_CONDITION, "ConditionExpression", &cond, &p->condition, pl->err);
+out:
+    text_buf_clear(&cond);
+    text_buf_clear(&rest);
+    text_buf_clear(&update);
+    text_buf_clear(&u.set);
+    text_buf_clear(&u.add);
+    text_buf_clear(&u.del);
+    text_buf_clear(&u.remove);
+    return rc;
+}
+
+/* A SELECT inside ExecuteTransaction: a TransactGetItems Get by full key. */
+static int plan_transaction_get(struct planner *pl, const struct table_def *def)
+{
+    static const char *const message =
+        "Select statements within ExecuteTransaction must specify the primary key in the where "
+        "clause.";
+    struct text_buf rest, projection;
+    int rc = -1;
+
+    text_buf_init(&rest);
+    text_buf_init(&projection);
+    if (pl->s->index) {
+        ddb_error_set(pl->err, DDB_VALIDATION,
+                      "Reads on indices are not supported within transactions.");
+        goto out;
+    }
+    if (extract_key(pl, def, &rest, message) != 0) goto out;
+    if (rest.len) {
+        ddb_error_set(pl->err, DDB_VALIDATION, "%s", message);
+        goto out;
+    }
+    for (size_t i = 0; i < pl->s->projection_count; i++) {
+        if (i) text_buf_puts(&projection, ", ");
+        emit_path(pl, &projection, pl->s->projection[i]);
+    }
+    ready_ctx(pl->plan);
+    rc = parse_text(pl->plan, EXPR_PROJECTION, "ProjectionExpression", &projection,
+                    &pl->plan->projection, pl->err);
+out:
+    text_buf_clear(&rest);
+    text_buf_clear(&projection);
+    return rc;
+}
+
+int pql_plan(const struct pql_stmt *s, const struct table_def *def, const struct value *params,
+             size_t param_count, bool in_transaction, struct pql_plan *out, struct ddb_error *err)
+{
+    struct planner pl = {.s = s, .params = params, .plan = out, .err = err};
+    struct select_texts t;
+    int rc = -1;
+
+    pql_plan_init(out);
+    out->kind = s->kind;
+    out->table = xstrdup(s->table);
+    out->index = s->index ? xstrdup(s->index) : NULL;
+    if (s->param_count != param_count)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Number of parameters in request and statement don't match.");
+    if (s->kind == PQL_EXISTS && !in_transaction)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "EXISTS can only be used in ExecuteTransaction write requests.");
+    if (s->kind != PQL_SELECT) return plan_write(&pl, def, in_transaction);
+    if (in_transaction) return plan_transaction_get(&pl, def);
+
+    memset(&t, 0, sizeof t);
+    text_buf_init(&t.projection);
+    text_buf_init(&t.filter);
+    if (plan_select(&pl, def, &t) != 0) goto out;
+    ready_ctx(out);
+    for (size_t i = 0; i < t.key_count; i++)
+        if (parse_text(out, EXPR_KEY_CONDITION, "KeyConditionExpression", &t.keys[i],
+                       &out->queries[i].key_condition, err) != 0)
+            goto out;
+    if (parse_text(out, EXPR_CONDITION, "FilterExpression", &t.filter, &out->filter, err) != 0)
+        goto out;
+    rc = parse_text(out, EXPR_PROJECTION, "ProjectionExpression", &t.projection, &out->projection,
+                    err);
+out:
+    for (size_t i = 0; i < t.key_count; i++)
+        text_buf_clear(&t.keys[i]);
+    free(t.keys);
+    text_buf_clear(&t.projection);
+    text_buf_clear(&t.filter);
+    return rc;
+}
