@@ -256,7 +256,7 @@ static int parse_number(struct parser *p, bool negative, const struct pql_token 
 {
     const struct pql_token *t = advance(p);
     struct number num;
-    char buf[128], text[160];
+    char buf[NUMBER_TEXT_MAX], text[160];
     size_t n;
     struct pql_node *node;
 
@@ -601,6 +601,10 @@ static int parse_select(struct parser *p)
     } else {
         for (;;) {
             struct pql_node *path;
+            if (peek(p)->type == PT_STAR)
+                return ddb_error_set(p->err, DDB_VALIDATION,
+                                     "Other attributes should not be present in the projection "
+                                     "when '*' is used.");
             if (parse_primary(p, &path) != 0) return -1;
             if (path->kind != PN_PATH)
                 return ddb_error_set(p->err, DDB_VALIDATION, "Unexpected path component");
