@@ -108,6 +108,12 @@ static int run_select(struct db *db, const struct db_scope *scope, const struct 
     size_t bytes = 0;
 
     out->is_read = true;
+    /* DynamoDB Local's PartiQL text (CONSISTENT_READ_ON_GSI); Query's own
+     * differs. */
+    if (st->consistent_read && plan->index_is_global)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Strongly consistent read is not supported on Global Secondary "
+                             "Indexes");
     if (q >= reads) return 0; /* a token past the last Query: nothing is left */
     for (; q < reads; q++) {
         struct read_page_op op;

@@ -163,6 +163,7 @@ struct pql_plan {
     enum pql_kind kind;
     char *table; /* owned */
     char *index; /* owned; NULL for the table */
+    bool index_is_global;
     /* The names and values the expressions below refer to (owned; the trees
      * borrow them, so they are freed last). */
     struct value names;

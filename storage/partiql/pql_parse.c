@@ -149,9 +149,10 @@ static const char *unquote(struct parser *p, const struct pql_token *t, size_t *
         *len = n;
         return s;
     }
+    char quote = s[0];
     for (size_t k = 1; k + 1 < n; k++) {
         s[out++] = s[k];
-        if (s[k] == s[0] && k + 2 < n && s[k + 1] == s[0]) k++;
+        if (s[k] == quote && k + 2 < n && s[k + 1] == quote) k++;
     }
     s[out] = '\0';
     *len = out;
@@ -351,7 +352,8 @@ static int parse_primary(struct parser *p, struct pql_node **out)
     case PT_LBRACKET:
     case PT_LBAG: rc = parse_collection(p, out); break;
     case PT_IDENT:
-        if (pql_tok_is(p->s->src, t, "TRUE") || pql_tok_is(p->s->src, t, "FALSE")) {
+        if (peek_at(p, 1)->type != PT_LPAREN &&
+            (pql_tok_is(p->s->src, t, "TRUE") || pql_tok_is(p->s->src, t, "FALSE"))) {
             advance(p);
             *out = node_new(p, PN_LIT, t);
             value_init_bool(&(*out)->lit, pql_tok_is(p->s->src, t, "TRUE"));
@@ -360,7 +362,7 @@ static int parse_primary(struct parser *p, struct pql_node **out)
             advance(p);
             *out = node_new(p, PN_LIT, t);
             rc = 0;
-        } else if (pql_tok_is(p->s->src, t, "MISSING")) {
+        } else if (pql_tok_is(p->s->src, t, "MISSING") && peek_at(p, 1)->type != PT_LPAREN) {
             advance(p);
             *out = node_new(p, PN_LIT, t);
             (*out)->missing = true;

@@ -498,6 +498,7 @@ static int source_keys(struct planner *pl, const struct table_def *def, const st
         return ddb_error_set(pl->err, DDB_VALIDATION,
                              "The table does not have the specified index: %s", pl->s->index);
     *k = &ix->key;
+    pl->plan->index_is_global = ix->is_global;
     return 0;
 }
 

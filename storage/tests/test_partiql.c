@@ -32,6 +32,7 @@ static const struct {
     {"UPDATE t SET a = a + 1, b = list_append(b, [1]) REMOVE c WHERE k = 'x' RETURNING ALL NEW *",
      ""},
     {"DELETE FROM t WHERE k = 'it''s' RETURNING ALL OLD *", ""},
+    {"SELECT * FROM \"ddb\" WHERE \"a\"\"b\" = 'aab''''b'", ""},
     {"EXISTS(SELECT * FROM t WHERE k = 1)", ""},
     {"SELEC * FROM t", WELL_FORMED "Expected data manipulation"},
     {"", WELL_FORMED "Expected data manipulation"},
@@ -75,6 +76,22 @@ static void test_parse_table(void)
         pql_stmt_free(s);
         ddb_error_clear(&err);
     }
+}
+
+/* Quotes are removed and doubled quotes undoubled, whatever the text starts with. */
+static void test_quoted_names_and_strings(void)
+{
+    const char *text = "SELECT * FROM \"ddbt\" WHERE \"a\"\"b\" = 'aab''''b'";
+    struct pql_stmt *s = NULL;
+    struct ddb_error err = {0};
+    CHECK_INT_EQ(pql_parse(text, strlen(text), &s, &err), 0);
+    if (!s) return;
+    CHECK_STR_EQ(s->table, "ddbt");
+    CHECK_INT_EQ((int) s->where->args[0]->steps[0].name_len, 3);
+    CHECK(memcmp(s->where->args[0]->steps[0].name, "a\"b", 3) == 0);
+    CHECK_INT_EQ((int) s->where->args[1]->lit.u.str.len, 6);
+    CHECK(memcmp(s->where->args[1]->lit.u.str.data, "aab''b", 6) == 0);
+    pql_stmt_free(s);
 }
 
 static void test_nesting_is_bounded(void)
@@ -334,6 +351,7 @@ static void test_transaction_select(void)
 int main(void)
 {
     RUN(test_parse_table);
+    RUN(test_quoted_names_and_strings);
     RUN(test_nesting_is_bounded);
     RUN(test_plan_table);
     RUN(test_transaction_select);
