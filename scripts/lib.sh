@@ -10,11 +10,11 @@ DDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Build and run: compiler, CMake (+ make as its generator), pkg-config and the
 # libraries (HTTP, JSON, SQLite, hashing; gzip and zstd for export and import
-# files, libcrypto for MD5 and SigV4). Tests: Debian's boto3 and pytest.
+# files, libcrypto for MD5 and SigV4). Tests: Debian's boto3, pytest and the AWS CLI.
 DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
     libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev
     zlib1g-dev libzstd-dev libssl-dev)
-DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest)
+DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest awscli)
 # The libFuzzer run of the expression parser needs clang and its fuzzer runtime.
 DDB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 
