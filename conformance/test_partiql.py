@@ -296,7 +296,7 @@ def test_update_set_remove_and_returning(dynamodb, music):
     assert got["Items"] == [get_item(dynamodb, music, {"Artist": S("u"), "SongTitle": S("t")})]
     assert got["Items"][0]["Plays"] == N(14)
     assert "Gone" not in got["Items"][0]
-    assert run(dynamodb, f"UPDATE {music} SET X = 1 {key}")["Items"] == []
+    assert run(dynamodb, f"UPDATE {music} SET X = 1 {key}").get("Items", []) == []
 
 
 def test_update_of_a_missing_item_fails(dynamodb, music):
@@ -369,7 +369,7 @@ def test_delete(dynamodb, music):
     # deleted; an existing one whose WHERE is false is
     # ConditionalCheckFailedException; RETURNING ALL OLD * returns it.
     key = "WHERE Artist = 'd' AND SongTitle = 't'"
-    assert run(dynamodb, f"DELETE FROM {music} {key}")["Items"] == []
+    assert run(dynamodb, f"DELETE FROM {music} {key}").get("Items", []) == []
     assert run(dynamodb, f"DELETE FROM {music} {key} AND v = 1 RETURNING ALL OLD *")["Items"] == []
     item = {"Artist": S("d"), "SongTitle": S("t"), "v": N(2)}
     dynamodb.put_item(TableName=music, Item=item)
@@ -528,3 +528,48 @@ def test_transaction_return_values_on_condition_check_failure(dynamodb, music):
     assert status == 400
     assert data["CancellationReasons"] == [
         {"Code": "ConditionalCheckFailed", "Message": CCF, "Item": item}]
+
+
+def test_writes_are_stream_records(dynamodb, dynamodbstreams, make_table):
+    # PartiQL writes are ordinary item writes: each one that changes the item
+    # is a stream record with the usual event name and images.
+    table = make_table(("pk", "S"), StreamSpecification={
+        "StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"})
+    arn = dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    shard = dynamodbstreams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]
+    it = dynamodbstreams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"],
+                                            ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
+    run(dynamodb, f"INSERT INTO {table} VALUE {{'pk': 'a', 'n': 1}}")
+    run(dynamodb, f"UPDATE {table} SET n = n + 1 WHERE pk = 'a'")
+    run(dynamodb, f"DELETE FROM {table} WHERE pk = 'a'")
+    run(dynamodb, f"DELETE FROM {table} WHERE pk = 'a'")
+    records = []
+    for _ in range(10):
+        got = dynamodbstreams.get_records(ShardIterator=it)
+        records += got["Records"]
+        it = got.get("NextShardIterator")
+        if len(records) >= 3 or not it:
+            break
+    assert [r["eventName"] for r in records] == ["INSERT", "MODIFY", "REMOVE"]
+    assert records[1]["dynamodb"]["OldImage"] == {"pk": S("a"), "n": N(1)}
+    assert records[1]["dynamodb"]["NewImage"] == {"pk": S("a"), "n": N(2)}
+
+
+def test_batch_return_values_on_condition_check_failure(dynamodb, music):
+    # A batch member's ConditionalCheckFailed error carries the item when asked.
+    item = {"Artist": S("bf"), "SongTitle": S("1"), "n": N(1)}
+    dynamodb.put_item(TableName=music, Item=item)
+    status, data = raw_call(dynamodb, "BatchExecuteStatement", {"Statements": [
+        {"Statement": f"UPDATE {music} SET n = 2 WHERE Artist = 'bf' AND SongTitle = '1' AND n = 5",
+         "ReturnValuesOnConditionCheckFailure": "ALL_OLD"},
+        {"Statement": f"UPDATE {music} SET n = 3 WHERE Artist = 'bf' AND SongTitle = '2'"}]})
+    assert status == 200, data
+    assert data["Responses"][0]["Error"] == {"Code": "ConditionalCheckFailed", "Message": CCF,
+                                             "Item": item}
+    assert data["Responses"][1]["Error"]["Code"] == "ConditionalCheckFailed"
+    assert "Item" not in data["Responses"][1]["Error"]
+
+
+def test_invalid_next_token(dynamodb, music):
+    err = client_error(run, dynamodb, f"SELECT * FROM {music}", NextToken="bm90IGEgdG9rZW4=")
+    assert_error(err, "ValidationException", "Invalid NextToken")

@@ -40,7 +40,7 @@ def test_execute_statement_with_the_cli(endpoint_url, make_table):
                        f"INSERT INTO \"{table}\" VALUE {{'Artist': 'Acme Band', "
                        "'SongTitle': 'PartiQL Rocks', 'Awards': 3}")
     assert rc == 0, err
-    assert json.loads(out) == {"Items": []}
+    assert json.loads(out).get("Items", []) == []
     rc, out, err = cli(endpoint_url, "execute-statement", "--statement",
                        f"SELECT * FROM \"{table}\" WHERE Artist = ?",
                        "--parameters", '[{"S": "Acme Band"}]')
