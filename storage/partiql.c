@@ -195,17 +195,17 @@ static void returning_rows(const struct pql_plan *plan, const struct write_resul
                            struct partiql_result *out)
 {
     struct value attrs;
-    switch (plan->return_values) {
-    case RETURN_VALUES_ALL_OLD:
+    switch (plan->returning) {
+    case PQL_RETURN_ALL_OLD:
         if (res->old_item) result_add(out, item_ref(res->old_item));
         return;
-    case RETURN_VALUES_ALL_NEW:
+    case PQL_RETURN_ALL_NEW:
         if (res->new_item) result_add(out, item_ref(res->new_item));
         return;
-    case RETURN_VALUES_UPDATED_OLD:
-    case RETURN_VALUES_UPDATED_NEW: {
+    case PQL_RETURN_MODIFIED_OLD:
+    case PQL_RETURN_MODIFIED_NEW: {
         const struct item *from =
-            plan->return_values == RETURN_VALUES_UPDATED_OLD ? res->old_item : res->new_item;
+            plan->returning == PQL_RETURN_MODIFIED_OLD ? res->old_item : res->new_item;
         if (!from) return;
         expr_project_updated(plan->update, &from->attrs, &attrs);
         /* Nothing modified (e.g. only new attributes, asked OLD): no row. */

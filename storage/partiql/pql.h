@@ -30,7 +30,6 @@
 #define DDB_PQL_H
 
 #include "storage/base/error.h"
-#include "storage/db.h"
 #include "storage/expr/expr.h"
 #include "storage/model/item.h"
 #include "storage/model/schema.h"
@@ -45,10 +44,17 @@
  * and the 8192-character statement makes deeper nesting unusual. */
 #define PQL_MAX_NESTING 200
 
-/* Statement: "Member must have length less than or equal to 8192" (API reference). */
-#define PQL_MAX_STATEMENT_LEN 8192
-
 enum pql_kind { PQL_SELECT, PQL_INSERT, PQL_UPDATE, PQL_DELETE, PQL_EXISTS };
+
+/* RETURNING: what an UPDATE or DELETE hands back (storage/partiql.c maps it
+ * onto the write's ReturnValues). */
+enum pql_returning {
+    PQL_RETURN_NONE,
+    PQL_RETURN_ALL_OLD,
+    PQL_RETURN_MODIFIED_OLD,
+    PQL_RETURN_ALL_NEW,
+    PQL_RETURN_MODIFIED_NEW,
+};
 
 /* ---- the syntax tree (pql_parse.c) ---- */
 
@@ -139,10 +145,9 @@ struct pql_stmt {
     struct pql_assign *assigns;
     size_t assign_count;
     /* UPDATE / DELETE */
-    bool has_returning;
-    enum return_values returning;
-    size_t param_count;     /* '?' in the statement */
-    struct pql_node *nodes; /* allocation chain */
+    enum pql_returning returning; /* PQL_RETURN_NONE when absent */
+    size_t param_count;           /* '?' in the statement */
+    struct pql_node *nodes;       /* allocation chain */
 };
 
 /* Parses one statement. Syntax errors: ValidationException "Statement wasn't
@@ -181,11 +186,9 @@ struct pql_plan {
     struct item *put_item; /* INSERT: owned reference */
     struct expr *condition;
     struct expr *update;
-    enum return_values return_values;
+    enum pql_returning returning;
 };
 
-/* The table (or index) a statement names, as the planner needs it: the
- * table's definition (borrowed). */
 void pql_plan_init(struct pql_plan *p);
 void pql_plan_clear(struct pql_plan *p);
 

@@ -659,9 +659,8 @@ static int parse_returning(struct parser *p)
         return ddb_error_set(p->err, DDB_VALIDATION,
                              "Expected '*' after ( MODIFIED | ALL ) ( NEW | OLD ) in RETURNING "
                              "clause");
-    p->s->has_returning = true;
-    p->s->returning = all ? (old ? RETURN_VALUES_ALL_OLD : RETURN_VALUES_ALL_NEW)
-                          : (old ? RETURN_VALUES_UPDATED_OLD : RETURN_VALUES_UPDATED_NEW);
+    p->s->returning = all ? (old ? PQL_RETURN_ALL_OLD : PQL_RETURN_ALL_NEW)
+                          : (old ? PQL_RETURN_MODIFIED_OLD : PQL_RETURN_MODIFIED_NEW);
     return 0;
 }
 
@@ -705,7 +704,6 @@ static int parse_update(struct parser *p)
 static int parse_statement(struct parser *p)
 {
     struct pql_stmt *s = p->s;
-    const struct pql_token *first = peek(p);
 
     if (accept_kw(p, "SELECT")) {
         s->kind = PQL_SELECT;
@@ -739,7 +737,6 @@ static int parse_statement(struct parser *p)
         if (parse_where(p) != 0) return -1;
         if (parse_returning(p) != 0) return -1;
     } else {
-        (void) first;
         return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED "Expected data manipulation");
     }
     accept(p, PT_SEMICOLON);

@@ -733,7 +733,8 @@ static int plan_select(struct planner *pl, const struct table_def *def, struct s
             pin.values[pin.count - 1 - i] = tmp;
         }
     }
-    /* A pinned partition key with no candidate of the key's type reads nothing. */
+    /* An IN none of whose candidates has the key's type pins nothing: that
+     * stays a Scan (query_count 0), whose filter matches no item. */
     pl->plan->queries = xcalloc(pin.count ? pin.count : 1, sizeof *pl->plan->queries);
     t->keys = xcalloc(pin.count ? pin.count : 1, sizeof *t->keys);
     for (size_t i = 0; i < pin.count; i++) {
@@ -748,10 +749,6 @@ static int plan_select(struct planner *pl, const struct table_def *def, struct s
     }
     t->key_count = pin.count;
     pl->plan->query_count = pin.count;
-    if (pin.count == 0) {
-        /* keep query_count 0 but mark "nothing to read" with an empty list */
-        pl->plan->query_count = 0;
-    }
     rc = 0;
 out:
     text_buf_clear(&range);
@@ -916,13 +913,14 @@ static int plan_write(struct planner *pl, const struct table_def *def, bool in_t
         rc = parse_text(p, EXPR_CONDITION, "ConditionExpression", &cond, &p->condition, pl->err);
         goto out;
     }
-    if (s->kind == PQL_DELETE && s->has_returning && s->returning != RETURN_VALUES_ALL_OLD) {
+    if (s->kind == PQL_DELETE && s->returning != PQL_RETURN_NONE &&
+        s->returning != PQL_RETURN_ALL_OLD) {
         ddb_error_set(pl->err, DDB_VALIDATION,
                       "Invalid returning clause: RETURNING %s. Only RETURNING ALL OLD * is allowed "
                       "in DELETE statements.",
-                      s->returning == RETURN_VALUES_UPDATED_OLD ? "MODIFIED OLD"
-                      : s->returning == RETURN_VALUES_ALL_NEW   ? "ALL NEW"
-                                                                : "MODIFIED NEW");
+                      s->returning == PQL_RETURN_MODIFIED_OLD ? "MODIFIED OLD"
+                      : s->returning == PQL_RETURN_ALL_NEW    ? "ALL NEW"
+                                                              : "MODIFIED NEW");
         goto out;
     }
     if (extract_key(pl, def, &rest,
@@ -940,7 +938,7 @@ static int plan_write(struct planner *pl, const struct table_def *def, bool in_t
         }
         if (emit_update(pl, &u) != 0) goto out;
         join_update(&u, &update);
-        p->return_values = s->has_returning ? s->returning : RETURN_VALUES_NONE;
+        p->returning = s->returning;
         break;
     case PQL_DELETE:
         /* Deleting a missing item succeeds; an existing one must meet the rest. */
@@ -949,7 +947,7 @@ static int plan_write(struct planner *pl, const struct table_def *def, bool in_t
             text_buf_puts(&cond, " OR ");
             text_buf_add(&cond, rest.data, rest.len);
         }
-        p->return_values = s->has_returning ? RETURN_VALUES_ALL_OLD : RETURN_VALUES_NONE;
+        p->returning = s->returning;
         break;
     default: /* EXISTS: the item must exist and meet the rest */
         emit_exists(pl, &cond, def, true);
