@@ -173,6 +173,11 @@ def test_select_pinned_partition_key_is_a_query(dynamodb, music):
                            ReturnConsumedCapacity="TOTAL")
     assert got["Items"] == query["Items"]
     assert got["ConsumedCapacity"] == query["ConsumedCapacity"]
+    # "WHERE OrderID = 100 or OrderID = 200" is no full scan either (the guide's example)
+    both = run(dynamodb, f"SELECT * FROM {music} WHERE Artist = 'q' OR Artist = 'nobody'",
+               ReturnConsumedCapacity="TOTAL")
+    assert both["Items"] == query["Items"]
+    assert both["ConsumedCapacity"]["CapacityUnits"] == 1.0  # two Queries, half a unit each
     scan = run(dynamodb, f"SELECT * FROM {music} WHERE Plays = 0", ReturnConsumedCapacity="TOTAL")
     assert scan["ConsumedCapacity"]["CapacityUnits"] > got["ConsumedCapacity"]["CapacityUnits"]
     assert len(scan["Items"]) == 1

@@ -382,19 +382,24 @@ static int emit_cond(struct planner *pl, struct text_buf *b, const struct pql_no
 /* ---- keys ---- */
 
 /* The top-level conjuncts of a WHERE (the WHERE itself when it is no AND). */
-static void conjuncts(const struct pql_stmt *s, const struct pql_node ***out, size_t *count)
+static void conjuncts_of(struct pql_node *const *slot, const struct pql_node ***out, size_t *count)
 {
-    const struct pql_node *where = s->where;
+    const struct pql_node *n = *slot;
     *out = NULL;
     *count = 0;
-    if (!where) return;
-    if (where->kind == PN_OP && where->op == PO_AND) {
-        *out = (const struct pql_node **) where->args;
-        *count = where->argc;
+    if (!n) return;
+    if (n->kind == PN_OP && n->op == PO_AND) {
+        *out = (const struct pql_node **) n->args;
+        *count = n->argc;
     } else {
-        *out = (const struct pql_node **) &s->where;
+        *out = (const struct pql_node **) slot;
         *count = 1;
     }
+}
+
+static void conjuncts(const struct pql_stmt *s, const struct pql_node ***out, size_t *count)
+{
+    conjuncts_of(&s->where, out, count);
 }
 
 /* True when n is a one-step path naming attribute name. */
@@ -506,6 +511,7 @@ struct hash_pin {
     const struct pql_node *conjunct;
     struct value *values; /* owned; one Query each */
     size_t count;
+    bool from_or; /* found by find_or_pin: no sort-key range applies */
 };
 
 static void hash_pin_clear(struct hash_pin *h)
@@ -564,6 +570,46 @@ static int find_hash_pin(struct planner *pl, const struct table_def *def, const 
         }
     next:;
     }
+    return 0;
+}
+
+/*
+ * `A OR B OR ...` where every disjunct pins the partition key (ql-reference.
+ * select.html: "WHERE OrderID = 100 or OrderID = 200" is no full table scan):
+ * the union of their values, one Query each. out is left empty otherwise.
+ */
+static int find_or_pin(struct planner *pl, const struct table_def *def, const char *hash,
+                       struct hash_pin *out)
+{
+    const struct pql_node *w = pl->s->where;
+
+    memset(out, 0, sizeof *out);
+    if (!w || w->kind != PN_OP || w->op != PO_OR) return 0;
+    for (size_t i = 0; i < w->argc; i++) {
+        const struct pql_node **cs;
+        size_t count;
+        struct hash_pin one;
+        conjuncts_of(&w->args[i], &cs, &count);
+        if (find_hash_pin(pl, def, hash, cs, count, &one) != 0) {
+            hash_pin_clear(out);
+            return -1;
+        }
+        if (!one.conjunct) {
+            /* One disjunct reads beyond the key: the whole WHERE is a Scan. */
+            hash_pin_clear(out);
+            return 0;
+        }
+        out->values = xrealloc(out->values, (out->count + one.count + 1) * sizeof *out->values);
+        for (size_t v = 0; v < one.count; v++) {
+            bool dup = false;
+            for (size_t d = 0; d < out->count; d++)
+                dup = dup || value_equal(&out->values[d], &one.values[v]);
+            if (!dup) value_copy(&out->values[out->count++], &one.values[v]);
+        }
+        hash_pin_clear(&one);
+    }
+    out->conjunct = w;
+    out->from_or = true;
     return 0;
 }
 
@@ -717,13 +763,18 @@ static int plan_select(struct planner *pl, const struct table_def *def, struct s
      * partition attribute pinned, which PartiQL users rarely write. */
     if (k->hash_count == 1 && find_hash_pin(pl, def, k->hash_names[0], cs, count, &pin) != 0)
         goto out;
+    if (k->hash_count == 1 && !pin.conjunct && find_or_pin(pl, def, k->hash_names[0], &pin) != 0)
+        goto out;
     if (plan_order(pl, k, pin.conjunct != NULL, pin.count, &hash_desc, &hash_ordered) != 0)
         goto out;
     if (!pin.conjunct) {
         rc = 0;
         goto out;
     }
-    if (k->range_count == 1 && find_range(pl, def, k->range_names[0], cs, count, &range) != 0)
+    /* A range from one conjunct narrows every Query; an OR's disjuncts each
+     * have their own, so the OR's Queries read whole partitions. */
+    if (k->range_count == 1 && !pin.from_or &&
+        find_range(pl, def, k->range_names[0], cs, count, &range) != 0)
         goto out;
     if (hash_ordered) {
         qsort(pin.values, pin.count, sizeof *pin.values, cmp_values);
