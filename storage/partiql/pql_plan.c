@@ -17,29 +17,23 @@
  * (ConditionalCheckFailedException), DELETE of a missing item succeeds and
  * deletes nothing.
  *
- * Every expression is generated as text with #names and :values - the
- * statement's identifiers and literals never meet the expression lexer - and
- * parsed by storage/expr with one expr_ctx over the plan's names and values.
+ * Every expression is generated as text with #names and :values by
+ * pql_emit.c - the statement's identifiers and literals never meet the
+ * expression lexer - and parsed by storage/expr with one expr_ctx over the
+ * plan's names and values.
  *
  * Ownership: the plan owns its names and values, the trees that borrow them,
  * the key and the item. Nothing here locks or reads a table.
  */
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
-#include "storage/model/number.h"
 #include "storage/partiql/pql.h"
+#include "storage/partiql/pql_emit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-struct planner {
-    const struct pql_stmt *s;
-    const struct value *params;
-    struct pql_plan *plan;
-    struct ddb_error *err;
-};
 
 void pql_plan_init(struct pql_plan *p)
 {
@@ -69,314 +63,6 @@ void pql_plan_clear(struct pql_plan *p)
     free(p->table);
     free(p->index);
     memset(p, 0, sizeof *p);
-}
-
-/* ---- names, values and literals ---- */
-
-/* Appends "#k" for attribute name (one #name per distinct name). */
-static void add_name(struct planner *pl, struct text_buf *b, const char *name, size_t len)
-{
-    struct value *names = &pl->plan->names;
-    char ref[24];
-    struct value v;
-
-    for (size_t i = 0; i < names->u.map.count; i++) {
-        const struct value *n = &names->u.map.attrs[i].value;
-        if (n->u.str.len == len && memcmp(n->u.str.data, name, len) == 0) {
-            text_buf_add(b, names->u.map.attrs[i].name, names->u.map.attrs[i].name_len);
-            return;
-        }
-    }
-    snprintf(ref, sizeof ref, "#%zu", names->u.map.count);
-    value_init_string(&v, name, len);
-    value_map_set(names, ref, strlen(ref), &v);
-    text_buf_puts(b, ref);
-}
-
-/* Appends ":k" for *v (taken). */
-static void add_value(struct planner *pl, struct text_buf *b, struct value *v)
-{
-    struct value *values = &pl->plan->values;
-    char ref[24];
-    snprintf(ref, sizeof ref, ":%zu", values->u.map.count);
-    value_map_set(values, ref, strlen(ref), v);
-    text_buf_puts(b, ref);
-}
-
-static bool is_value_node(const struct pql_node *n)
-{
-    return (n->kind == PN_LIT && !n->missing) || n->kind == PN_PARAM || n->kind == PN_TUPLE ||
-           n->kind == PN_LIST || n->kind == PN_BAG;
-}
-
-static int eval_value(struct planner *pl, const struct pql_node *n, struct value *out, int depth);
-
-/* <<...>>: DynamoDB's sets, of strings, numbers or binaries, never empty. */
-static int eval_bag(struct planner *pl, const struct pql_node *n, struct value *out, int depth)
-{
-    enum value_type elem = VALUE_NULL;
-
-    if (n->argc == 0) return ddb_error_set(pl->err, DDB_VALIDATION, "Empty bags are not supported");
-    for (size_t i = 0; i < n->argc; i++) {
-        struct value v;
-        if (eval_value(pl, n->args[i], &v, depth + 1) != 0) {
-            value_clear(out);
-            return -1;
-        }
-        if ((v.type != VALUE_S && v.type != VALUE_N && v.type != VALUE_B) ||
-            (elem != VALUE_NULL && v.type != elem)) {
-            value_clear(&v);
-            value_clear(out);
-            return ddb_error_set(pl->err, DDB_VALIDATION,
-                                 "Unsupported data type in Bag. DynamoDB only supports either "
-                                 "numbers or strings in bags");
-        }
-        if (elem == VALUE_NULL) {
-            elem = v.type;
-            value_init_list(out, v.type == VALUE_S   ? VALUE_SS
-                                 : v.type == VALUE_N ? VALUE_NS
-                                                     : VALUE_BS);
-        }
-        if (value_set_contains(out, &v))
-            value_clear(&v); /* a bag may repeat a member; the set holds it once */
-        else
-            value_list_append(out, &v);
-    }
-    return 0;
-}
-
-/* A literal, parameter or collection of them as a DynamoDB value. */
-static int eval_value(struct planner *pl, const struct pql_node *n, struct value *out, int depth)
-{
-    value_init_null(out);
-    if (depth > PQL_MAX_NESTING) return ddb_error_set(pl->err, DDB_VALIDATION, "Nesting too deep");
-    switch (n->kind) {
-    case PN_LIT:
-        if (n->missing)
-            return ddb_error_set(pl->err, DDB_VALIDATION,
-                                 "MISSING must be compared using IS operator");
-        value_copy(out, &n->lit);
-        return 0;
-    case PN_PARAM: value_copy(out, &pl->params[n->param_index]); return 0;
-    case PN_TUPLE:
-        value_init_map(out);
-        for (size_t i = 0; i < n->argc; i++) {
-            struct value v;
-            if (value_map_get(out, n->keys[i], n->key_lens[i])) {
-                ddb_error_set(pl->err, DDB_VALIDATION, "Duplicate keys in tuple. Key: %.*s",
-                              (int) n->key_lens[i], n->keys[i]);
-                value_clear(out);
-                return -1;
-            }
-            if (eval_value(pl, n->args[i], &v, depth + 1) != 0) {
-                value_clear(out);
-                return -1;
-            }
-            value_map_set(out, n->keys[i], n->key_lens[i], &v);
-        }
-        return 0;
-    case PN_LIST:
-        value_init_list(out, VALUE_L);
-        for (size_t i = 0; i < n->argc; i++) {
-            struct value v;
-            if (eval_value(pl, n->args[i], &v, depth + 1) != 0) {
-                value_clear(out);
-                return -1;
-            }
-            value_list_append(out, &v);
-        }
-        return 0;
-    case PN_BAG: return eval_bag(pl, n, out, depth);
-    default:
-        return ddb_error_set(pl->err, DDB_VALIDATION, "Unsupported token in expression: %s",
-                             n->kind == PN_PATH ? "path" : "expression");
-    }
-}
-
-/* ---- expression text ---- */
-
-static void emit_path(struct planner *pl, struct text_buf *b, const struct pql_node *n)
-{
-    for (size_t i = 0; i < n->step_count; i++) {
-        const struct pql_step *st = &n->steps[i];
-        if (st->is_index) {
-            text_buf_printf(b, "[%u]", (unsigned) st->index);
-        } else {
-            if (i) text_buf_puts(b, ".");
-            add_name(pl, b, st->name, st->name_len);
-        }
-    }
-}
-
-static bool name_is(const struct pql_node *n, const char *fn)
-{
-    return n->kind == PN_CALL && strlen(fn) == n->name_len &&
-           strncasecmp(n->name, fn, n->name_len) == 0;
-}
-
-static int emit_cond(struct planner *pl, struct text_buf *b, const struct pql_node *n, int depth);
-
-/* An operand of a comparison or a function: a path, a value, or size(path). */
-static int emit_operand(struct planner *pl, struct text_buf *b, const struct pql_node *n,
-                        bool in_update, int depth)
-{
-    if (depth > PQL_MAX_NESTING) return ddb_error_set(pl->err, DDB_VALIDATION, "Nesting too deep");
-    if (n->kind == PN_PATH) {
-        emit_path(pl, b, n);
-        return 0;
-    }
-    if (is_value_node(n)) {
-        struct value v;
-        if (eval_value(pl, n, &v, 0) != 0) return -1;
-        add_value(pl, b, &v);
-        return 0;
-    }
-    if (n->kind == PN_LIT) /* MISSING */
-        return ddb_error_set(pl->err, DDB_VALIDATION, "MISSING must be compared using IS operator");
-    if (n->kind == PN_OP && (n->op == PO_PLUS || n->op == PO_MINUS)) {
-        if (!in_update)
-            return ddb_error_set(pl->err, DDB_VALIDATION,
-                                 "Unsupported operator in Condition Expression. Operator: %s",
-                                 n->op == PO_PLUS ? "+" : "-");
-        if (emit_operand(pl, b, n->args[0], true, depth + 1) != 0) return -1;
-        text_buf_puts(b, n->op == PO_PLUS ? " + " : " - ");
-        return emit_operand(pl, b, n->args[1], true, depth + 1);
-    }
-    if (n->kind == PN_CALL) {
-        /* size() as a comparison operand, list_append/if_not_exists in SET;
-         * the expression checker refuses any other function here, as it does
-         * in an ordinary expression. */
-        text_buf_add(b, n->name, n->name_len);
-        text_buf_puts(b, "(");
-        for (size_t i = 0; i < n->argc; i++) {
-            if (i) text_buf_puts(b, ", ");
-            if (emit_operand(pl, b, n->args[i], in_update, depth + 1) != 0) return -1;
-        }
-        text_buf_puts(b, ")");
-        return 0;
-    }
-    text_buf_puts(b, "(");
-    if (emit_cond(pl, b, n, depth + 1) != 0) return -1;
-    text_buf_puts(b, ")");
-    return 0;
-}
-
-static const char *cmp_text(enum pql_op op)
-{
-    switch (op) {
-    case PO_EQ: return " = ";
-    case PO_NE: return " <> ";
-    case PO_LT: return " < ";
-    case PO_LE: return " <= ";
-    case PO_GT: return " > ";
-    case PO_GE: return " >= ";
-    default: return " ";
-    }
-}
-
-/* x IS [NOT] type: MISSING is attribute_not_exists, the others attribute_type. */
-static int emit_is(struct planner *pl, struct text_buf *b, const struct pql_node *n)
-{
-    static const struct {
-        const char *word;
-        const char *type;
-    } types[] = {
-        {"NULL", "NULL"}, {"BOOLEAN", "BOOL"}, {"BLOB", "B"},  {"STRING", "S"},
-        {"NUMERIC", "N"}, {"STRUCT", "M"},     {"TUPLE", "M"}, {"LIST", "L"},
-    };
-    const struct pql_node *x = n->args[0];
-    struct value t;
-
-    if (x->kind != PN_PATH)
-        return ddb_error_set(pl->err, DDB_VALIDATION,
-                             "The left hand side argument to IS must be a Variable Reference, "
-                             "Literal, or Path");
-    if (strcmp(n->is_type, "MISSING") == 0) {
-        text_buf_puts(b, n->negated ? "attribute_exists(" : "attribute_not_exists(");
-        emit_path(pl, b, x);
-        text_buf_puts(b, ")");
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        if (strcmp(n->is_type, types[i].word) != 0) continue;
-        text_buf_puts(b, n->negated ? "(NOT attribute_type(" : "attribute_type(");
-        emit_path(pl, b, x);
-        text_buf_puts(b, ", ");
-        value_init_string(&t, types[i].type, strlen(types[i].type));
-        add_value(pl, b, &t);
-        text_buf_puts(b, n->negated ? "))" : ")");
-        return 0;
-    }
-    return ddb_error_set(pl->err, DDB_VALIDATION,
-                         "Unsupported data type for IS operator: %s. Supported data types are "
-                         "[MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]",
-                         n->is_type);
-}
-
-/* A condition (WHERE, or a part of it) as ConditionExpression text. */
-static int emit_cond(struct planner *pl, struct text_buf *b, const struct pql_node *n, int depth)
-{
-    if (depth > PQL_MAX_NESTING) return ddb_error_set(pl->err, DDB_VALIDATION, "Nesting too deep");
-    if (n->kind == PN_CALL) {
-        const char *fn = NULL;
-        if (name_is(n, "begins_with")) fn = "begins_with";
-        if (name_is(n, "contains")) fn = "contains";
-        if (name_is(n, "attribute_type")) fn = "attribute_type";
-        if (name_is(n, "exists")) fn = "attribute_exists";
-        if (name_is(n, "missing")) fn = "attribute_not_exists";
-        if (name_is(n, "size") || name_is(n, "list_append") || name_is(n, "set_add") ||
-            name_is(n, "set_delete") || name_is(n, "if_not_exists"))
-            return ddb_error_set(pl->err, DDB_VALIDATION,
-                                 "WHERE clause must contain an expression that resolves to a "
-                                 "boolean");
-        if (!fn)
-            return ddb_error_set(pl->err, DDB_VALIDATION, "Unrecognized function: %.*s",
-                                 (int) n->name_len, n->name);
-        text_buf_puts(b, fn);
-        text_buf_puts(b, "(");
-        for (size_t i = 0; i < n->argc; i++) {
-            if (i) text_buf_puts(b, ", ");
-            if (emit_operand(pl, b, n->args[i], false, depth + 1) != 0) return -1;
-        }
-        text_buf_puts(b, ")");
-        return 0;
-    }
-    if (n->kind != PN_OP || n->op == PO_PLUS || n->op == PO_MINUS)
-        return ddb_error_set(pl->err, DDB_VALIDATION,
-                             "WHERE clause must contain an expression that resolves to a boolean");
-    switch (n->op) {
-    case PO_AND:
-    case PO_OR:
-        text_buf_puts(b, "(");
-        for (size_t i = 0; i < n->argc; i++) {
-            if (i) text_buf_puts(b, n->op == PO_AND ? " AND " : " OR ");
-            if (emit_cond(pl, b, n->args[i], depth + 1) != 0) return -1;
-        }
-        text_buf_puts(b, ")");
-        return 0;
-    case PO_NOT:
-        text_buf_puts(b, "(NOT ");
-        if (emit_cond(pl, b, n->args[0], depth + 1) != 0) return -1;
-        text_buf_puts(b, ")");
-        return 0;
-    case PO_IS: return emit_is(pl, b, n);
-    case PO_BETWEEN:
-    case PO_IN:
-        text_buf_puts(b, n->negated ? "(NOT (" : "(");
-        if (emit_operand(pl, b, n->args[0], false, depth + 1) != 0) return -1;
-        text_buf_puts(b, n->op == PO_BETWEEN ? " BETWEEN " : " IN (");
-        for (size_t i = 1; i < n->argc; i++) {
-            if (i > 1) text_buf_puts(b, n->op == PO_BETWEEN ? " AND " : ", ");
-            if (emit_operand(pl, b, n->args[i], false, depth + 1) != 0) return -1;
-        }
-        text_buf_puts(b, n->op == PO_IN ? ")" : "");
-        text_buf_puts(b, n->negated ? "))" : ")");
-        return 0;
-    default:
-        if (emit_operand(pl, b, n->args[0], false, depth + 1) != 0) return -1;
-        text_buf_puts(b, cmp_text(n->op));
-        return emit_operand(pl, b, n->args[1], false, depth + 1);
-    }
 }
 
 /* ---- keys ---- */
@@ -418,11 +104,11 @@ static const struct pql_node *key_operand(const struct pql_node *c, const char *
     static const enum pql_op flipped[] = {[PO_EQ] = PO_EQ, [PO_NE] = PO_NE, [PO_LT] = PO_GT,
                                           [PO_LE] = PO_GE, [PO_GT] = PO_LT, [PO_GE] = PO_LE};
     if (c->kind != PN_OP || c->op > PO_GE || c->op == PO_NE) return NULL;
-    if (is_attr(c->args[0], attr) && is_value_node(c->args[1])) {
+    if (is_attr(c->args[0], attr) && pql_is_value_node(c->args[1])) {
         *op = c->op;
         return c->args[1];
     }
-    if (is_attr(c->args[1], attr) && is_value_node(c->args[0])) {
+    if (is_attr(c->args[1], attr) && pql_is_value_node(c->args[0])) {
         *op = flipped[c->op];
         return c->args[0];
     }
@@ -469,7 +155,7 @@ static int extract_key(struct planner *pl, const struct table_def *def, struct t
                               attr);
                 goto out;
             }
-            if (eval_value(pl, v, &kv, 0) != 0) goto out;
+            if (pql_eval_value(pl, v, &kv, 0) != 0) goto out;
             value_map_set(&pl->plan->key, attr, strlen(attr), &kv);
             used[i] = found = true;
         }
@@ -481,7 +167,7 @@ static int extract_key(struct planner *pl, const struct table_def *def, struct t
     for (size_t i = 0; i < count; i++) {
         if (used[i]) continue;
         text_buf_puts(cond, rest++ ? " AND " : "(");
-        if (emit_cond(pl, cond, cs[i], 1) != 0) goto out;
+        if (pql_emit_cond(pl, cond, cs[i], 1) != 0) goto out;
     }
     if (rest) text_buf_puts(cond, ")");
     rc = 0;
@@ -533,7 +219,7 @@ static int find_hash_pin(struct planner *pl, const struct table_def *def, const 
         const struct pql_node *v = key_operand(c, hash, &op);
         if (v && op == PO_EQ) {
             struct value kv;
-            if (eval_value(pl, v, &kv, 0) != 0) return -1;
+            if (pql_eval_value(pl, v, &kv, 0) != 0) return -1;
             if (!key_value_fits(def, hash, &kv)) {
                 value_clear(&kv);
                 continue;
@@ -544,12 +230,12 @@ static int find_hash_pin(struct planner *pl, const struct table_def *def, const 
             out->conjunct = c;
         } else if (c->kind == PN_OP && c->op == PO_IN && !c->negated && is_attr(c->args[0], hash)) {
             for (size_t a = 1; a < c->argc; a++)
-                if (!is_value_node(c->args[a])) goto next;
+                if (!pql_is_value_node(c->args[a])) goto next;
             out->values = xcalloc(c->argc, sizeof *out->values);
             for (size_t a = 1; a < c->argc; a++) {
                 struct value kv;
                 bool dup = false;
-                if (eval_value(pl, c->args[a], &kv, 0) != 0) {
+                if (pql_eval_value(pl, c->args[a], &kv, 0) != 0) {
                     hash_pin_clear(out);
                     return -1;
                 }
@@ -623,21 +309,21 @@ static int find_range(struct planner *pl, const struct table_def *def, const cha
         const struct pql_node *v = key_operand(c, range, &op);
         struct value a, b;
         if (v) {
-            if (eval_value(pl, v, &a, 0) != 0) return -1;
+            if (pql_eval_value(pl, v, &a, 0) != 0) return -1;
             if (!key_value_fits(def, range, &a)) {
                 value_clear(&a);
                 continue;
             }
             text_buf_puts(out, " AND ");
-            add_name(pl, out, range, strlen(range));
-            text_buf_puts(out, cmp_text(op));
-            add_value(pl, out, &a);
+            pql_emit_name(pl, out, range, strlen(range));
+            text_buf_puts(out, pql_cmp_text(op));
+            pql_emit_value(pl, out, &a);
             return 0;
         }
         if (c->kind == PN_OP && c->op == PO_BETWEEN && !c->negated && is_attr(c->args[0], range) &&
-            is_value_node(c->args[1]) && is_value_node(c->args[2])) {
-            if (eval_value(pl, c->args[1], &a, 0) != 0) return -1;
-            if (eval_value(pl, c->args[2], &b, 0) != 0) {
+            pql_is_value_node(c->args[1]) && pql_is_value_node(c->args[2])) {
+            if (pql_eval_value(pl, c->args[1], &a, 0) != 0) return -1;
+            if (pql_eval_value(pl, c->args[2], &b, 0) != 0) {
                 value_clear(&a);
                 return -1;
             }
@@ -649,24 +335,24 @@ static int find_range(struct planner *pl, const struct table_def *def, const cha
                 continue;
             }
             text_buf_puts(out, " AND ");
-            add_name(pl, out, range, strlen(range));
+            pql_emit_name(pl, out, range, strlen(range));
             text_buf_puts(out, " BETWEEN ");
-            add_value(pl, out, &a);
+            pql_emit_value(pl, out, &a);
             text_buf_puts(out, " AND ");
-            add_value(pl, out, &b);
+            pql_emit_value(pl, out, &b);
             return 0;
         }
-        if (name_is(c, "begins_with") && c->argc == 2 && is_attr(c->args[0], range) &&
-            is_value_node(c->args[1])) {
-            if (eval_value(pl, c->args[1], &a, 0) != 0) return -1;
+        if (pql_is_call(c, "begins_with") && c->argc == 2 && is_attr(c->args[0], range) &&
+            pql_is_value_node(c->args[1])) {
+            if (pql_eval_value(pl, c->args[1], &a, 0) != 0) return -1;
             if (a.type == VALUE_N || !key_value_fits(def, range, &a)) {
                 value_clear(&a);
                 continue;
             }
             text_buf_puts(out, " AND begins_with(");
-            add_name(pl, out, range, strlen(range));
+            pql_emit_name(pl, out, range, strlen(range));
             text_buf_puts(out, ", ");
-            add_value(pl, out, &a);
+            pql_emit_value(pl, out, &a);
             text_buf_puts(out, ")");
             return 0;
         }
@@ -753,9 +439,9 @@ static int plan_select(struct planner *pl, const struct table_def *def, struct s
     if (source_keys(pl, def, &k) != 0) return -1;
     for (size_t i = 0; i < s->projection_count; i++) {
         if (i) text_buf_puts(&t->projection, ", ");
-        emit_path(pl, &t->projection, s->projection[i]);
+        pql_emit_path(pl, &t->projection, s->projection[i]);
     }
-    if (s->where && emit_cond(pl, &t->filter, s->where, 0) != 0) return -1;
+    if (s->where && pql_emit_cond(pl, &t->filter, s->where, 0) != 0) return -1;
     conjuncts(s, &cs, &count);
     memset(&pin, 0, sizeof pin);
     text_buf_init(&range);
@@ -791,10 +477,10 @@ static int plan_select(struct planner *pl, const struct table_def *def, struct s
     for (size_t i = 0; i < pin.count; i++) {
         struct value v;
         text_buf_init(&t->keys[i]);
-        add_name(pl, &t->keys[i], k->hash_names[0], strlen(k->hash_names[0]));
+        pql_emit_name(pl, &t->keys[i], k->hash_names[0], strlen(k->hash_names[0]));
         text_buf_puts(&t->keys[i], " = ");
         value_copy(&v, &pin.values[i]);
-        add_value(pl, &t->keys[i], &v);
+        pql_emit_value(pl, &t->keys[i], &v);
         if (range.data) text_buf_add(&t->keys[i], range.data, range.len);
         value_copy(&pl->plan->queries[i].hash_value, &pin.values[i]);
     }
@@ -843,19 +529,19 @@ static int emit_set_op(struct planner *pl, struct update_texts *u, const struct 
     if (!same_path(call->args[0], a->path))
         return ddb_error_set(pl->err, DDB_VALIDATION,
                              "The first argument to SET_%s must equal the assignment value", what);
-    if (!is_value_node(call->args[1]))
+    if (!pql_is_value_node(call->args[1]))
         return ddb_error_set(pl->err, DDB_VALIDATION,
                              "The second argument to SET_%s must be a value with type SET", what);
-    if (eval_value(pl, call->args[1], &v, 0) != 0) return -1;
+    if (pql_eval_value(pl, call->args[1], &v, 0) != 0) return -1;
     if (!value_is_set(&v)) {
         value_clear(&v);
         return ddb_error_set(pl->err, DDB_VALIDATION,
                              "The second argument to SET_%s must be a value with type SET", what);
     }
     if (b->len) text_buf_puts(b, ", ");
-    emit_path(pl, b, a->path);
+    pql_emit_path(pl, b, a->path);
     text_buf_puts(b, " ");
-    add_value(pl, b, &v);
+    pql_emit_value(pl, b, &v);
     return 0;
 }
 
@@ -865,21 +551,21 @@ static int emit_update(struct planner *pl, struct update_texts *u)
         const struct pql_assign *a = &pl->s->assigns[i];
         if (a->kind == PA_REMOVE) {
             if (u->remove.len) text_buf_puts(&u->remove, ", ");
-            emit_path(pl, &u->remove, a->path);
+            pql_emit_path(pl, &u->remove, a->path);
             continue;
         }
-        if (name_is(a->value, "set_add")) {
+        if (pql_is_call(a->value, "set_add")) {
             if (emit_set_op(pl, u, a, "ADD") != 0) return -1;
             continue;
         }
-        if (name_is(a->value, "set_delete")) {
+        if (pql_is_call(a->value, "set_delete")) {
             if (emit_set_op(pl, u, a, "DELETE") != 0) return -1;
             continue;
         }
         if (u->set.len) text_buf_puts(&u->set, ", ");
-        emit_path(pl, &u->set, a->path);
+        pql_emit_path(pl, &u->set, a->path);
         text_buf_puts(&u->set, " = ");
-        if (emit_operand(pl, &u->set, a->value, true, 0) != 0) return -1;
+        if (pql_emit_operand(pl, &u->set, a->value, true, 0) != 0) return -1;
     }
     return 0;
 }
@@ -904,7 +590,7 @@ static void emit_exists(struct planner *pl, struct text_buf *b, const struct tab
                         bool exists)
 {
     text_buf_puts(b, exists ? "attribute_exists(" : "attribute_not_exists(");
-    add_name(pl, b, def->key.hash_names[0], strlen(def->key.hash_names[0]));
+    pql_emit_name(pl, b, def->key.hash_names[0], strlen(def->key.hash_names[0]));
     text_buf_puts(b, ")");
 }
 
@@ -950,7 +636,7 @@ static int plan_write(struct planner *pl, const struct table_def *def, bool in_t
                           "to express item values for insert statement.");
             goto out;
         }
-        if (eval_value(pl, s->value, &attrs, 0) != 0) goto out;
+        if (pql_eval_value(pl, s->value, &attrs, 0) != 0) goto out;
         if (attrs.type != VALUE_M) {
             value_clear(&attrs);
             ddb_error_set(pl->err, DDB_VALIDATION,
@@ -1045,7 +731,7 @@ static int plan_transaction_get(struct planner *pl, const struct table_def *def)
     }
     for (size_t i = 0; i < pl->s->projection_count; i++) {
         if (i) text_buf_puts(&projection, ", ");
-        emit_path(pl, &projection, pl->s->projection[i]);
+        pql_emit_path(pl, &projection, pl->s->projection[i]);
     }
     ready_ctx(pl->plan);
     rc = parse_text(pl->plan, EXPR_PROJECTION, "ProjectionExpression", &projection,
