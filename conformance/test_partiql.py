@@ -157,6 +157,8 @@ def test_select_where_operators_and_functions(dynamodb, music):
         "song00"]
     assert titles("Absent IS MISSING AND Info IS NOT MISSING AND Plays = 10") == ["song01"]
     assert titles("missing(Info) OR Plays = 20") == ["song02"]
+    # function names are case-insensitive in PartiQL
+    assert titles("SIZE(Info.tags) = 2 AND BEGINS_WITH(SongTitle, 'song05')") == ["song05"]
 
 
 def test_select_pinned_partition_key_is_a_query(dynamodb, music):

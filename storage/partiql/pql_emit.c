@@ -188,8 +188,18 @@ int pql_emit_operand(struct planner *pl, struct text_buf *b, const struct pql_no
     if (n->kind == PN_CALL) {
         /* size() as a comparison operand, list_append/if_not_exists in SET;
          * the expression checker refuses any other function here, as it does
-         * in an ordinary expression. */
-        text_buf_add(b, n->name, n->name_len);
+         * in an ordinary expression. PartiQL's function names are
+         * case-insensitive, the expression language's are not. */
+        static const char *const known[] = {
+            "size",           "list_append",      "if_not_exists",        "begins_with", "contains",
+            "attribute_type", "attribute_exists", "attribute_not_exists", NULL};
+        const char *canonical = NULL;
+        for (const char *const *k = known; *k && !canonical; k++)
+            if (pql_is_call(n, *k)) canonical = *k;
+        if (canonical)
+            text_buf_puts(b, canonical);
+        else
+            text_buf_add(b, n->name, n->name_len);
         text_buf_puts(b, "(");
         for (size_t i = 0; i < n->argc; i++) {
             if (i) text_buf_puts(b, ", ");

@@ -164,6 +164,8 @@ static const struct {
     {"SELECT * FROM t WHERE contains(s, 'a') AND size(l) = 1 AND NOT n BETWEEN 6 AND 9", NULL, "",
      -1, 1, NULL},
     {"SELECT * FROM t WHERE n NOT IN [1, 2] AND attribute_type(n, 'N')", NULL, "", -1, 1, NULL},
+    {"SELECT * FROM t WHERE SIZE(l) = 1 AND Begins_With(m.x, 'y') AND CONTAINS(s, 'a')", NULL, "",
+     -1, 1, NULL},
     {"SELECT * FROM t WHERE n IS NULL", NULL, "", -1, 0, NULL},
     {"SELECT * FROM t WHERE n <> 5", NULL, "", -1, 0, NULL},
     {"SELECT * FROM t.g WHERE gk = 'x'", NULL, "", 1, 0, NULL},
@@ -222,6 +224,10 @@ static const struct {
      "", 0, 0,
      "{\"pk\": \"p\", \"sk\": 1, \"n\": 5, \"s\": <<\"a\", \"b\">>, \"l\": [1], \"m\": {\"x\": "
      "\"z\"}}"},
+    {"UPDATE t SET l = LIST_APPEND(l, [2]), s = SET_ADD(s, <<'a'>>) WHERE pk = 'p' AND sk = 1",
+     NULL, "", 0, 1,
+     "{\"pk\": \"p\", \"sk\": 1, \"n\": 5, \"s\": <<\"a\">>, \"l\": [1, 2], \"m\": {\"x\": "
+     "\"y\"}}"},
     {"UPDATE t SET s = set_delete(s, <<'a'>>) WHERE pk = 'p' AND sk = 1", NULL, "", 0, 1,
      "{\"pk\": \"p\", \"sk\": 1, \"n\": 5, \"l\": [1], \"m\": {\"x\": \"y\"}}"},
     {"UPDATE t SET s = set_add(l, <<'b'>>) WHERE pk = 'p' AND sk = 1", NULL,
