@@ -69,7 +69,7 @@ static void capacity_merge(struct consumed_capacity *dst, const struct consumed_
 
 /* Parses st and plans it against a copy of its table's definition. */
 static int prepare(struct db *db, const struct db_scope *scope, const struct partiql_statement *st,
-                   bool in_transaction, struct pql_plan *plan, struct ddb_error *err)
+                   enum pql_context context, struct pql_plan *plan, struct ddb_error *err)
 {
     struct pql_stmt *stmt = NULL;
     struct table_def def;
@@ -85,7 +85,7 @@ static int prepare(struct db *db, const struct db_scope *scope, const struct par
     db_unlock(db);
     if (rc == 0) {
         pql_plan_clear(plan);
-        rc = pql_plan(stmt, &def, st->params, st->param_count, in_transaction, plan, err);
+        rc = pql_plan(stmt, &def, st->params, st->param_count, context, plan, err);
     }
     table_def_clear(&def);
     pql_stmt_free(stmt);
@@ -251,7 +251,7 @@ int db_execute_statement(struct db *db, const struct db_scope *scope,
     int rc;
 
     result_init(out);
-    if (prepare(db, scope, st, false, &plan, err) != 0) {
+    if (prepare(db, scope, st, PQL_IN_STATEMENT, &plan, err) != 0) {
         pql_plan_clear(&plan);
         return -1;
     }
@@ -287,7 +287,7 @@ int db_batch_statement(struct db *db, const struct db_scope *scope,
     result_init(out);
     /* A batch's SELECT reads one item by its key, as BatchGetItem does: the
      * same rules as a transaction's. */
-    if (prepare(db, scope, st, true, &plan, err) != 0) {
+    if (prepare(db, scope, st, PQL_IN_BATCH, &plan, err) != 0) {
         pql_plan_clear(&plan);
         return -1;
     }
@@ -348,7 +348,16 @@ int db_execute_transaction(struct db *db, const struct db_scope *scope,
     for (size_t i = 0; i < count; i++)
         result_init(&out[i]);
     for (; planned < count; planned++) {
-        if (prepare(db, scope, &sts[planned], true, &plans[planned], err) != 0) {
+        if (prepare(db, scope, &sts[planned], PQL_IN_TRANSACTION, &plans[planned], err) != 0) {
+            /* AWS names the statement a validation error is about. */
+            if (err->code == DDB_VALIDATION) {
+                struct ddb_error inner = {0};
+                ddb_error_move(&inner, err);
+                ddb_error_set(err, DDB_VALIDATION,
+                              "Validation failed in TransactStatements[%zu]: %s", planned,
+                              inner.message ? inner.message : "");
+                ddb_error_clear(&inner);
+            }
             planned++;
             goto out;
         }

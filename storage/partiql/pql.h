@@ -46,6 +46,10 @@
 
 enum pql_kind { PQL_SELECT, PQL_INSERT, PQL_UPDATE, PQL_DELETE, PQL_EXISTS };
 
+/* Which operation runs the statement: a SELECT in a batch or a transaction
+ * reads one item by its full key. */
+enum pql_context { PQL_IN_STATEMENT, PQL_IN_BATCH, PQL_IN_TRANSACTION };
+
 /* RETURNING: what an UPDATE or DELETE hands back (storage/partiql.c maps it
  * onto the write's ReturnValues). */
 enum pql_returning {
@@ -96,6 +100,7 @@ struct pql_step {
 struct pql_node {
     enum pql_node_kind kind;
     uint32_t pos;           /* byte offset in the statement, for messages */
+    uint32_t len;           /* bytes of the node's first token, for messages */
     struct pql_step *steps; /* PN_PATH */
     size_t step_count;
     struct value lit;   /* PN_LIT; owned */
@@ -150,6 +155,10 @@ struct pql_stmt {
     struct pql_node *nodes;       /* allocation chain */
 };
 
+/* " at line:column:length" for a node of s, as DynamoDB appends it to the
+ * messages about one part of a statement (columns count characters from 1). */
+void pql_position(const struct pql_stmt *s, uint32_t pos, uint32_t len, char *buf, size_t cap);
+
 /* Parses one statement. Syntax errors: ValidationException "Statement wasn't
  * well formed, can't be processed: <detail>"; an empty one and unsupported
  * constructs get their own texts. *out is owned by the caller. */
@@ -197,10 +206,11 @@ void pql_plan_clear(struct pql_plan *p);
  * (params[0..param_count), borrowed): checks the parameter count ("Number of
  * parameters in request and statement don't match."), the index, the full key
  * of a write ("Where clause does not contain a mandatory equality on all key
- * attributes"), ORDER BY, and builds the expressions. in_transaction applies
- * ExecuteTransaction's rules (a SELECT needs its full key and no index).
+ * attributes"), ORDER BY, and builds the expressions. In a batch or a
+ * transaction a SELECT needs its full key and no index.
  */
 int pql_plan(const struct pql_stmt *s, const struct table_def *def, const struct value *params,
-             size_t param_count, bool in_transaction, struct pql_plan *out, struct ddb_error *err);
+             size_t param_count, enum pql_context context, struct pql_plan *out,
+             struct ddb_error *err);
 
 #endif

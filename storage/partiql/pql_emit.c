@@ -56,6 +56,54 @@ bool pql_is_value_node(const struct pql_node *n)
            n->kind == PN_LIST || n->kind == PN_BAG;
 }
 
+/* AWS names an unknown function in lower case, with its position
+ * (paritysuite tier3 partiqlFunctions: EXISTS(ss), set_add in a WHERE). */
+static int unrecognized_function(struct planner *pl, const struct pql_node *n)
+{
+    char name[64], at[64];
+    size_t len = n->name_len < sizeof name - 1 ? n->name_len : sizeof name - 1;
+    for (size_t i = 0; i < len; i++) {
+        char c = n->name[i];
+        name[i] = (char) (c >= 'A' && c <= 'Z' ? c + 32 : c);
+    }
+    name[len] = '\0';
+    pql_position(pl->s, n->pos, n->len, at, sizeof at);
+    return ddb_error_set(pl->err, DDB_VALIDATION, "Unrecognized function: %s%s", name, at);
+}
+
+/* A set literal may not repeat a member: "One or more parameter values were
+ * invalid: Input collection [x, x] contains duplicates." (AWS's text, the
+ * members as written, paritysuite tier3 partiqlFunctions). */
+static int check_duplicates(struct planner *pl, struct value *set)
+{
+    struct text_buf list;
+    bool dup = false;
+
+    for (size_t i = 0; i < set->u.list.count && !dup; i++)
+        for (size_t j = i + 1; j < set->u.list.count && !dup; j++)
+            dup = value_equal(&set->u.list.elems[i], &set->u.list.elems[j]);
+    if (!dup) return 0;
+    text_buf_init(&list);
+    for (size_t i = 0; i < set->u.list.count; i++) {
+        const struct value *e = &set->u.list.elems[i];
+        char *b64 = e->type == VALUE_B ? text_base64_encode_new(e->u.str.data, e->u.str.len) : NULL;
+        text_buf_puts(&list, i ? ", " : "[");
+        if (b64)
+            text_buf_puts(&list, b64);
+        else
+            text_buf_add(&list, e->u.str.data, e->u.str.len);
+        free(b64);
+    }
+    text_buf_puts(&list, "]");
+    ddb_error_set(pl->err, DDB_VALIDATION,
+                  "One or more parameter values were invalid: Input collection %s contains "
+                  "duplicates.",
+                  list.data);
+    text_buf_clear(&list);
+    value_clear(set);
+    return -1;
+}
+
 /* <<...>>: DynamoDB's sets, of strings, numbers or binaries, never empty. */
 static int eval_bag(struct planner *pl, const struct pql_node *n, struct value *out, int depth)
 {
@@ -82,12 +130,9 @@ static int eval_bag(struct planner *pl, const struct pql_node *n, struct value *
                                  : v.type == VALUE_N ? VALUE_NS
                                                      : VALUE_BS);
         }
-        if (value_set_contains(out, &v))
-            value_clear(&v); /* a bag may repeat a member; the set holds it once */
-        else
-            value_list_append(out, &v);
+        value_list_append(out, &v);
     }
-    return 0;
+    return check_duplicates(pl, out);
 }
 
 /* A literal, parameter or collection of them as a DynamoDB value. */
@@ -196,10 +241,8 @@ int pql_emit_operand(struct planner *pl, struct text_buf *b, const struct pql_no
         const char *canonical = NULL;
         for (const char *const *k = known; *k && !canonical; k++)
             if (pql_is_call(n, *k)) canonical = *k;
-        if (canonical)
-            text_buf_puts(b, canonical);
-        else
-            text_buf_add(b, n->name, n->name_len);
+        if (!canonical) return unrecognized_function(pl, n);
+        text_buf_puts(b, canonical);
         text_buf_puts(b, "(");
         for (size_t i = 0; i < n->argc; i++) {
             if (i) text_buf_puts(b, ", ");
@@ -275,16 +318,13 @@ int pql_emit_cond(struct planner *pl, struct text_buf *b, const struct pql_node 
         if (pql_is_call(n, "begins_with")) fn = "begins_with";
         if (pql_is_call(n, "contains")) fn = "contains";
         if (pql_is_call(n, "attribute_type")) fn = "attribute_type";
-        if (pql_is_call(n, "exists")) fn = "attribute_exists";
-        if (pql_is_call(n, "missing")) fn = "attribute_not_exists";
-        if (pql_is_call(n, "size") || pql_is_call(n, "list_append") || pql_is_call(n, "set_add") ||
-            pql_is_call(n, "set_delete") || pql_is_call(n, "if_not_exists"))
+        if (pql_is_call(n, "attribute_exists")) fn = "attribute_exists";
+        if (pql_is_call(n, "attribute_not_exists")) fn = "attribute_not_exists";
+        if (pql_is_call(n, "size"))
             return ddb_error_set(pl->err, DDB_VALIDATION,
                                  "WHERE clause must contain an expression that resolves to a "
                                  "boolean");
-        if (!fn)
-            return ddb_error_set(pl->err, DDB_VALIDATION, "Unrecognized function: %.*s",
-                                 (int) n->name_len, n->name);
+        if (!fn) return unrecognized_function(pl, n);
         text_buf_puts(b, fn);
         text_buf_puts(b, "(");
         for (size_t i = 0; i < n->argc; i++) {

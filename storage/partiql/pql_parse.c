@@ -39,6 +39,7 @@
 #include "storage/partiql/pql.h"
 #include "storage/partiql/pql_lex.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -51,6 +52,11 @@ struct parser {
     size_t i;
     int depth;
     struct ddb_error *err;
+    /* Where a literal stands inside the value being parsed ("root", "root.x",
+     * "root[1]"), for the number messages; INSERT's item tuple does not add
+     * its own keys, each attribute being a root of its own. */
+    struct text_buf lit_path;
+    bool item_tuple_next;
 };
 
 static const struct pql_token *peek(struct parser *p)
@@ -90,22 +96,41 @@ static bool accept(struct parser *p, enum pql_tok type)
     return true;
 }
 
-/* line:column:length of a token, 1-based, as DynamoDB positions its messages. */
-static int syntax_error(struct parser *p, const struct pql_token *t, const char *what)
+void pql_position(const struct pql_stmt *s, uint32_t pos, uint32_t len, char *buf, size_t cap)
 {
     size_t line = 1, col = 1;
-    for (size_t k = 0; k < t->start && k < p->s->src_len; k++) {
-        if (p->s->src[k] == '\n') {
+    for (size_t k = 0; k < pos && k < s->src_len; k++) {
+        if (s->src[k] == '\n') {
             line++;
             col = 1;
-        } else if (((unsigned char) p->s->src[k] & 0xC0) != 0x80) {
+        } else if (((unsigned char) s->src[k] & 0xC0) != 0x80) {
             col++;
         }
     }
+    snprintf(buf, cap, " at %zu:%zu:%u", line, col, (unsigned) len);
+}
+
+/* A syntax error at token t. Bytes no token accepts, and strings or comments
+ * without their end, get the envelope with nothing after it, as AWS answers
+ * a '#' or an unterminated comment (paritysuite tier3 partiqlGrammar). */
+static int syntax_error(struct parser *p, const struct pql_token *t, const char *what)
+{
+    char at[64];
     if (t->type == PT_EOF)
         return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED "Unexpected end of statement");
-    return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED "%s at %zu:%zu:%u", what, line,
-                         col, (unsigned) t->len);
+    if (t->type == PT_UNKNOWN || t->type == PT_UNTERMINATED)
+        return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED);
+    pql_position(p->s, t->start, t->len, at, sizeof at);
+    return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED "%s%s", what, at);
+}
+
+/* The message AWS gives a token left after a complete statement. */
+static int leftover(struct parser *p)
+{
+    if (peek(p)->type == PT_UNKNOWN || peek(p)->type == PT_UNTERMINATED)
+        return syntax_error(p, peek(p), "");
+    return ddb_error_set(p->err, DDB_VALIDATION,
+                         NOT_WELL_FORMED "Unexpected token after expression");
 }
 
 static int expect(struct parser *p, enum pql_tok type, const char *what)
@@ -126,6 +151,7 @@ static struct pql_node *node_new(struct parser *p, enum pql_node_kind kind,
     struct pql_node *n = xcalloc(1, sizeof *n);
     n->kind = kind;
     n->pos = t->start;
+    n->len = t->len;
     value_init_null(&n->lit);
     n->next_alloc = p->s->nodes;
     p->s->nodes = n;
@@ -250,6 +276,32 @@ static int parse_path(struct parser *p, struct pql_node **out)
     return parse_path_rest(p, n);
 }
 
+/* False when the exponent, or the scale it leaves (digits after the point
+ * less the exponent), does not fit a 32-bit integer: AWS cannot convert such
+ * a literal and answers the envelope with nothing after it. */
+static bool exponent_fits(const char *text, size_t n)
+{
+    long long exp = 0, frac = 0;
+    bool neg = false, in_frac = false;
+    size_t i = 0;
+    for (; i < n && text[i] != 'e' && text[i] != 'E'; i++) {
+        if (text[i] == '.')
+            in_frac = true;
+        else if (in_frac)
+            frac++;
+    }
+    if (i == n) return true;
+    i++;
+    if (i < n && (text[i] == '-' || text[i] == '+')) neg = text[i++] == '-';
+    for (; i < n; i++) {
+        exp = exp * 10 + (text[i] - '0');
+        if (exp > 4294967296LL) return false;
+    }
+    if (neg) exp = -exp;
+    if (exp > 2147483647LL || exp < -2147483648LL) return false;
+    return frac - exp <= 2147483647LL && frac - exp >= -2147483648LL;
+}
+
 /* A number literal with an optional leading minus, checked by DynamoDB's
  * number rules (38 digits, range) with their usual messages. */
 static int parse_number(struct parser *p, bool negative, const struct pql_token *at,
@@ -267,7 +319,16 @@ static int parse_number(struct parser *p, bool negative, const struct pql_token 
     memcpy(text + n, p->s->src + t->start, t->len);
     n += t->len;
     text[n] = '\0';
-    if (number_parse(text, n, &num, p->err) != 0) return -1;
+    if (!exponent_fits(text, n)) return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED);
+    if (number_parse(text, n, &num, p->err) != 0) {
+        /* DynamoDB names where the literal stands: "... under root.x". */
+        struct ddb_error inner = {0};
+        ddb_error_move(&inner, p->err);
+        ddb_error_set(p->err, inner.code, "%s under %s", inner.message ? inner.message : "",
+                      p->lit_path.data ? p->lit_path.data : "root");
+        ddb_error_clear(&inner);
+        return -1;
+    }
     n = number_format(&num, buf, sizeof buf);
     node = node_new(p, PN_LIT, at);
     value_init_number_text(&node->lit, buf, n);
@@ -287,10 +348,15 @@ static int parse_collection(struct parser *p, struct pql_node **out)
                                   : open->type == PT_LBRACKET ? PN_LIST
                                                               : PN_BAG,
                                   open);
+    bool item_tuple = p->item_tuple_next && n->kind == PN_TUPLE;
+    size_t path_len = p->lit_path.len;
+
+    p->item_tuple_next = false;
     *out = n;
     if (accept(p, close)) return 0;
     for (;;) {
         struct pql_node *v;
+        int rc;
         if (n->kind == PN_TUPLE) {
             const struct pql_token *k = peek(p);
             size_t len;
@@ -304,7 +370,14 @@ static int parse_collection(struct parser *p, struct pql_node **out)
             n->keys[n->argc] = key;
             n->key_lens[n->argc] = len;
         }
-        if (parse_value(p, &v) != 0) return -1;
+        if (n->kind == PN_TUPLE && !item_tuple)
+            text_buf_printf(&p->lit_path, ".%.*s", (int) n->key_lens[n->argc], n->keys[n->argc]);
+        else if (n->kind == PN_LIST)
+            text_buf_printf(&p->lit_path, "[%zu]", n->argc);
+        rc = parse_value(p, &v);
+        p->lit_path.len = path_len;
+        if (p->lit_path.data) p->lit_path.data[path_len] = '\0';
+        if (rc != 0) return -1;
         node_add_arg(n, v);
         if (accept(p, close)) return 0;
         if (expect(p, PT_COMMA, "Unexpected token") != 0) return -1;
@@ -570,8 +643,22 @@ static int parse_cond(struct parser *p, struct pql_node **out)
     return parse_binary(p, out, "OR", PO_OR, parse_and);
 }
 
+/* After a table name, a name that starts no clause is an alias, which
+ * DynamoDB refuses with its own text (paritysuite tier3 partiqlGrammar). */
+static int check_alias(struct parser *p)
+{
+    static const char *const clauses[] = {"WHERE", "ORDER", "SET", "REMOVE", "RETURNING", NULL};
+    const struct pql_token *t = peek(p);
+    if (t->type == PT_QIDENT)
+        return ddb_error_set(p->err, DDB_VALIDATION, "Aliasing is not supported");
+    if (t->type != PT_IDENT) return 0;
+    for (const char *const *c = clauses; *c; c++)
+        if (pql_tok_is(p->s->src, t, *c)) return 0;
+    return ddb_error_set(p->err, DDB_VALIDATION, "Aliasing is not supported");
+}
+
 /* FROM's source: name, or name.name for an index. */
-static int parse_source(struct parser *p)
+static int parse_source(struct parser *p, bool aliasable)
 {
     const char *name;
     size_t len;
@@ -584,9 +671,7 @@ static int parse_source(struct parser *p)
             return ddb_error_set(p->err, DDB_VALIDATION,
                                  "A path may contain at most 2 components in the FROM clause");
     }
-    if (peek(p)->type == PT_IDENT && pql_tok_is(p->s->src, peek(p), "AS"))
-        return ddb_error_set(p->err, DDB_VALIDATION, "Aliasing is not supported");
-    return 0;
+    return aliasable ? check_alias(p) : 0;
 }
 
 static int parse_where(struct parser *p)
@@ -603,10 +688,17 @@ static int parse_select(struct parser *p)
     } else {
         for (;;) {
             struct pql_node *path;
-            if (peek(p)->type == PT_STAR)
+            const struct pql_token *t = peek(p);
+            char at[64];
+            if (t->type == PT_STAR)
                 return ddb_error_set(p->err, DDB_VALIDATION,
                                      "Other attributes should not be present in the projection "
                                      "when '*' is used.");
+            if (t->type == PT_IDENT && peek_at(p, 1)->type == PT_LPAREN) {
+                /* A function (COUNT(*), attribute_exists(x)) is no path. */
+                pql_position(p->s, t->start, t->len, at, sizeof at);
+                return ddb_error_set(p->err, DDB_VALIDATION, "Unexpected path component%s", at);
+            }
             if (parse_primary(p, &path) != 0) return -1;
             if (path->kind != PN_PATH)
                 return ddb_error_set(p->err, DDB_VALIDATION, "Unexpected path component");
@@ -620,7 +712,7 @@ static int parse_select(struct parser *p)
                                  "'*' is used.");
     }
     if (expect_kw(p, "FROM") != 0) return -1;
-    if (parse_source(p) != 0) return -1;
+    if (parse_source(p, true) != 0) return -1;
     if (parse_where(p) != 0) return -1;
     if (accept_kw(p, "ORDER")) {
         if (expect_kw(p, "BY") != 0) return -1;
@@ -676,6 +768,7 @@ static int parse_update(struct parser *p)
         if (parse_name(p, &name, &len) != 0) return -1;
         s->index = xmemdup(name, len);
     }
+    if (check_alias(p) != 0) return -1;
     for (;;) {
         enum pql_assign_kind kind;
         if (accept_kw(p, "SET"))
@@ -717,13 +810,15 @@ static int parse_statement(struct parser *p)
     } else if (accept_kw(p, "INSERT")) {
         s->kind = PQL_INSERT;
         if (expect_kw(p, "INTO") != 0) return -1;
-        if (parse_source(p) != 0) return -1;
+        if (parse_source(p, false) != 0) return -1;
+        if (!is_kw(p, "VALUE") && !is_kw(p, "VALUES")) return leftover(p);
         if (is_kw(p, "VALUES"))
             return ddb_error_set(p->err, DDB_VALIDATION,
                                  "Unsupported operation: Inserting multiple items in a single "
                                  "statement is not supported, use \"INSERT INTO tableName VALUE "
                                  "item\" instead");
         if (expect_kw(p, "VALUE") != 0) return -1;
+        p->item_tuple_next = peek(p)->type == PT_LBRACE;
         if (parse_value(p, &s->value) != 0) return -1;
         if (is_kw(p, "RETURNING"))
             return ddb_error_set(p->err, DDB_VALIDATION, "RETURNING is not supported in INSERT");
@@ -733,16 +828,14 @@ static int parse_statement(struct parser *p)
     } else if (accept_kw(p, "DELETE")) {
         s->kind = PQL_DELETE;
         if (expect_kw(p, "FROM") != 0) return -1;
-        if (parse_source(p) != 0) return -1;
+        if (parse_source(p, true) != 0) return -1;
         if (parse_where(p) != 0) return -1;
         if (parse_returning(p) != 0) return -1;
     } else {
         return ddb_error_set(p->err, DDB_VALIDATION, NOT_WELL_FORMED "Expected data manipulation");
     }
     accept(p, PT_SEMICOLON);
-    if (peek(p)->type != PT_EOF)
-        return ddb_error_set(p->err, DDB_VALIDATION,
-                             NOT_WELL_FORMED "Unexpected token after expression");
+    if (peek(p)->type != PT_EOF) return leftover(p);
     return 0;
 }
 
@@ -757,6 +850,8 @@ int pql_parse(const char *text, size_t len, struct pql_stmt **out, struct ddb_er
     memset(&p, 0, sizeof p);
     p.s = s;
     p.err = err;
+    text_buf_init(&p.lit_path);
+    text_buf_puts(&p.lit_path, "root");
     pql_lex(s->src, len, &p.toks);
     /* A string, quoted name or comment without its end. */
     for (size_t k = 0; k < p.toks.count; k++) {
@@ -767,6 +862,7 @@ int pql_parse(const char *text, size_t len, struct pql_stmt **out, struct ddb_er
     }
     rc = parse_statement(&p);
 out:
+    text_buf_clear(&p.lit_path);
     pql_tokens_clear(&p.toks);
     if (rc != 0) {
         pql_stmt_free(s);

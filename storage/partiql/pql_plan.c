@@ -496,6 +496,7 @@ out:
 /* ---- writes ---- */
 
 #define INCOMPLETE_KEY "Where clause does not contain a mandatory equality on all key attributes"
+#define EXISTS_SHAPE   "EXISTS() must contain a single item read with additional condition"
 
 /* The sections of an update: SET, ADD (set_add), DELETE (set_delete), REMOVE. */
 struct update_texts {
@@ -523,20 +524,29 @@ static int emit_set_op(struct planner *pl, struct update_texts *u, const struct 
     struct text_buf *b = strcmp(what, "ADD") == 0 ? &u->add : &u->del;
     struct value v;
 
+    char at[64];
+
+    /* Positioned as AWS positions them: the call, or its first argument for
+     * the second argument's type (paritysuite tier3 partiqlFunctions). */
+    pql_position(pl->s, call->pos, call->len, at, sizeof at);
     if (call->argc != 2)
-        return ddb_error_set(pl->err, DDB_VALIDATION, "SET_%s must have exactly two arguments",
-                             what);
+        return ddb_error_set(pl->err, DDB_VALIDATION, "SET_%s must have exactly two arguments%s",
+                             what, at);
     if (!same_path(call->args[0], a->path))
         return ddb_error_set(pl->err, DDB_VALIDATION,
-                             "The first argument to SET_%s must equal the assignment value", what);
+                             "The first argument to SET_%s must equal the assignment value%s", what,
+                             at);
+    pql_position(pl->s, call->args[0]->pos, call->args[0]->len, at, sizeof at);
     if (!pql_is_value_node(call->args[1]))
         return ddb_error_set(pl->err, DDB_VALIDATION,
-                             "The second argument to SET_%s must be a value with type SET", what);
+                             "The second argument to SET_%s must be a value with type SET%s", what,
+                             at);
     if (pql_eval_value(pl, call->args[1], &v, 0) != 0) return -1;
     if (!value_is_set(&v)) {
         value_clear(&v);
         return ddb_error_set(pl->err, DDB_VALIDATION,
-                             "The second argument to SET_%s must be a value with type SET", what);
+                             "The second argument to SET_%s must be a value with type SET%s", what,
+                             at);
     }
     if (b->len) text_buf_puts(b, ", ");
     pql_emit_path(pl, b, a->path);
@@ -594,11 +604,21 @@ static void emit_exists(struct planner *pl, struct text_buf *b, const struct tab
     text_buf_puts(b, ")");
 }
 
+/* Parses a generated expression. What the expression checker refuses is
+ * answered without its "Invalid <param>: " prefix, as AWS answers PartiQL
+ * ("Operator or function requires a document path; ...", paritysuite tier3
+ * partiqlFunctions): the statement has no such parameter. */
 static int parse_text(struct pql_plan *p, enum expr_kind kind, const char *param,
                       const struct text_buf *b, struct expr **out, struct ddb_error *err)
 {
+    char prefix[64];
+    size_t n;
     if (!b->len) return 0;
-    return expr_parse(kind, param, b->data, b->len, &p->ctx, out, err);
+    if (expr_parse(kind, param, b->data, b->len, &p->ctx, out, err) == 0) return 0;
+    n = (size_t) snprintf(prefix, sizeof prefix, "Invalid %s: ", param);
+    if (err->message && strncmp(err->message, prefix, n) == 0)
+        memmove(err->message, err->message + n, strlen(err->message + n) + 1);
+    return -1;
 }
 
 static void ready_ctx(struct pql_plan *p)
@@ -607,7 +627,7 @@ static void ready_ctx(struct pql_plan *p)
     p->ctx_ready = true;
 }
 
-static int plan_write(struct planner *pl, const struct table_def *def, bool in_transaction)
+static int plan_write(struct planner *pl, const struct table_def *def)
 {
     const struct pql_stmt *s = pl->s;
     struct pql_plan *p = pl->plan;
@@ -660,11 +680,14 @@ static int plan_write(struct planner *pl, const struct table_def *def, bool in_t
                                                               : "MODIFIED NEW");
         goto out;
     }
-    if (extract_key(pl, def, &rest,
-                    s->kind == PQL_EXISTS && in_transaction
-                        ? "EXISTS() must contain a single item read with additional condition"
-                        : INCOMPLETE_KEY) != 0)
+    if (extract_key(pl, def, &rest, s->kind == PQL_EXISTS ? EXISTS_SHAPE : INCOMPLETE_KEY) != 0)
         goto out;
+    if (s->kind == PQL_EXISTS && !rest.len) {
+        /* EXISTS checks a condition on the item besides its key (AWS:
+         * paritysuite tier3 partiqlFunctions). */
+        ddb_error_set(pl->err, DDB_VALIDATION, EXISTS_SHAPE);
+        goto out;
+    }
     switch (s->kind) {
     case PQL_UPDATE:
         /* UPDATE changes an existing item only (ConditionalCheckFailed otherwise). */
@@ -708,12 +731,18 @@ out:
     return rc;
 }
 
-/* A SELECT inside ExecuteTransaction: a TransactGetItems Get by full key. */
-static int plan_transaction_get(struct planner *pl, const struct table_def *def)
+/* A SELECT inside ExecuteTransaction or BatchExecuteStatement: a Get by full
+ * key (TransactGetItems, BatchGetItem), each with its own text (AWS:
+ * paritysuite tier3 partiqlFunctions). */
+static int plan_transaction_get(struct planner *pl, const struct table_def *def,
+                                enum pql_context context)
 {
-    static const char *const message =
-        "Select statements within ExecuteTransaction must specify the primary key in the where "
-        "clause.";
+    const char *message =
+        context == PQL_IN_BATCH
+            ? "Select statements within BatchExecuteStatement must specify the primary key in "
+              "the where clause."
+            : "Select statements within ExecuteTransaction must specify the primary key in the "
+              "where clause.";
     struct text_buf rest, projection;
     int rc = -1;
 
@@ -743,7 +772,8 @@ out:
 }
 
 int pql_plan(const struct pql_stmt *s, const struct table_def *def, const struct value *params,
-             size_t param_count, bool in_transaction, struct pql_plan *out, struct ddb_error *err)
+             size_t param_count, enum pql_context context, struct pql_plan *out,
+             struct ddb_error *err)
 {
     struct planner pl = {.s = s, .params = params, .plan = out, .err = err};
     struct select_texts t;
@@ -756,11 +786,11 @@ int pql_plan(const struct pql_stmt *s, const struct table_def *def, const struct
     if (s->param_count != param_count)
         return ddb_error_set(err, DDB_VALIDATION,
                              "Number of parameters in request and statement don't match.");
-    if (s->kind == PQL_EXISTS && !in_transaction)
+    if (s->kind == PQL_EXISTS && context != PQL_IN_TRANSACTION)
         return ddb_error_set(err, DDB_VALIDATION,
                              "EXISTS can only be used in ExecuteTransaction write requests.");
-    if (s->kind != PQL_SELECT) return plan_write(&pl, def, in_transaction);
-    if (in_transaction) return plan_transaction_get(&pl, def);
+    if (s->kind != PQL_SELECT) return plan_write(&pl, def);
+    if (context != PQL_IN_STATEMENT) return plan_transaction_get(&pl, def, context);
 
     memset(&t, 0, sizeof t);
     text_buf_init(&t.projection);

@@ -3,7 +3,7 @@
  *
  * Input: a statement. Whatever parses is planned against a fixed table
  * (pk S + sk N, a GSI on gk S) with as many fixed Parameters as it asks for,
- * both as ExecuteStatement and as ExecuteTransaction plan it; every
+ * as ExecuteStatement, BatchExecuteStatement and ExecuteTransaction plan it; every
  * expression the planner generates is then evaluated against a fixed item
  * (condition, filter), applied to a copy of it (update) and projected, so the
  * generated text is fuzzed through storage/expr as well. The target must
@@ -87,10 +87,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ddb_error_clear(&err);
         return 0;
     }
-    for (int tx = 0; tx < 2; tx++) {
+    for (int tx = 0; tx < 3; tx++) {
         struct pql_plan plan;
         size_t n = s->param_count <= params.u.list.count ? s->param_count : 0;
-        if (pql_plan(s, &def, params.u.list.elems, n, tx, &plan, &err) == 0)
+        if (pql_plan(s, &def, params.u.list.elems, n, (enum pql_context) tx, &plan, &err) == 0)
             exercise(&plan);
         else if (err.message == NULL)
             __builtin_trap();

@@ -36,16 +36,36 @@ static const struct {
     {"EXISTS(SELECT * FROM t WHERE k = 1)", ""},
     {"SELEC * FROM t", WELL_FORMED "Expected data manipulation"},
     {"", WELL_FORMED "Expected data manipulation"},
-    {"SELECT * FROM t garbage", WELL_FORMED "Unexpected token after expression"},
+    {"SELECT * FROM t WHERE a = 1 garbage", WELL_FORMED "Unexpected token after expression"},
+    {"SELECT * FROM t WHERE a = 1)", WELL_FORMED "Unexpected token after expression"},
+    {"SELECT * FROM t ORDER BY a WHERE a = 1", WELL_FORMED "Unexpected token after expression"},
+    {"DELETE FROM t WHERE a = 1 ORDER BY a", WELL_FORMED "Unexpected token after expression"},
+    {"INSERT INTO \"t\" x VALUE {'a': 1}", WELL_FORMED "Unexpected token after expression"},
+    {"SELECT * FROM \"t\" x WHERE a = 1", "Aliasing is not supported"},
+    {"UPDATE \"t\" x SET a = 3 WHERE k = 1", "Aliasing is not supported"},
+    {"DELETE FROM t AS x WHERE k = 1", "Aliasing is not supported"},
+    {"SELECT * FROM t WHERE a = 1 # note", WELL_FORMED},
+    {"SELECT * FROM t WHERE a = 1 /* note", WELL_FORMED},
+    {"SELECT * FROM t WHERE a = 1e2147483648", WELL_FORMED},
+    {"SELECT * FROM t WHERE a = 1.5e-2147483647", WELL_FORMED},
+    {"SELECT * FROM t WHERE a = 1e126",
+     "Number overflow. Attempting to store a number with magnitude larger than supported range "
+     "under root"},
+    {"INSERT INTO t VALUE {'k': 1, 'm': {'x': 1e-131}}",
+     "Number underflow. Attempting to store a number with magnitude smaller than supported range "
+     "under root.x"},
+    {"INSERT INTO t VALUE {'k': 1, 'l': [1, 123456789012345678901234567890123456789]}",
+     "Attempting to store more than 38 significant digits in a Number under root[1]"},
+    {"SELECT attribute_exists(a) FROM t", "Unexpected path component at 1:8:16"},
     {"SELECT * FROM", WELL_FORMED "Unexpected end of statement"},
-    {"SELECT * FROM t WHERE a = 'x", WELL_FORMED "Unterminated token at 1:27:2"},
+    {"SELECT * FROM t WHERE a = 'x", WELL_FORMED},
     {"SELECT * FROM t WHERE a = = 1", WELL_FORMED "Unexpected token at 1:27:1"},
     {"SELECT *\nFROM t WHERE (a = 1", WELL_FORMED "Unexpected end of statement"},
     {"SELECT a, * FROM t",
      "Other attributes should not be present in the projection when '*' is used."},
     {"SELECT * FROM a.b.c", "A path may contain at most 2 components in the FROM clause"},
     {"SELECT * FROM t AS x", "Aliasing is not supported"},
-    {"SELECT COUNT(*) FROM t", "Unsupported operation: COUNT"},
+    {"SELECT COUNT(*) FROM t", "Unexpected path component at 1:8:5"},
     {"INSERT INTO t VALUES {'a': 1}",
      "Unsupported operation: Inserting multiple items in a single statement is not supported, use "
      "\"INSERT INTO tableName VALUE item\" instead"},
@@ -198,7 +218,19 @@ static const struct {
      "WHERE clause must contain an expression that resolves to a boolean", 0, -1, NULL},
     {"SELECT * FROM t WHERE n + 1 = 6", NULL,
      "Unsupported operator in Condition Expression. Operator: +", 0, -1, NULL},
-    {"SELECT * FROM t WHERE nope(n)", NULL, "Unrecognized function: nope", 0, -1, NULL},
+    {"SELECT * FROM t WHERE nope(n)", NULL, "Unrecognized function: nope at 1:23:4", 0, -1, NULL},
+    {"SELECT * FROM t WHERE EXISTS(n)", NULL, "Unrecognized function: exists at 1:23:6", 0, -1,
+     NULL},
+    {"SELECT * FROM t WHERE set_add(s, <<'x'>>) = s", NULL,
+     "Unrecognized function: set_add at 1:23:7", 0, -1, NULL},
+    {"SELECT * FROM t WHERE attribute_exists(s) AND attribute_not_exists(z)", NULL, "", -1, 1,
+     NULL},
+    {"SELECT * FROM t WHERE attribute_exists('s')", NULL,
+     "Operator or function requires a document path; operator or function: attribute_exists", 0, -1,
+     NULL},
+    {"SELECT * FROM t WHERE s = <<'x', 'x'>>", NULL,
+     "One or more parameter values were invalid: Input collection [x, x] contains duplicates.", 0,
+     -1, NULL},
     {"SELECT * FROM t WHERE s = <<>>", NULL, "Empty bags are not supported", 0, -1, NULL},
     {"SELECT * FROM t WHERE s = <<1, 'a'>>", NULL,
      "Unsupported data type in Bag. DynamoDB only supports either numbers or strings in bags", 0,
@@ -231,11 +263,11 @@ static const struct {
     {"UPDATE t SET s = set_delete(s, <<'a'>>) WHERE pk = 'p' AND sk = 1", NULL, "", 0, 1,
      "{\"pk\": \"p\", \"sk\": 1, \"n\": 5, \"l\": [1], \"m\": {\"x\": \"y\"}}"},
     {"UPDATE t SET s = set_add(l, <<'b'>>) WHERE pk = 'p' AND sk = 1", NULL,
-     "The first argument to SET_ADD must equal the assignment value", 0, -1, NULL},
+     "The first argument to SET_ADD must equal the assignment value at 1:18:7", 0, -1, NULL},
     {"UPDATE t SET s = set_add(s, 'b') WHERE pk = 'p' AND sk = 1", NULL,
-     "The second argument to SET_ADD must be a value with type SET", 0, -1, NULL},
+     "The second argument to SET_ADD must be a value with type SET at 1:26:1", 0, -1, NULL},
     {"UPDATE t SET s = set_delete(s) WHERE pk = 'p' AND sk = 1", NULL,
-     "SET_DELETE must have exactly two arguments", 0, -1, NULL},
+     "SET_DELETE must have exactly two arguments at 1:18:10", 0, -1, NULL},
     {"UPDATE t SET n = 1 WHERE pk = 'p'", NULL,
      "Where clause does not contain a mandatory equality on all key attributes", 0, -1, NULL},
     {"UPDATE t SET n = 1", NULL,
@@ -272,7 +304,8 @@ static void check_plan_case(size_t i, const struct table_def *def)
     if (rc == 0) {
         pql_plan_clear(&plan);
         rc = pql_plan(s, def, params.type == VALUE_L ? params.u.list.elems : NULL,
-                      params.type == VALUE_L ? params.u.list.count : 0, false, &plan, &err);
+                      params.type == VALUE_L ? params.u.list.count : 0, PQL_IN_STATEMENT, &plan,
+                      &err);
     }
     if (plan_cases[i].error[0]) {
         CHECK_INT_EQ(rc, -1);
@@ -336,6 +369,8 @@ static void test_transaction_select(void)
         {"SELECT * FROM t.g WHERE gk = 'p'",
          "Reads on indices are not supported within transactions."},
         {"EXISTS(SELECT * FROM t WHERE pk = 'p' AND sk = 1 AND n = 5)", ""},
+        {"EXISTS(SELECT * FROM t WHERE pk = 'p' AND sk = 1)",
+         "EXISTS() must contain a single item read with additional condition"},
     };
     struct table_def def;
     make_def(&def);
@@ -347,7 +382,7 @@ static void test_transaction_select(void)
         CHECK_INT_EQ(pql_parse(cases[i].stmt, strlen(cases[i].stmt), &s, &err), 0);
         if (s) {
             pql_plan_clear(&plan);
-            pql_plan(s, &def, NULL, 0, true, &plan, &err);
+            pql_plan(s, &def, NULL, 0, PQL_IN_TRANSACTION, &plan, &err);
         }
         CHECK_STR_EQ(err.message ? err.message : "", cases[i].error);
         if (!cases[i].error[0]) CHECK_INT_EQ((int) plan.key.u.map.count, 2);
