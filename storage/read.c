@@ -294,7 +294,7 @@ static int check_filter_keys(const struct source *s, const struct read_page_op *
                              struct ddb_error *err)
 {
     const struct key_schema *k = source_schema(s);
-    if (!op->filter) return 0;
+    if (!op->filter || op->filter_may_use_keys) return 0;
     for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
         const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
         if (expr_references(op->filter, name, strlen(name)))

@@ -248,6 +248,8 @@ static int cancel(struct outcome *outcomes, size_t n, struct failure_details *fa
         const char *code = "None";
         if (e->code == DDB_CONDITIONAL_CHECK_FAILED)
             code = "ConditionalCheckFailed";
+        else if (e->code == DDB_DUPLICATE_ITEM)
+            code = "DuplicateItem";
         else if (e->code == DDB_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED)
             code = "ItemCollectionSizeLimitExceeded";
         else if (e->code != DDB_OK)
@@ -430,6 +432,10 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     }
     for (size_t i = 0; i < op_count; i++) {
         if (write_evaluate(&pws[i], &outcomes[i].err) != 0) {
+            any_failed = true;
+        } else if (!pws[i].matched && ops[i].fails_as_duplicate) {
+            ddb_error_set(&outcomes[i].err, DDB_DUPLICATE_ITEM,
+                          "Duplicate primary key exists in table");
             any_failed = true;
         } else if (!pws[i].matched) {
             ddb_error_set(&outcomes[i].err, DDB_CONDITIONAL_CHECK_FAILED,

@@ -346,6 +346,11 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     insight_count_request(pw.t->insight, write_op_insight[op->kind]);
     if (write_evaluate(&pw, err) != 0) goto out;
     if (!pw.matched) {
+        if (op->fails_as_duplicate) {
+            /* PartiQL INSERT of an existing key (DynamoDB Local's DUPLICATE_ITEM_IN_TABLE). */
+            ddb_error_set(err, DDB_DUPLICATE_ITEM, "Duplicate primary key exists in table");
+            goto out;
+        }
         pw.t->insight->conditional_check_failed++;
         ddb_error_set(err, DDB_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
         if (op->return_old_on_condition_failure) res->failure.item = item_ref(pw.old);

@@ -380,8 +380,9 @@ static char *digest_text(const char *s, size_t len)
 }
 
 /* The digest of the request parameters that make two requests "the same" for
- * a ClientRequestToken (see the file comment); owned by the caller. */
-static char *request_digest(json_t *body)
+ * a ClientRequestToken (see the file comment); owned by the caller.
+ * ExecuteTransaction (op_partiql.c) uses it too. */
+char *transact_request_digest(json_t *body)
 {
     json_t *canon = without_nulls(body);
     char *text, *digest;
@@ -519,7 +520,7 @@ int op_transact_write_items(struct api_request *rq)
     ops = xcalloc(args.count, sizeof *ops);
     for (size_t i = 0; i < args.count; i++)
         ops[i] = args.actions[i].op;
-    if (token) digest = request_digest(rq->body);
+    if (token) digest = transact_request_digest(rq->body);
     if (db_transact_write(rq->db, &rq->scope, ops, args.count, token, digest, args.capacity, &caps,
                           &cap_count, &rq->failure, &rq->err) != 0)
         goto out;

@@ -83,6 +83,10 @@ const struct operation api_operations[] = {
      describe_table_replica_auto_scaling_fields},
     {"DynamoDB_20120810.UpdateTableReplicaAutoScaling", op_update_table_replica_auto_scaling,
      update_table_replica_auto_scaling_fields},
+    {"DynamoDB_20120810.ExecuteStatement", op_execute_statement, execute_statement_fields},
+    {"DynamoDB_20120810.BatchExecuteStatement", op_batch_execute_statement,
+     batch_execute_statement_fields},
+    {"DynamoDB_20120810.ExecuteTransaction", op_execute_transaction, execute_transaction_fields},
     /* DynamoDB Streams, served on the same port (op_streams.c). */
     {"DynamoDBStreams_20120810.ListStreams", op_list_streams, list_streams_fields},
     {"DynamoDBStreams_20120810.DescribeStream", op_describe_stream, describe_stream_fields},

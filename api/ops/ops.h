@@ -72,6 +72,8 @@ int op_transact_write_items(struct api_request *rq);
 int op_transact_get_items(struct api_request *rq);
 extern const struct field transact_write_items_fields[];
 extern const struct field transact_get_items_fields[];
+/* The ClientRequestToken digest of a request body (owned); op_partiql.c shares it. */
+char *transact_request_digest(json_t *body);
 
 /* ---- op_ttl.c ---- */
 int op_update_time_to_live(struct api_request *rq);
@@ -181,5 +183,13 @@ extern const struct field describe_global_table_settings_fields[];
 extern const struct field update_global_table_settings_fields[];
 extern const struct field describe_table_replica_auto_scaling_fields[];
 extern const struct field update_table_replica_auto_scaling_fields[];
+
+/* ---- op_partiql.c: PartiQL ---- */
+int op_execute_statement(struct api_request *rq);
+int op_batch_execute_statement(struct api_request *rq);
+int op_execute_transaction(struct api_request *rq);
+extern const struct field execute_statement_fields[];
+extern const struct field batch_execute_statement_fields[];
+extern const struct field execute_transaction_fields[];
 
 #endif

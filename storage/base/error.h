@@ -52,6 +52,7 @@
       DDB_NS_DYNAMODB "ProvisionedThroughputExceededException", "message")                    \
     X(EXPIRED_ITERATOR, 400, DDB_NS_STREAMS "ExpiredIteratorException", "message")            \
     X(TRIMMED_DATA_ACCESS, 400, DDB_NS_STREAMS "TrimmedDataAccessException", "message")       \
+    X(DUPLICATE_ITEM, 400, DDB_NS_DYNAMODB "DuplicateItemException", "message")              \
     X(TABLE_NOT_FOUND, 400, DDB_NS_DYNAMODB "TableNotFoundException", "message")             \
     X(POINT_IN_TIME_RECOVERY_UNAVAILABLE, 400,                                                 \
       DDB_NS_DYNAMODB "PointInTimeRecoveryUnavailableException", "message")                   \
