@@ -696,15 +696,14 @@ int db_update_table(struct db *db, const struct db_scope *scope, const struct ta
     if (u->warm.write_per_s) t->def.warm.write_per_s = u->warm.write_per_s;
     if (u->has_table_class) {
         free(t->def.table_class);
-        t->def.table_class = u->table_class ? xstrdup(u->table_class) : NULL;
+        t->def.table_class = xstrdup_or_null(u->table_class);
     }
     if (u->has_sse) {
         free(t->def.sse.sse_type);
         free(t->def.sse.kms_master_key_id);
         t->def.sse.enabled = u->sse.enabled;
-        t->def.sse.sse_type = u->sse.sse_type ? xstrdup(u->sse.sse_type) : NULL;
-        t->def.sse.kms_master_key_id =
-            u->sse.kms_master_key_id ? xstrdup(u->sse.kms_master_key_id) : NULL;
+        t->def.sse.sse_type = xstrdup_or_null(u->sse.sse_type);
+        t->def.sse.kms_master_key_id = xstrdup_or_null(u->sse.kms_master_key_id);
     }
     if (u->gsi_update_count) {
         old_gsi_throughput = xcalloc(u->gsi_update_count, sizeof *old_gsi_throughput);

@@ -61,7 +61,7 @@ static void describe(const struct table *t, const struct index_def *index,
     if (!s) return;
     out->ever_set = true;
     out->enabled = s->enabled;
-    out->mode = s->mode ? xstrdup(s->mode) : NULL;
+    out->mode = xstrdup_or_null(s->mode);
     out->updated_ms = s->updated_ms;
 }
 

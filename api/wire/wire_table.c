@@ -54,7 +54,7 @@ static const char *get_str(const json_t *obj, const char *key)
 static char *dup_str(const json_t *obj, const char *key)
 {
     const char *s = get_str(obj, key);
-    return s ? xstrdup(s) : NULL;
+    return xstrdup_or_null(s);
 }
 
 static bool str_is(const char *s, const char *want)

@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
 bool table_def_attr_type(const struct table_def *def, const char *name, enum value_type *out)
 {
     for (size_t i = 0; i < def->attr_def_count; i++) {
@@ -101,7 +96,7 @@ void index_def_clear(struct index_def *d)
 
 void index_def_copy(struct index_def *dst, const struct index_def *src)
 {
-    dst->name = dup_or_null(src->name);
+    dst->name = xstrdup_or_null(src->name);
     dst->is_global = src->is_global;
     key_schema_copy(&dst->key, &src->key);
     projection_copy(&dst->projection, &src->projection);
@@ -150,7 +145,7 @@ void table_def_clear(struct table_def *def)
 void table_def_copy(struct table_def *dst, const struct table_def *src)
 {
     memset(dst, 0, sizeof *dst);
-    dst->name = dup_or_null(src->name);
+    dst->name = xstrdup_or_null(src->name);
     dst->attr_def_count = src->attr_def_count;
     if (src->attr_def_count) {
         dst->attr_defs = xcalloc(src->attr_def_count, sizeof *dst->attr_defs);
@@ -168,10 +163,10 @@ void table_def_copy(struct table_def *dst, const struct table_def *src)
     dst->lsi_count = src->lsi_count;
     dst->stream = src->stream;
     dst->sse.enabled = src->sse.enabled;
-    dst->sse.sse_type = dup_or_null(src->sse.sse_type);
-    dst->sse.kms_master_key_id = dup_or_null(src->sse.kms_master_key_id);
+    dst->sse.sse_type = xstrdup_or_null(src->sse.sse_type);
+    dst->sse.kms_master_key_id = xstrdup_or_null(src->sse.kms_master_key_id);
     dst->deletion_protection = src->deletion_protection;
-    dst->table_class = dup_or_null(src->table_class);
+    dst->table_class = xstrdup_or_null(src->table_class);
     dst->on_demand = src->on_demand;
     dst->warm = src->warm;
     dst->tag_count = src->tag_count;
@@ -215,8 +210,8 @@ void restore_summary_clear(struct restore_summary *r)
 void restore_summary_copy(struct restore_summary *dst, const struct restore_summary *src)
 {
     *dst = *src;
-    dst->source_backup_arn = src->source_backup_arn ? xstrdup(src->source_backup_arn) : NULL;
-    dst->source_table_arn = src->source_table_arn ? xstrdup(src->source_table_arn) : NULL;
+    dst->source_backup_arn = xstrdup_or_null(src->source_backup_arn);
+    dst->source_table_arn = xstrdup_or_null(src->source_table_arn);
 }
 
 const char *billing_mode_name(enum billing_mode m)

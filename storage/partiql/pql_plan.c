@@ -782,7 +782,7 @@ int pql_plan(const struct pql_stmt *s, const struct table_def *def, const struct
     pql_plan_init(out);
     out->kind = s->kind;
     out->table = xstrdup(s->table);
-    out->index = s->index ? xstrdup(s->index) : NULL;
+    out->index = xstrdup_or_null(s->index);
     if (s->param_count != param_count)
         return ddb_error_set(err, DDB_VALIDATION,
                              "Number of parameters in request and statement don't match.");

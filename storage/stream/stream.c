@@ -283,7 +283,7 @@ static void shard_open(struct stream *s, int64_t created_ms, const char *parent_
     sh = &s->shards[s->shard_count];
     memset(sh, 0, sizeof *sh);
     sh->id = new_shard_id(s, created_ms);
-    sh->parent_id = parent_id ? xstrdup(parent_id) : NULL;
+    sh->parent_id = xstrdup_or_null(parent_id);
     sh->created_ms = created_ms;
     /* The starting number is reserved for the shard, so that a closed empty
      * shard still has StartingSequenceNumber <= EndingSequenceNumber below

@@ -292,7 +292,7 @@ static struct shard *find_shard(struct stream *s, const char *shard_id)
 static void describe_shard(const struct shard *sh, struct shard_desc *out)
 {
     out->shard_id = xstrdup(sh->id);
-    out->parent_shard_id = sh->parent_id ? xstrdup(sh->parent_id) : NULL;
+    out->parent_shard_id = xstrdup_or_null(sh->parent_id);
     format_seq(sh->start_seq, out->starting_sequence);
     if (sh->closed)
         format_seq(sh->last_seq, out->ending_sequence);

@@ -221,11 +221,6 @@ bool table_is_deleting(const struct table *t)
     return t->transient_until_ms && t->transient == TABLE_DELETING;
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s ? xstrdup(s) : NULL;
-}
-
 /* Descriptions of count indexes starting at t->indexes[first]. */
 static struct index_desc *describe_indexes(const struct table *t, size_t first, size_t count)
 {
@@ -264,8 +259,8 @@ void table_describe(const struct table *t, struct table_desc *out)
     out->throughput_decreases_today = t->throughput_decreases_today;
     out->gsi_descs = describe_indexes(t, 0, t->def.gsi_count);
     out->lsi_descs = describe_indexes(t, t->def.gsi_count, t->def.lsi_count);
-    out->latest_stream_arn = dup_or_null(t->latest_stream_arn);
-    out->latest_stream_label = dup_or_null(t->latest_stream_label);
+    out->latest_stream_arn = xstrdup_or_null(t->latest_stream_arn);
+    out->latest_stream_label = xstrdup_or_null(t->latest_stream_label);
     restore_summary_copy(&out->restore, &t->restore);
 }
 

@@ -65,7 +65,7 @@ struct insights_setting *table_meta_insights_add(struct table_meta *m, const cha
     m->insights = xrealloc(m->insights, (m->insights_count + 1) * sizeof *m->insights);
     s = &m->insights[m->insights_count++];
     memset(s, 0, sizeof *s);
-    s->index_name = index_name ? xstrdup(index_name) : NULL;
+    s->index_name = xstrdup_or_null(index_name);
     return s;
 }
 
