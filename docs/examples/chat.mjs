@@ -68,11 +68,14 @@ run(async () => {
   for (let m = 0; m < 120; m++) {
     const timestamp = base + m * 1000;
     const content = `message ${m}`;
-    await put({ PK: "CHATROOM#room-00", SK: `MESSAGE#${timestamp}#${randomUUID()}`, senderId: `user-${1 + (m % 2)}`, content, messageType: "text" });
-    await put({ PK: "CHATROOM#room-00", SK: "LASTMESSAGE", lastMessageAt: new Date(timestamp).toISOString(), lastMessage: content.slice(0, 100) });
+    const senderId = `user-${1 + (m % 2)}`;
+    await put({ PK: "CHATROOM#room-00", SK: `MESSAGE#${timestamp}#${randomUUID()}`, senderId, content, messageType: "text" });
+    const lastMessageAt = new Date(timestamp).toISOString();
+    await put({ PK: "CHATROOM#room-00", SK: "LASTMESSAGE", lastMessageAt, lastMessage: content.slice(0, 100) });
   }
   for (let r = 1; r < 60; r++) {
-    await put({ PK: `CHATROOM#room-${String(r).padStart(2, "0")}`, SK: "LASTMESSAGE", lastMessageAt: new Date(base).toISOString(), lastMessage: "welcome" });
+    const PK = `CHATROOM#room-${String(r).padStart(2, "0")}`;
+    await put({ PK, SK: "LASTMESSAGE", lastMessageAt: new Date(base).toISOString(), lastMessage: "welcome" });
   }
 
   // 1. connection id -> user (GetItem)

@@ -65,8 +65,24 @@ run(async () => {
   const like = (userId, commentId) =>
     send(sdk.TransactWriteItemsCommand, {
       TransactItems: [
-        { Put: { Item: { userId: S(userId), commentId: S(commentId) }, TableName: FAVORITE, ConditionExpression: "attribute_not_exists (#0)", ExpressionAttributeNames: { "#0": "userId" } } },
-        { Update: { ConditionExpression: "attribute_exists (#0)", ExpressionAttributeNames: { "#0": "count" }, ExpressionAttributeValues: { ":0": N(1) }, Key: { commentId: S(commentId) }, TableName: COUNT, UpdateExpression: "SET #0 = #0 + :0\n" } },
+        {
+          Put: {
+            Item: { userId: S(userId), commentId: S(commentId) },
+            TableName: FAVORITE,
+            ConditionExpression: "attribute_not_exists (#0)",
+            ExpressionAttributeNames: { "#0": "userId" },
+          },
+        },
+        {
+          Update: {
+            ConditionExpression: "attribute_exists (#0)",
+            ExpressionAttributeNames: { "#0": "count" },
+            ExpressionAttributeValues: { ":0": N(1) },
+            Key: { commentId: S(commentId) },
+            TableName: COUNT,
+            UpdateExpression: "SET #0 = #0 + :0\n",
+          },
+        },
         {
           Update: {
             ExpressionAttributeNames: { "#0": "lastupdate", "#1": "numFavorite", "#2": "favUserIds" },
@@ -76,7 +92,15 @@ run(async () => {
             UpdateExpression: "SET #0 = :0, #1 = #1 + :1, #2 = list_append(#2, :2)\n",
           },
         },
-        { Update: { ExpressionAttributeNames: { "#0": "count" }, ExpressionAttributeValues: { ":0": N(1) }, Key: { userId: S(author), commentId: S(commentId) }, TableName: UNREAD_COUNT, UpdateExpression: "SET #0 = #0 + :0\n" } },
+        {
+          Update: {
+            ExpressionAttributeNames: { "#0": "count" },
+            ExpressionAttributeValues: { ":0": N(1) },
+            Key: { userId: S(author), commentId: S(commentId) },
+            TableName: UNREAD_COUNT,
+            UpdateExpression: "SET #0 = #0 + :0\n",
+          },
+        },
       ],
     });
   // Transactions on the same items at the same moment may be refused with
@@ -110,8 +134,24 @@ run(async () => {
   // An unlike: Delete + decrement in one transaction.
   await send(sdk.TransactWriteItemsCommand, {
     TransactItems: [
-      { Delete: { Key: { commentId: S("comment-1"), userId: S("user-7") }, TableName: FAVORITE, ConditionExpression: "attribute_exists (#0)", ExpressionAttributeNames: { "#0": "userId" } } },
-      { Update: { ConditionExpression: "attribute_exists (#0)", ExpressionAttributeNames: { "#0": "count" }, ExpressionAttributeValues: { ":0": N(1) }, Key: { commentId: S("comment-1") }, TableName: COUNT, UpdateExpression: "SET #0 = #0 - :0\n" } },
+      {
+        Delete: {
+          Key: { commentId: S("comment-1"), userId: S("user-7") },
+          TableName: FAVORITE,
+          ConditionExpression: "attribute_exists (#0)",
+          ExpressionAttributeNames: { "#0": "userId" },
+        },
+      },
+      {
+        Update: {
+          ConditionExpression: "attribute_exists (#0)",
+          ExpressionAttributeNames: { "#0": "count" },
+          ExpressionAttributeValues: { ":0": N(1) },
+          Key: { commentId: S("comment-1") },
+          TableName: COUNT,
+          UpdateExpression: "SET #0 = #0 - :0\n",
+        },
+      },
     ],
   });
   console.log(`user-7 unliked comment-1: count ${await count("comment-1")}`);
@@ -146,9 +186,37 @@ run(async () => {
   const ttl = Math.floor(Date.now() / 1000) + 7 * 86400;
   await send(sdk.TransactWriteItemsCommand, {
     TransactItems: [
-      { Update: { Key: { userId: S(author), commentId: S("comment-1") }, TableName: UNREAD, UpdateExpression: "SET #0 = :0, #1 = :1, #2 = :2", ExpressionAttributeNames: { "#0": "lastupdate", "#1": "numFavorite", "#2": "favUserIds" }, ExpressionAttributeValues: { ":0": S(readAt), ":1": N(0), ":2": { L: [] } } } },
-      { Update: { Key: { userId: S(author), commentId: S("comment-1") }, TableName: UNREAD_COUNT, UpdateExpression: "SET #0 = :0", ExpressionAttributeNames: { "#0": "count" }, ExpressionAttributeValues: { ":0": N(0) } } },
-      { Put: { TableName: READ, Item: { userId: S(author), readAt: S(readAt), commentId: S("comment-1"), favUserIds: before.favUserIds, ttl: N(ttl) }, ConditionExpression: "attribute_not_exists(readAt)" } },
+      {
+        Update: {
+          Key: { userId: S(author), commentId: S("comment-1") },
+          TableName: UNREAD,
+          UpdateExpression: "SET #0 = :0, #1 = :1, #2 = :2",
+          ExpressionAttributeNames: { "#0": "lastupdate", "#1": "numFavorite", "#2": "favUserIds" },
+          ExpressionAttributeValues: { ":0": S(readAt), ":1": N(0), ":2": { L: [] } },
+        },
+      },
+      {
+        Update: {
+          Key: { userId: S(author), commentId: S("comment-1") },
+          TableName: UNREAD_COUNT,
+          UpdateExpression: "SET #0 = :0",
+          ExpressionAttributeNames: { "#0": "count" },
+          ExpressionAttributeValues: { ":0": N(0) },
+        },
+      },
+      {
+        Put: {
+          TableName: READ,
+          Item: {
+            userId: S(author),
+            readAt: S(readAt),
+            commentId: S("comment-1"),
+            favUserIds: before.favUserIds,
+            ttl: N(ttl),
+          },
+          ConditionExpression: "attribute_not_exists(readAt)",
+        },
+      },
     ],
   });
   const after = await send(sdk.QueryCommand, {
@@ -157,7 +225,8 @@ run(async () => {
     KeyConditionExpression: "userId = :u AND numFavorite >= :one",
     ExpressionAttributeValues: { ":u": S(author), ":one": N(1) },
   });
-  console.log(`marked comment-1 read: unread now ${after.Items.map((n) => n.commentId.S).join(", ")}; read record expires ${new Date(ttl * 1000).toISOString()}`);
+  const left = after.Items.map((n) => n.commentId.S).join(", ");
+  console.log(`marked comment-1 read: unread now ${left}; read record expires ${new Date(ttl * 1000).toISOString()}`);
   check(after.Count === 1, "one unread notification left");
   client.destroy();
 });

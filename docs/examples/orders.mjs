@@ -43,8 +43,18 @@ run(async () => {
     SSESpecification: { Enabled: true, SSEType: "KMS" },
     DeletionProtectionEnabled: true,
   });
-  await client.send(new sdk.UpdateTimeToLiveCommand({ TableName: TABLE_NAME, TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true } }));
-  await client.send(new sdk.UpdateContinuousBackupsCommand({ TableName: TABLE_NAME, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }));
+  await client.send(
+    new sdk.UpdateTimeToLiveCommand({
+      TableName: TABLE_NAME,
+      TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true },
+    }),
+  );
+  await client.send(
+    new sdk.UpdateContinuousBackupsCommand({
+      TableName: TABLE_NAME,
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    }),
+  );
 
   const createOrder = async (order, items) => {
     const transactItems = [
@@ -130,7 +140,20 @@ run(async () => {
 
   // createSession: a TTL in epoch seconds, 24 hours ahead.
   const expiresAt = Math.floor(Date.now() / 1000) + 24 * 60 * 60;
-  await ddb.send(new PutCommand({ TableName: TABLE_NAME, Item: { PK: "SESSION#s1", SK: "DATA", entityType: "Session", userId: "u1", data: { cart: ["BOOK"] }, expiresAt, createdAt: new Date().toISOString() } }));
+  await ddb.send(
+    new PutCommand({
+      TableName: TABLE_NAME,
+      Item: {
+        PK: "SESSION#s1",
+        SK: "DATA",
+        entityType: "Session",
+        userId: "u1",
+        data: { cart: ["BOOK"] },
+        expiresAt, // Unix epoch seconds
+        createdAt: new Date().toISOString(),
+      },
+    }),
+  );
   console.log(`session s1 expires at ${new Date(expiresAt * 1000).toISOString()}`);
 
   // The stream, through the Lambda mapping's filter:
@@ -140,7 +163,9 @@ run(async () => {
   const { StreamDescription } = await streamsClient.send(new streams.DescribeStreamCommand({ StreamArn }));
   const records = [];
   for (const shard of StreamDescription.Shards) {
-    let { ShardIterator } = await streamsClient.send(new streams.GetShardIteratorCommand({ StreamArn, ShardId: shard.ShardId, ShardIteratorType: "TRIM_HORIZON" }));
+    let { ShardIterator } = await streamsClient.send(
+      new streams.GetShardIteratorCommand({ StreamArn, ShardId: shard.ShardId, ShardIteratorType: "TRIM_HORIZON" }),
+    );
     for (let empty = 0; ShardIterator && empty < 3; ) {
       const page = await streamsClient.send(new streams.GetRecordsCommand({ ShardIterator }));
       records.push(...page.Records);
