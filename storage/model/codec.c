@@ -119,8 +119,10 @@ void codec_field_end(struct text_buf *b, size_t mark)
 
 void codec_in_init(struct codec_in *in, const void *data, size_t len)
 {
+    /* An empty record may come as NULL (SQLite's zero-length blob), and
+     * NULL + 0 is undefined in C: such a reader is simply at its end. */
     in->p = data;
-    in->end = in->p + len;
+    in->end = len ? in->p + len : in->p;
     in->bad = false;
 }
 
