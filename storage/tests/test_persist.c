@@ -101,6 +101,9 @@ static void test_damaged_bytes_are_refused_not_trusted(void)
 {
     struct value out;
     struct codec_in r;
+    struct key_schema k;
+    struct table_def def;
+    struct text_buf b;
     /* A map claiming 2^60 entries; a list nested far deeper than 32 levels. */
     const unsigned char huge[] = {VALUE_M, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10};
     unsigned char deep[200];
@@ -116,6 +119,24 @@ static void test_damaged_bytes_are_refused_not_trusted(void)
     /* A type byte that is no type. */
     codec_in_init(&r, "\x63", 1);
     CHECK(!codec_get_value(&r, &out));
+    /* Key schemas with more parts than a key has (found by fuzz_persist_load:
+     * clearing them read past the name arrays), and a table definition whose
+     * name comes twice (the first leaked). */
+    codec_in_init(&r, "\x05", 1);
+    codec_get_key_schema(&r, &k);
+    CHECK(!codec_ok(&r));
+    codec_in_init(&r, "\x00\x09", 2);
+    codec_get_key_schema(&r, &k);
+    CHECK(!codec_ok(&r));
+    text_buf_init(&b);
+    for (int i = 0; i < 2; i++) {
+        size_t m = codec_field_begin(&b, 1); /* the name */
+        codec_put_str(&b, "t");
+        codec_field_end(&b, m);
+    }
+    codec_in_init(&r, b.data, b.len);
+    CHECK(!codec_get_table_def(&r, &def));
+    text_buf_clear(&b);
 }
 
 static void create_table(struct db *db, const char *name)
