@@ -475,6 +475,15 @@ static void test_repeated_fields_are_not_leaked(void)
         db_free(db);
     }
     free(why);
+    why = NULL;
+    /* A stream record whose ARN comes twice (field 1, a 5-byte length, the
+     * string "as"): refused, the first ARN not leaked. */
+    exec_sql(path, "INSERT INTO streams(arn, state) VALUES ('arn:s', "
+                   "x'018380808000036173018380808000036173')");
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL || why != NULL);
+    if (db) db_free(db);
+    free(why);
     free(path);
     remove_dir(dir);
     free(dir);
