@@ -18,6 +18,10 @@ DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
 DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest awscli)
 # The libFuzzer run of the expression parser needs clang and its fuzzer runtime.
 DDB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
+# The libFuzzer targets (ctest names ROOM_TARGET in the fuzz build), run
+# briefly by scripts/test and for as long as asked by bench/fuzz.
+DDB_FUZZ_TARGETS=(fuzz_expr_parse fuzz_partiql_parse fuzz_persist_load
+    fuzz_api_handle fuzz_wire_decode fuzz_sigv4 fuzz_design)
 
 ddb_log() {
     printf '==> %s\n' "$*" >&2

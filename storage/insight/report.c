@@ -185,6 +185,10 @@ static void judge_cost(struct insight_report_table *r)
 
 static void add_finding(struct insight_report_table *r, enum insight_severity severity,
                         const char *kind, const char *index, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void add_finding(struct insight_report_table *r, enum insight_severity severity,
+                        const char *kind, const char *index, const char *fmt, ...)
 {
     struct insight_finding *f;
     va_list ap;

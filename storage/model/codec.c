@@ -119,8 +119,10 @@ void codec_field_end(struct text_buf *b, size_t mark)
 
 void codec_in_init(struct codec_in *in, const void *data, size_t len)
 {
+    /* An empty record may come as NULL (SQLite's zero-length blob), and
+     * NULL + 0 is undefined in C: such a reader is simply at its end. */
     in->p = data;
-    in->end = in->p + len;
+    in->end = len ? in->p + len : in->p;
     in->bad = false;
 }
 
@@ -306,12 +308,20 @@ void codec_put_key_schema(struct text_buf *b, const struct key_schema *k)
 void codec_get_key_schema(struct codec_in *in, struct key_schema *out)
 {
     memset(out, 0, sizeof *out);
+    /* A count past the array is damage; it is not kept, so that the clear
+     * below frees only names that were read (fuzz_persist_load). */
     out->hash_count = (size_t) codec_get_uvar(in);
-    if (out->hash_count > DDB_MAX_KEY_PARTS) goto bad;
+    if (out->hash_count > DDB_MAX_KEY_PARTS) {
+        out->hash_count = 0;
+        goto bad;
+    }
     for (size_t i = 0; i < out->hash_count; i++)
         out->hash_names[i] = codec_get_str(in);
     out->range_count = (size_t) codec_get_uvar(in);
-    if (out->range_count > DDB_MAX_KEY_PARTS) goto bad;
+    if (out->range_count > DDB_MAX_KEY_PARTS) {
+        out->range_count = 0;
+        goto bad;
+    }
     for (size_t i = 0; i < out->range_count; i++)
         out->range_names[i] = codec_get_str(in);
     for (size_t i = 0; i < out->hash_count + out->range_count; i++) {
@@ -498,11 +508,20 @@ static void get_gsi_limits(struct codec_in *f, struct table_def *out)
 
 bool codec_get_table_def(struct codec_in *in, struct table_def *out)
 {
-    uint64_t tag, n;
+    uint64_t tag, n, seen = 0;
     struct codec_in f;
 
     memset(out, 0, sizeof *out);
     while (codec_next_field(in, &tag, &f)) {
+        /* Only TD_GSI_LIMITS comes more than once: a repeated field is damage,
+         * refused (reading it again would leak the first; fuzz_persist_load). */
+        if (tag < 64 && tag != TD_GSI_LIMITS) {
+            if (seen & (UINT64_C(1) << tag)) {
+                in->bad = true;
+                break;
+            }
+            seen |= UINT64_C(1) << tag;
+        }
         switch ((enum table_def_tag) tag) {
         case TD_NAME: out->name = codec_get_str(&f); break;
         case TD_ATTR_DEFS:

@@ -598,13 +598,22 @@ bool stream_restore(struct stream_registry *reg, const char *namespace_id,
     assert_lock_exclusive();
     struct stream *s = xcalloc(1, sizeof *s);
     struct codec_in in, f;
-    uint64_t tag;
+    uint64_t tag, seen = 0;
     size_t pos;
 
     s->reg = reg;
     s->namespace_id = xstrdup(namespace_id);
     codec_in_init(&in, state, len);
     while (codec_next_field(&in, &tag, &f)) {
+        /* Only shards repeat: another repeated field is damage, refused
+         * (reading it again would leak the first; fuzz_persist_load). */
+        if (tag < 64 && tag != ST_SHARD) {
+            if (seen & (UINT64_C(1) << tag)) {
+                in.bad = true;
+                break;
+            }
+            seen |= UINT64_C(1) << tag;
+        }
         switch ((enum stream_tag) tag) {
         case ST_ARN: s->arn = codec_get_str(&f); break;
         case ST_LABEL: s->label = codec_get_str(&f); break;
