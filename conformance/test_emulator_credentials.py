@@ -290,3 +290,15 @@ def test_export_signs_with_a_secret_key(secured, ddbemu_bin, tmp_path):
     done = subprocess.run(args + ["--out", str(tmp_path / "c")], capture_output=True, text=True,
                           timeout=120, env=env)
     assert done.returncode == 0, done.stderr
+
+
+def test_tables_from_init_are_not_refused(start_server, creds_file, tmp_path):
+    # --init replays CreateTable through the API as the process itself: no
+    # signature of a listed key, and still created.
+    design = tmp_path / "table.json"
+    design.write_text(json.dumps({
+        "TableName": "fromInit", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "p", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"}]}))
+    srv = start_server("--credentials", creds_file, "--shared-db", "--init", str(design))
+    assert client(srv).list_tables()["TableNames"] == ["fromInit"]

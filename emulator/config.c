@@ -339,7 +339,8 @@ static void print_help(FILE *out)
 {
     fprintf(out, "Usage: ddbemu [OPTION]...\n"
                  "A local, in-memory emulator of Amazon DynamoDB. Point an SDK or the AWS CLI at\n"
-                 "http://HOST:PORT with any credentials and any region.\n\nOptions:\n");
+                 "http://HOST:PORT with any credentials (unless --credentials names them) and\n"
+                 "any region.\n\nOptions:\n");
     for (size_t i = 0; i < OPTION_COUNT; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", options[i].name, options[i].metavar ? " " : "",
