@@ -41,7 +41,7 @@ struct req {
     char auth[512];
 };
 
-/* The signed request; auth_fmt, when given, replaces the Authorization value. */
+/* The signed request; auth, date and body, when given, replace its own. */
 static void make(struct req *r, const char *auth, const char *date, const char *body)
 {
     memset(r, 0, sizeof *r);
