@@ -793,6 +793,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "loadgen: --port is required\n");
         goto out;
     }
+    /* AWS_SECRET_ACCESS_KEY (and AWS_ACCESS_KEY_ID): real signatures, for a
+     * ddbemu started with --credentials. */
+    if (http_target_sign_from_env(&opt.http) != 0) {
+        fprintf(stderr, "loadgen: AWS_SECRET_ACCESS_KEY or a related variable is too long\n");
+        goto out;
+    }
     if (strcmp(cmd, "call") == 0 && target && body) {
         rc = cmd_call(&opt, target, body);
     } else if (strcmp(cmd, "spawn") == 0 && command && command[0]) {

@@ -169,12 +169,27 @@ static int apply_no_control(struct config *cfg, const char *value)
     return 0;
 }
 
-bool config_control_enabled(const struct config *cfg)
+bool config_is_loopback(const struct config *cfg)
 {
     const char *h = cfg->host;
 
-    if (cfg->control != CONTROL_AUTO) return cfg->control == CONTROL_ON;
     return strncmp(h, "127.", 4) == 0 || strcmp(h, "::1") == 0 || strcmp(h, "localhost") == 0;
+}
+
+bool config_control_enabled(const struct config *cfg)
+{
+    if (cfg->control != CONTROL_AUTO) return cfg->control == CONTROL_ON;
+    return config_is_loopback(cfg);
+}
+
+static int apply_credentials(struct config *cfg, const char *value)
+{
+    if (!value[0] || strlen(value) >= sizeof cfg->credentials) {
+        fprintf(stderr, "ddbemu: --credentials: not a file name: '%s'\n", value);
+        return -1;
+    }
+    snprintf(cfg->credentials, sizeof cfg->credentials, "%s", value);
+    return 0;
 }
 
 /* -cors ORIGINS: DynamoDB Local's "*" (every origin) or a comma list of origins. */
@@ -299,6 +314,13 @@ static const struct option_row options[] = {
      "how often expired TTL items are deleted (default 1;\n"
      "fractions allowed)",
      apply_ttl_interval},
+    {"credentials", NULL, "FILE",
+     "verify every request's SigV4 signature as DynamoDB does,\n"
+     "against the keys in FILE: lines of ACCESS_KEY_ID\n"
+     "SECRET_ACCESS_KEY [SESSION_TOKEN], # comments (default:\n"
+     "any key; the environment variable DDBEMU_CREDENTIALS\n"
+     "may hold the file's text instead)",
+     apply_credentials},
     {"control", NULL, NULL,
      "serve the emulator control interface (/ddbemu/: clock,\n"
      "TTL sweep, reset) even when not listening on loopback",
@@ -317,7 +339,8 @@ static void print_help(FILE *out)
 {
     fprintf(out, "Usage: ddbemu [OPTION]...\n"
                  "A local, in-memory emulator of Amazon DynamoDB. Point an SDK or the AWS CLI at\n"
-                 "http://HOST:PORT with any credentials and any region.\n\nOptions:\n");
+                 "http://HOST:PORT with any credentials (unless --credentials names them) and\n"
+                 "any region.\n\nOptions:\n");
     for (size_t i = 0; i < OPTION_COUNT; i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", options[i].name, options[i].metavar ? " " : "",

@@ -36,6 +36,7 @@ struct config {
     unsigned ttl_interval_ms;      /* how often the TTL sweeper runs (--ttl-interval) */
     enum control_mode control;     /* the /ddbemu/ control interface (--control, --no-control) */
     char cors[4096];               /* --cors: "*" (default) or a comma list of allowed origins */
+    char credentials[4096];        /* --credentials FILE: verify signatures; "" when not given */
     bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
     bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
     bool health_check;             /* --health-check: ask a running server, do not serve */
@@ -56,5 +57,7 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv);
 /* Whether the control interface is on: --control, or by default when cfg->host
  * is a loopback address (127.0.0.0/8, ::1, localhost); never with --no-control. */
 bool config_control_enabled(const struct config *cfg);
+/* Whether cfg->host is a loopback address (127.0.0.0/8, ::1, localhost). */
+bool config_is_loopback(const struct config *cfg);
 
 #endif

@@ -37,7 +37,10 @@ static void usage(FILE *f)
             "  --access-key KEY    with --region: only the tables that credential sees\n"
             "  --region REGION\n"
             "  --json              print the JSON as served (GET /ddbemu/insight)\n"
-            "  --reset             set the counters back to zero instead\n");
+            "  --reset             set the counters back to zero instead\n"
+            "\n"
+            "With AWS_SECRET_ACCESS_KEY (and AWS_ACCESS_KEY_ID) set, requests are signed for\n"
+            "real, as a ddbemu started with --credentials off loopback asks.\n");
 }
 
 static double num(const json_t *obj, const char *key)
@@ -282,6 +285,13 @@ int insight_command(int argc, char **argv)
     }
     if (http_parse_url(endpoint, &target) != 0) {
         fprintf(stderr, "ddbemu insight: %s: not an http://HOST[:PORT] endpoint\n", endpoint);
+        return 2;
+    }
+    /* Signed with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY when set: a
+     * control interface off loopback with --credentials asks for it. */
+    if (http_target_sign_from_env(&target) != 0) {
+        fprintf(stderr, "ddbemu insight: AWS_SECRET_ACCESS_KEY or a related variable is too "
+                        "long\n");
         return 2;
     }
     if (reset) {

@@ -8,6 +8,7 @@
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
+#include "emulator/credentials_file.h"
 #include "emulator/healthcheck.h"
 #include "emulator/init_files.h"
 #include "emulator/insight_cmd.h"
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
     struct server *server;
     struct sweeper *sweeper;
     struct db *db;
+    struct credentials *credentials = NULL;
     const char *error = NULL;
     bool ipv6;
 
@@ -44,6 +46,8 @@ int main(int argc, char **argv)
     }
     if (cfg.health_check) return healthcheck_run(cfg.host, cfg.port);
 
+    if (credentials_file_load(cfg.credentials, &credentials) != 0) return 2;
+
     /* Before any thread exists, so that every thread inherits the mask. */
     signals_block();
 
@@ -53,6 +57,7 @@ int main(int argc, char **argv)
         if (!db) {
             fprintf(stderr, "ddbemu: --db-path %s: %s\n", cfg.db_path, why);
             free(why);
+            credentials_free(credentials);
             return 1;
         }
     } else {
@@ -64,6 +69,10 @@ int main(int argc, char **argv)
     api_cfg.control_enabled = config_control_enabled(&cfg);
     api_cfg.s3_dir = cfg.s3_dir[0] ? cfg.s3_dir : NULL;
     api_cfg.cors_origins = cfg.cors;
+    api_cfg.credentials = credentials;
+    /* Off loopback, the control interface is as open as the network: with
+     * --credentials it asks for the same signatures (README, control). */
+    api_cfg.control_needs_auth = credentials && !config_is_loopback(&cfg);
     memset(&ctx, 0, sizeof ctx);
     ctx.db = db;
     ctx.config = &api_cfg;
@@ -72,6 +81,7 @@ int main(int argc, char **argv)
     /* --init: the tables exist before the first request can arrive. */
     if (init_files_load(&ctx, cfg.init_files, cfg.init_count) != 0) {
         db_free(db);
+        credentials_free(credentials);
         return 1;
     }
 
@@ -89,17 +99,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "ddbemu: cannot listen on %s port %u: %s\n", cfg.host, (unsigned) cfg.port,
                 error);
         db_free(db);
+        credentials_free(credentials);
         return 1;
     }
     ipv6 = strchr(cfg.host, ':') != NULL;
     fprintf(stderr, "ddbemu listening on http://%s%s%s:%u\n", ipv6 ? "[" : "", cfg.host,
             ipv6 ? "]" : "", (unsigned) server_port(server));
+    if (credentials)
+        fprintf(stderr, "ddbemu: verifying signatures against %zu credential%s\n",
+                credentials_count(credentials), credentials_count(credentials) == 1 ? "" : "s");
 
     sweeper = sweeper_start(db, cfg.ttl_interval_ms);
     if (!sweeper) {
         fprintf(stderr, "ddbemu: cannot start the TTL sweeper thread\n");
         server_stop(server);
         db_free(db);
+        credentials_free(credentials);
         return 1;
     }
 
@@ -111,5 +126,6 @@ int main(int argc, char **argv)
     db_flush(db);
     server_stop(server);
     db_free(db);
+    credentials_free(credentials);
     return 0;
 }

@@ -30,7 +30,9 @@ const char transfer_cli_help[] =
     "      or files of DynamoDB JSON lines, Ion lines or CSV (a header line first),\n"
     "      plain, gzip or zstd\n"
     "  both: [--access-key KEY] [--region REGION] choose the namespace (default:\n"
-    "      AWS_ACCESS_KEY_ID and AWS_REGION, else local and us-east-1)\n";
+    "      AWS_ACCESS_KEY_ID and AWS_REGION, else local and us-east-1);\n"
+    "      [--secret-key SECRET] (default: AWS_SECRET_ACCESS_KEY, and\n"
+    "      AWS_SESSION_TOKEN) signs for real, for a ddbemu started with --credentials\n";
 
 enum {
     OPT_ENDPOINT = 1,
@@ -40,11 +42,13 @@ enum {
     OPT_DEFINITION,
     OPT_FORMAT,
     OPT_KEY,
-    OPT_REGION
+    OPT_REGION,
+    OPT_SECRET
 };
 
 struct cli_args {
     const char *endpoint, *table, *out, *in, *definition, *format, *access_key, *region;
+    const char *secret_key;
 };
 
 static int usage(const char *command, const char *problem)
@@ -72,6 +76,7 @@ static int parse(const char *command, int argc, char **argv, struct cli_args *a)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"access-key", required_argument, NULL, OPT_KEY},
         {"region", required_argument, NULL, OPT_REGION},
+        {"secret-key", required_argument, NULL, OPT_SECRET},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -89,6 +94,7 @@ static int parse(const char *command, int argc, char **argv, struct cli_args *a)
         case OPT_FORMAT: a->format = optarg; break;
         case OPT_KEY: a->access_key = optarg; break;
         case OPT_REGION: a->region = optarg; break;
+        case OPT_SECRET: a->secret_key = optarg; break;
         default: {
             char problem[300];
             snprintf(problem, sizeof problem, "unknown option or missing value: '%s'",
@@ -119,6 +125,16 @@ static int make_target(const char *command, const struct cli_args *a, struct htt
         return usage(command, "the access key or the region is too long");
     snprintf(t->access_key, sizeof t->access_key, "%s", key);
     snprintf(t->region, sizeof t->region, "%s", region);
+    if (a->secret_key) {
+        const char *token = env_or("AWS_SESSION_TOKEN", NULL, "");
+        if (!a->secret_key[0] || strlen(a->secret_key) >= sizeof t->secret_key ||
+            strlen(token) >= sizeof t->session_token)
+            return usage(command, "the secret key or the session token is empty or too long");
+        snprintf(t->secret_key, sizeof t->secret_key, "%s", a->secret_key);
+        snprintf(t->session_token, sizeof t->session_token, "%s", token);
+    } else if (http_target_sign_from_env(t) != 0) {
+        return usage(command, "AWS_SECRET_ACCESS_KEY or AWS_SESSION_TOKEN is too long");
+    }
     return 0;
 }
 

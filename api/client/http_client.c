@@ -3,6 +3,8 @@
  */
 #include "api/client/http_client.h"
 
+#include "api/http/sigv4.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
@@ -87,43 +89,113 @@ int http_connect(const struct http_target *opt)
     return fd;
 }
 
-/* The current time as X-Amz-Date wants it, and the date of the credential scope. */
-static void amz_date(char date_time[17], char date[9])
+static int copy_env(char *out, size_t size, const char *name)
 {
-    time_t t = time(NULL);
-    struct tm tm;
+    const char *v = getenv(name);
 
-    gmtime_r(&t, &tm);
-    strftime(date_time, 17, "%Y%m%dT%H%M%SZ", &tm);
-    strftime(date, 9, "%Y%m%d", &tm);
+    if (!v || !v[0]) return 0;
+    if (strlen(v) >= size) return -1;
+    snprintf(out, size, "%s", v);
+    return 0;
+}
+
+int http_target_sign_from_env(struct http_target *t)
+{
+    if (t->secret_key[0] || !getenv("AWS_SECRET_ACCESS_KEY")) return 0;
+    if (copy_env(t->secret_key, sizeof t->secret_key, "AWS_SECRET_ACCESS_KEY") != 0 ||
+        copy_env(t->session_token, sizeof t->session_token, "AWS_SESSION_TOKEN") != 0)
+        return -1;
+    if (!t->access_key[0] && copy_env(t->access_key, sizeof t->access_key, "AWS_ACCESS_KEY_ID"))
+        return -1;
+    return 0;
+}
+
+/*
+ * Appends the request line and headers of a request, signed (the headers
+ * below, all signed; a real signature when t has a secret key), then the
+ * body. extra: one more header ("Name: value"), or NULL; content_type NULL:
+ * none.
+ */
+static void build(struct text_buf *out, const struct http_target *t, const char *method,
+                  const char *path, const char *content_type, const char *target, const char *body,
+                  size_t body_len)
+{
+    const char *access_key = t->access_key[0] ? t->access_key : DEFAULT_ACCESS_KEY;
+    const char *region = t->region[0] ? t->region : DEFAULT_REGION;
+    bool ipv6 = strchr(t->host, ':') != NULL;
+    char host[300], date_time[17], date[9], signature[SIGV4_HEX_SIZE] = SIGNATURE;
+    struct sigv4_field headers[5], query[16];
+    char path_only[1024], query_text[1024] = "";
+    struct text_buf signed_names = {0};
+    size_t n = 0, nq = 0;
+
+    snprintf(host, sizeof host, "%s%s%s:%u", ipv6 ? "[" : "", t->host, ipv6 ? "]" : "",
+             (unsigned) t->port);
+    sigv4_format_date(time(NULL), date_time);
+    memcpy(date, date_time, 8);
+    date[8] = '\0';
+    /* In sorted order: SignedHeaders lists them so. */
+    if (content_type) headers[n++] = (struct sigv4_field){"content-type", content_type};
+    headers[n++] = (struct sigv4_field){"host", host};
+    headers[n++] = (struct sigv4_field){"x-amz-date", date_time};
+    if (t->session_token[0])
+        headers[n++] = (struct sigv4_field){"x-amz-security-token", t->session_token};
+    if (target) headers[n++] = (struct sigv4_field){"x-amz-target", target};
+    for (size_t i = 0; i < n; i++)
+        text_buf_printf(&signed_names, "%s%s", i ? ";" : "", headers[i].name);
+    /* The path is one of ours, sent as is: its query arguments need no
+     * percent-decoding to be signed. */
+    snprintf(path_only, sizeof path_only, "%.*s", (int) strcspn(path, "?"), path);
+    if (path[strcspn(path, "?")] == '?')
+        snprintf(query_text, sizeof query_text, "%s", path + strcspn(path, "?") + 1);
+    for (char *p = query_text, *next; *p && nq < sizeof query / sizeof *query; p = next) {
+        char *eq;
+        next = p + strcspn(p, "&");
+        if (*next) *next++ = '\0';
+        eq = strchr(p, '=');
+        if (eq) *eq = '\0';
+        query[nq++] = (struct sigv4_field){p, eq ? eq + 1 : NULL};
+    }
+    if (t->secret_key[0]) {
+        char payload[SIGV4_HEX_SIZE], scope[256];
+        struct text_buf canonical = {0}, to_sign = {0};
+        struct sigv4_message m = {.method = method,
+                                  .path = path_only,
+                                  .query = query,
+                                  .query_count = nq,
+                                  .headers = headers,
+                                  .header_count = n,
+                                  .signed_headers = signed_names.data,
+                                  .payload_hash = payload};
+        sigv4_sha256_hex(body ? body : "", body_len, payload);
+        sigv4_canonical_request(&m, &canonical);
+        snprintf(scope, sizeof scope, "%s/%s/dynamodb/aws4_request", date, region);
+        sigv4_string_to_sign(date_time, scope, canonical.data, &to_sign);
+        sigv4_signature(t->secret_key, date, region, "dynamodb", to_sign.data, signature);
+        text_buf_clear(&canonical);
+        text_buf_clear(&to_sign);
+    }
+    out->len = 0;
+    text_buf_printf(out, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, path, host);
+    text_buf_puts(out, "Accept-Encoding: identity\r\nUser-Agent: ddbemu-http-client/1\r\n");
+    if (content_type) text_buf_printf(out, "Content-Type: %s\r\n", content_type);
+    if (target) text_buf_printf(out, "X-Amz-Target: %s\r\n", target);
+    text_buf_printf(out, "X-Amz-Date: %s\r\n", date_time);
+    if (t->session_token[0]) text_buf_printf(out, "X-Amz-Security-Token: %s\r\n", t->session_token);
+    text_buf_printf(out,
+                    "Authorization: AWS4-HMAC-SHA256 Credential=%s/%s/%s/dynamodb/aws4_request, "
+                    "SignedHeaders=%s, Signature=%s\r\n",
+                    access_key, date, region, signed_names.data, signature);
+    if (body) text_buf_printf(out, "Content-Length: %zu\r\n", body_len);
+    text_buf_puts(out, "\r\n");
+    if (body) text_buf_add(out, body, body_len);
+    text_buf_clear(&signed_names);
 }
 
 void http_build_request(struct text_buf *out, const struct http_target *opt, const char *target,
                         const char *body, size_t body_len)
 {
-    char date_time[17], date[9];
-    const char *access_key = opt->access_key[0] ? opt->access_key : DEFAULT_ACCESS_KEY;
-    const char *region = opt->region[0] ? opt->region : DEFAULT_REGION;
-    bool ipv6 = strchr(opt->host, ':') != NULL;
-
-    amz_date(date_time, date);
-    out->len = 0;
-    text_buf_printf(out,
-                    "POST / HTTP/1.1\r\n"
-                    "Host: %s%s%s:%u\r\n"
-                    "Accept-Encoding: identity\r\n"
-                    "User-Agent: ddbemu-http-client/1\r\n"
-                    "Content-Type: application/x-amz-json-1.0\r\n"
-                    "X-Amz-Target: %s\r\n"
-                    "X-Amz-Date: %s\r\n"
-                    "Authorization: AWS4-HMAC-SHA256 Credential=%s/%s/%s/dynamodb/aws4_request, "
-                    "SignedHeaders=content-type;host;x-amz-date;x-amz-target, "
-                    "Signature=" SIGNATURE "\r\n"
-                    "Content-Length: %zu\r\n"
-                    "\r\n",
-                    ipv6 ? "[" : "", opt->host, ipv6 ? "]" : "", (unsigned) opt->port, target,
-                    date_time, access_key, date, region, body_len);
-    text_buf_add(out, body, body_len);
+    build(out, opt, "POST", "/", "application/x-amz-json-1.0", target, body, body_len);
 }
 
 /* Case-insensitive prefix test for header names. */
@@ -298,18 +370,11 @@ int http_fetch(const struct http_target *t, const char *method, const char *path
                int *status, struct text_buf *answer)
 {
     struct text_buf out = {0};
-    size_t body_len = body ? strlen(body) : 0;
 
-    text_buf_printf(&out,
-                    "%s %s HTTP/1.1\r\nHost: %s%s%s:%u\r\n"
-                    "User-Agent: ddbemu-http-client/1\r\n",
-                    method, path, strchr(t->host, ':') ? "[" : "", t->host,
-                    strchr(t->host, ':') ? "]" : "", (unsigned) t->port);
-    if (body)
-        text_buf_printf(&out, "Content-Type: application/json\r\nContent-Length: %zu\r\n",
-                        body_len);
-    text_buf_puts(&out, "\r\n");
-    if (body) text_buf_add(&out, body, body_len);
+    /* Signed like a DynamoDB request: a control interface off loopback
+     * with --credentials asks for that (README, control interface). */
+    build(&out, t, method, path, body ? "application/json" : NULL, NULL, body,
+          body ? strlen(body) : 0);
     return exchange_into(t, &out, status, answer);
 }
 

@@ -9,11 +9,14 @@
  * request is a target
  * ("DynamoDB_20120810.Scan") and a body.
  *
- * Requests look signed, as an SDK's do: X-Amz-Date and an Authorization
+ * Requests are signed as an SDK signs them: X-Amz-Date and an Authorization
  * header with an AWS4-HMAC-SHA256 credential scope, SignedHeaders and a
- * 64-hex-digit Signature. ddbemu checks the shape of these (and takes the
- * access key and region as the namespace), never the signature, so the
- * signature is a fixed string.
+ * Signature. Given a secret key (http_target.secret_key), the signature is
+ * real (api/http/sigv4.h, the rules the server verifies with), so the
+ * clients work against a ddbemu started with --credentials, control paths
+ * included; without one, ddbemu only checks the signature's shape (and
+ * takes the access key and region as the namespace), so a fixed string
+ * stands in for it.
  *
  * All functions are reentrant; nothing is kept between calls.
  */
@@ -33,9 +36,11 @@
 struct http_target {
     char host[256]; /* a host name, an IPv4 address or an IPv6 address (no brackets) */
     uint16_t port;
-    char access_key[128]; /* the Credential's access key; "" for the default */
-    char region[64];      /* the credential scope's region; "" for us-east-1 */
-    int timeout_s;        /* > 0: connect, each send and each read wait at most this long */
+    char access_key[128];     /* the Credential's access key; "" for the default */
+    char region[64];          /* the credential scope's region; "" for us-east-1 */
+    char secret_key[128];     /* "" : a stand-in signature (see above) */
+    char session_token[2048]; /* sent as X-Amz-Security-Token and signed; "" for none */
+    int timeout_s;            /* > 0: connect, each send and each read wait at most this long */
 };
 
 /* A parsed answer; body points into the caller's buffer. */
@@ -51,6 +56,12 @@ struct http_response {
 /* Fills t's host and port from "http://HOST[:PORT][/]" (port 80 when absent).
  * -1 for anything else (https:// included: TLS is not spoken here). */
 int http_parse_url(const char *url, struct http_target *t);
+
+/* Signs for real from the environment, as SDKs do: when t has no secret key
+ * and AWS_SECRET_ACCESS_KEY is set, takes it (with AWS_SESSION_TOKEN), and
+ * AWS_ACCESS_KEY_ID as the access key when t has none. Returns -1 when a
+ * value does not fit t. */
+int http_target_sign_from_env(struct http_target *t);
 
 /* A connected, TCP_NODELAY socket to t, or -1 (errno set, or EHOSTUNREACH
  * when the name does not resolve). */

@@ -7,10 +7,11 @@
  * iterator expiry, CreationDateTime, the TTL change interval), a TTL sweep
  * now instead of at the next interval, and a reset of one namespace's tables.
  * It is not the DynamoDB protocol: plain JSON over GET/POST on reserved
- * paths, no signature. dispatch.c routes a request here only when the
- * interface is enabled (struct api_config.control_enabled: by default when
- * listening on loopback; --no-control turns it off), so with it off every
- * path behaves as DynamoDB does. Documented in README.md.
+ * paths, no signature - except with --credentials off loopback, where
+ * dispatch.c first asks for a DynamoDB request's SigV4 signature (auth.h). dispatch.c routes a
+ * request here only when the interface is enabled (struct api_config.control_enabled: by default
+ * when listening on loopback; --no-control turns it off), so with it off every path behaves as
+ * DynamoDB does. Documented in README.md.
  *
  *   GET  /ddbemu/clock        {"now_ms": N, "now": "2026-01-01T00:00:00.000Z"}
  *   POST /ddbemu/clock        {"set_ms": N} or {"advance_ms": N} -> the clock

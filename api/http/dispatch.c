@@ -17,11 +17,8 @@
  *      than 16 MiB decoded -> 413); a body that is not JSON ->
  *      SerializationException (no message);
  *   5. an unknown X-Amz-Target -> UnknownOperationException (no message);
- *   6. Authorization: header and query-string signing both present ->
- *      InvalidSignatureException; neither, or a header not starting "AWS4-"
- *      -> MissingAuthenticationTokenException; missing pieces ->
- *      IncompleteSignatureException listing each; the credential scope must
- *      have 5 elements. Signatures are never verified.
+ *   6. the SigV4 signature (auth.h): by default its shape only, any key
+ *      accepted; with --credentials verified as DynamoDB verifies it;
  *   7. an empty body -> SerializationException (no message);
  *   8. the request shape (shape.c), then the handler.
  * Errors are answered with the request's JSON content type
@@ -29,6 +26,7 @@
  */
 #include "api/http/dispatch.h"
 
+#include "api/http/auth.h"
 #include "api/http/control.h"
 #include "api/http/cors.h"
 #include "api/http/design_http.h"
@@ -44,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define TARGET_HEADER "X-Amz-Target"
 
@@ -95,146 +94,10 @@ static bool media_is(const char *s, size_t len, const char *want)
     return strlen(want) == len && memcmp(s, want, len) == 0;
 }
 
-/* ---- SigV4 Authorization ---- */
-
-struct credential {
-    char access_key[256];
-    char region[64];
-};
-
-/* Finds "name=value" among the comma/space separated parameters after the
- * algorithm in an Authorization header; copies value (up to the next
- * separator) into out. Returns false when absent or empty. */
-static bool auth_param(const char *auth, const char *name, char *out, size_t out_size)
-{
-    size_t name_len = strlen(name);
-    const char *p = auth + strcspn(auth, " ,"); /* skip the algorithm */
-
-    while (*p) {
-        size_t len;
-        p += strspn(p, " ,");
-        len = strcspn(p, " ,");
-        if (len > name_len && memcmp(p, name, name_len) == 0 && p[name_len] == '=') {
-            const char *v = p + name_len + 1;
-            size_t vlen = strcspn(v, " ,=");
-            if (vlen == 0) return false;
-            if (out) {
-                if (vlen >= out_size) vlen = out_size - 1;
-                memcpy(out, v, vlen);
-                out[vlen] = '\0';
-            }
-            return true;
-        }
-        p += len;
-    }
-    return false;
-}
-
-static int parse_credential(const char *cred, struct credential *out, struct ddb_error *err)
-{
-    size_t len = strlen(cred);
-    const char *parts[5];
-    size_t part_len[5];
-    size_t n = 0;
-    const char *p;
-
-    /* Trailing slashes are ignored, as AWS does. */
-    while (len && cred[len - 1] == '/')
-        len--;
-    p = cred;
-    while (n < 5) {
-        const char *slash = memchr(p, '/', len - (size_t) (p - cred));
-        parts[n] = p;
-        part_len[n] = slash ? (size_t) (slash - p) : len - (size_t) (p - cred);
-        n++;
-        if (!slash) break;
-        p = slash + 1;
-    }
-    if (n != 5 || memchr(parts[4], '/', part_len[4]))
-        return ddb_error_set(err, DDB_INCOMPLETE_SIGNATURE,
-                             "Credential must have exactly 5 slash-delimited elements, e.g. "
-                             "keyid/date/region/service/term, got '%.*s'",
-                             (int) len, cred);
-    if (part_len[0] == 0 || part_len[0] >= sizeof out->access_key)
-        return ddb_error_set(err, DDB_UNRECOGNIZED_CLIENT,
-                             "The security token included in the request is invalid.");
-    if (part_len[2] == 0 || part_len[2] >= sizeof out->region)
-        return ddb_error_set(err, DDB_INVALID_SIGNATURE,
-                             "Credential should be scoped to a valid region, not '%.*s'. ",
-                             (int) part_len[2], parts[2]);
-    memcpy(out->access_key, parts[0], part_len[0]);
-    out->access_key[part_len[0]] = '\0';
-    memcpy(out->region, parts[2], part_len[2]);
-    out->region[part_len[2]] = '\0';
-    return 0;
-}
-
-/* Checks the request's signature information (never the signature itself)
- * and extracts the credential scope. */
-static int check_auth(const struct http_request *req, struct credential *cred,
-                      struct ddb_error *err)
-{
-    static const char *const header_params[] = {"Credential", "Signature", "SignedHeaders"};
-    static const char *const query_params[] = {"X-Amz-Algorithm", "X-Amz-Credential",
-                                               "X-Amz-Signature", "X-Amz-SignedHeaders",
-                                               "X-Amz-Date"};
-    const char *auth = http_request_header(req, "Authorization");
-    const char *value = NULL;
-    bool by_query = http_request_query(req, "X-Amz-Algorithm", NULL);
-    char credential[512];
-    char missing[1024] = "";
-
-    if (auth && by_query)
-        return ddb_error_set(err, DDB_INVALID_SIGNATURE,
-                             "Found both 'X-Amz-Algorithm' as a query-string param and "
-                             "'Authorization' as HTTP header.");
-    if (auth) {
-        const char *a = auth + strspn(auth, " \t");
-        if (strncmp(a, "AWS4-", 5) != 0)
-            return ddb_error_set(err, DDB_MISSING_AUTHENTICATION_TOKEN,
-                                 "Request is missing Authentication Token");
-        for (size_t i = 0; i < sizeof header_params / sizeof *header_params; i++) {
-            if (!auth_param(a, header_params[i], NULL, 0)) {
-                size_t used = strlen(missing);
-                snprintf(missing + used, sizeof missing - used,
-                         "Authorization header requires '%s' parameter. ", header_params[i]);
-            }
-        }
-        if (!http_request_header(req, "X-Amz-Date") && !http_request_header(req, "Date")) {
-            size_t used = strlen(missing);
-            snprintf(missing + used, sizeof missing - used,
-                     "Authorization header requires existence of either a 'X-Amz-Date' or a "
-                     "'Date' header. ");
-        }
-        if (missing[0])
-            return ddb_error_set(err, DDB_INCOMPLETE_SIGNATURE, "%sAuthorization=%s", missing,
-                                 auth);
-        auth_param(a, "Credential", credential, sizeof credential);
-        return parse_credential(credential, cred, err);
-    }
-    if (!by_query)
-        return ddb_error_set(err, DDB_MISSING_AUTHENTICATION_TOKEN,
-                             "Request is missing Authentication Token");
-    for (size_t i = 0; i < sizeof query_params / sizeof *query_params; i++) {
-        value = NULL;
-        if (!http_request_query(req, query_params[i], &value) || !value || !value[0]) {
-            size_t used = strlen(missing);
-            snprintf(missing + used, sizeof missing - used,
-                     "AWS query-string parameters must include '%s'. ", query_params[i]);
-        }
-    }
-    if (missing[0])
-        return ddb_error_set(err, DDB_INCOMPLETE_SIGNATURE,
-                             "%sRe-examine the query-string parameters.", missing);
-    http_request_query(req, "X-Amz-Credential", &value);
-    snprintf(credential, sizeof credential, "%s", value);
-    return parse_credential(credential, cred, err);
-}
-
 /* Fills rq's scope from the credential: one namespace per access key and
  * region (DynamoDB Local without -sharedDb), or one for all with --shared-db.
  * The region always comes from the credential, for ARNs. */
-static void set_scope(struct api_request *rq, const struct credential *cred)
+static void set_scope(struct api_request *rq, const struct auth_identity *cred)
 {
     if (rq->config && rq->config->shared_db)
         snprintf(rq->namespace_buf, sizeof rq->namespace_buf, "%s", API_SHARED_NAMESPACE);
@@ -270,7 +133,7 @@ static void handle_health(const struct api_context *ctx, struct http_response *r
 
 /* Runs the operation: shape check, handler, reply. Takes body. */
 static void run_operation(const struct api_context *ctx, const struct operation *op,
-                          const struct credential *cred, json_t *body, const char *content_type,
+                          const struct auth_identity *cred, json_t *body, const char *content_type,
                           const char *host, struct http_response *resp)
 {
     struct api_request rq;
@@ -307,6 +170,29 @@ static void run_operation(const struct api_context *ctx, const struct operation 
     failure_details_clear(&rq.failure);
 }
 
+/* The time signatures are judged against: the wall clock, not the engine's
+ * (which tests move by days while their SDKs sign with the real time). */
+static time_t wall_clock(const struct api_context *ctx)
+{
+    if (ctx->config && ctx->config->wall_clock) return ctx->config->wall_clock();
+    return time(NULL);
+}
+
+/* The control interface's rule (control.h): with --credentials and off
+ * loopback, a control request must be signed as a DynamoDB request is, by
+ * a key of the store; its failures are DynamoDB's answers. */
+static bool control_authenticated(const struct api_context *ctx, const struct http_request *req,
+                                  struct http_response *resp)
+{
+    struct auth_identity who;
+    struct ddb_error err = {0};
+
+    if (!ctx->config->control_needs_auth) return true;
+    if (auth_check(req, ctx->config->credentials, wall_clock(ctx), &who, &err) == 0) return true;
+    reply_error(resp, RESPONSE_CONTENT_TYPE_JSON, &err, NULL);
+    return false;
+}
+
 /* Replays one request of a design document (api/design/design.h). */
 static int replay(void *arg, const char *access_key, const char *region, const char *target,
                   const char *body, char **answer);
@@ -320,7 +206,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
     size_t ctype_len;
     char request_id[53];
     json_t *body = NULL;
-    struct credential cred;
+    struct auth_identity cred;
     struct ddb_error err = {0};
     const char *body_text = NULL;
     char *decoded = NULL;
@@ -335,12 +221,12 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
     /* The emulator's control interface (control.h): a reserved path,
      * never the DynamoDB protocol, and only when enabled. Tables from a
      * design replay their requests through this function (api_call). */
-    if (ctx->config && ctx->config->control_enabled && strcmp(req->path, DESIGN_HTTP_PATH) == 0) {
-        design_http_handle(req, replay, (void *) ctx, resp);
-        return;
-    }
     if (ctx->config && ctx->config->control_enabled && control_is_path(req->path)) {
-        control_handle(ctx->db, ctx->config, req, resp);
+        if (!control_authenticated(ctx, req, resp)) return;
+        if (strcmp(req->path, DESIGN_HTTP_PATH) == 0)
+            design_http_handle(req, replay, (void *) ctx, resp);
+        else
+            control_handle(ctx->db, ctx->config, req, resp);
         return;
     }
 
@@ -398,7 +284,8 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
         return;
     }
 
-    if (check_auth(req, &cred, &err) != 0) {
+    if (auth_check(req, ctx->config ? ctx->config->credentials : NULL, wall_clock(ctx), &cred,
+                   &err) != 0) {
         json_decref(body);
         reply_error(resp, content_type, &err, NULL);
         return;
@@ -450,14 +337,23 @@ int api_call(const struct api_context *ctx, const char *access_key, const char *
         .body_len = strlen(body),
     };
     struct http_response resp;
+    struct api_config trusted;
+    struct api_context inside = *ctx;
     int status;
 
+    /* The process's own requests (--init, and a design a control request
+     * sent, already authenticated) carry no real signature: not checked. */
+    if (ctx->config) {
+        trusted = *ctx->config;
+        trusted.credentials = NULL;
+        inside.config = &trusted;
+    }
     snprintf(auth, sizeof auth,
              "AWS4-HMAC-SHA256 Credential=%.190s/20260101/%.64s/dynamodb/aws4_request, "
              "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0",
              access_key, region);
     memset(&resp, 0, sizeof resp);
-    api_handle(ctx, &req, &resp);
+    api_handle(&inside, &req, &resp);
     status = resp.status;
     *answer = malloc(resp.body_len + 1);
     if (*answer) {

@@ -4,10 +4,10 @@
  * api_handle() runs the generic checks once, in front of every handler, in
  * the order DynamoDB applies them (Redis's processCommand, dynalite's
  * pipeline): CORS preflight, the GET health line, method and content type,
- * JSON syntax, X-Amz-Target, SigV4 Authorization (parsed, never verified: any
- * credentials are accepted, as DynamoDB Local does) and the namespace it
- * selects, then the operation's request shape, then the handler. It owns no
- * socket, so tests drive it with raw headers and bodies.
+ * JSON syntax, X-Amz-Target, SigV4 Authorization (auth.h: its shape only
+ * and any key, as DynamoDB Local does, unless --credentials asks for real
+ * verification) and the namespace it selects, then the operation's request shape, then the handler.
+ * It owns no socket, so tests drive it with raw headers and bodies.
  *
  * Reentrant: all per-request state lives on the calling thread's stack.
  */
@@ -39,7 +39,9 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
  * an SDK with the credential (access_key, region) would, through
  * api_handle's whole front; returns the HTTP status and sets *answer to the
  * body (owned, NUL-terminated). Tables from a design (--init, POST
- * /ddbemu/init) are created this way, so every rule of the API applies. */
+ * /ddbemu/init) are created this way, so every rule of the API applies -
+ * but the signature's: these are the process's own requests (or those of a
+ * control request already authenticated), never checked against --credentials. */
 int api_call(const struct api_context *ctx, const char *access_key, const char *region,
              const char *target, const char *body, char **answer);
 

@@ -24,12 +24,24 @@
 #include "storage/db.h"
 
 #include <jansson.h>
+#include <time.h>
+
+struct credentials;
 
 struct api_config {
     bool shared_db;           /* --shared-db: one namespace for every credential */
     bool control_enabled;     /* emulator-only control interface (clock, reset) */
     const char *s3_dir;       /* --s3-dir: the directory whose folders are S3 buckets; NULL: none */
     const char *cors_origins; /* --cors: "*" or a comma list of origins; NULL: "*" (cors.h) */
+    /* --credentials: every signature is verified against these keys (auth.h);
+     * NULL: any key is accepted. Borrowed. */
+    const struct credentials *credentials;
+    /* Control requests (/ddbemu/) must be signed too: with credentials and
+     * not on loopback (dispatch.c). */
+    bool control_needs_auth;
+    /* Seconds since the epoch signatures are judged against; NULL: time(NULL).
+     * Tests fix it. */
+    time_t (*wall_clock)(void);
 };
 
 struct api_request {
