@@ -152,11 +152,20 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     assert.match(await page.locator("#items-json").innerText(), /"total": 129\.95/);
     await page.screenshot({ path: join(shots, "04-items-plain-json.png") });
 
-    // ... and through the index.
+    // Edit it: the change is a PutItem of the whole item.
+    await page.click('button[data-format="grid"]');
+    await found.first().locator("text=Edit").click();
+    const edited = JSON.parse(await page.inputValue("#item-text"));
+    edited.total = { N: "99.5" };
+    await page.fill("#item-text", JSON.stringify(edited));
+    await page.click("#item-save");
+    await page.locator("#items tbody tr", { hasText: "99.5" }).waitFor();
+
+        // ... and through the index.
     await page.selectOption("#q-index", "ByStatus");
     await page.fill("#q-pk", "PLACED");
     await page.click("#q-run");
-    await page.locator("#items-json", { hasText: "ORDER#2026-001" }).waitFor();
+    await page.locator("#items tbody tr", { hasText: "ORDER#2026-001" }).waitFor();
 
         // Its INSERT record arrives in the tail.
     const insert = tail.locator('li.record[data-event="INSERT"]', { hasText: "CUSTOMER#42" });
@@ -165,7 +174,6 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await tail.screenshot({ path: join(shots, "05-stream-tail.png") });
 
     // The TTL item is there until the clock passes its expiry and the sweep runs.
-    await page.click('button[data-format="grid"]');
     await page.selectOption("#q-index", "");
     await page.fill("#q-pk", "SESSION#temp");
     await page.fill("#q-sk", "");
@@ -195,7 +203,10 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await page.waitForTimeout(2500); // one more sample, so the line has its fall too
     await page.screenshot({ path: join(shots, "07-monitor.png"), fullPage: true });
 
-    // Paging with LastEvaluatedKey through the hot partition's 192 items.
+    // The MODIFY of the edit arrived too.
+    await tail.locator('li.record[data-event="MODIFY"]', { hasText: "CUSTOMER#42" }).waitFor();
+
+        // Paging with LastEvaluatedKey through the hot partition's 192 items.
     await page.goto(`${base}#/items/Orders`);
     await page.fill("#q-pk", "HOT#1");
     await page.selectOption("#q-limit", "50");
@@ -213,7 +224,14 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await page.locator("#page-no:has-text('Page 3')").waitFor();
     assert.notEqual(await page.locator("#items tbody tr >> nth=0").innerText(), first);
 
-    assert.deepEqual(errors, [], "no script errors on the page");
+    // Delete an item from its editor: its REMOVE record follows.
+    const doomed = (await page.locator("#items tbody tr >> nth=0").innerText()).match(/E#\d+-\d+/)[0];
+    await page.click("#items tbody tr >> nth=0 >> text=Edit");
+    await page.click("#item-delete");
+    await page.locator("#items tbody tr", { hasText: doomed }).waitFor({ state: "detached" });
+    await tail.locator('li.record[data-event="REMOVE"]', { hasText: doomed }).waitFor();
+
+        assert.deepEqual(errors, [], "no script errors on the page");
   } finally {
     await browser.close();
     await server.stop();
