@@ -10,10 +10,15 @@
 const state = {
   accessKey: "local",
   region: "us-east-1",
+  shared: false, // --shared-db: every access key and region sees the same tables
 };
 
 export function namespace() {
-  return { accessKey: state.accessKey, region: state.region };
+  return { accessKey: state.accessKey, region: state.region, shared: state.shared };
+}
+
+export function setShared(shared) {
+  state.shared = shared;
 }
 
 export function setNamespace(accessKey, region) {

@@ -4,7 +4,7 @@
 // routes: #/tables[/<name>], #/items[/<name>], #/streams[/<name>],
 // #/monitor[/<name>], #/clock.
 
-import { control, namespace, setNamespace } from "./api.js";
+import { control, namespace, setNamespace, setShared } from "./api.js";
 import { renderClock, startClock } from "./clock.js";
 import { toast } from "./format.js";
 import { renderItems } from "./items.js";
@@ -32,6 +32,7 @@ async function listNamespaces() {
     const counts = new Map();
     for (const t of report.tables) counts.set(t.namespace, (counts.get(t.namespace) || 0) + 1);
     const shared = counts.has(SHARED);
+    setShared(shared);
     document.getElementById("ns-shared").hidden = !shared;
     document.getElementById("ns-shared").title = "--shared-db: every access key and region sees these tables";
     const ns = namespace();
@@ -108,5 +109,5 @@ window.addEventListener("hashchange", route);
 chooseNamespace();
 startClock();
 startSampler();
-listNamespaces();
-route();
+// The first view waits for the namespaces, so it knows whether they are shared.
+listNamespaces().finally(route);

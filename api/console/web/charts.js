@@ -42,7 +42,7 @@ export function lineChart({ series, limit, limitLabel, unit, width = 1000, heigh
   }
   svg.append(s("text", { x: pad.l - 6, y: 12, class: "axis", "text-anchor": "end" }, unit));
   if (!all.length)
-    svg.append(s("text", { x: width / 2, y: height / 2, class: "axis", "text-anchor": "middle" }, "Waiting for traffic…"));
+    svg.append(s("text", { x: width / 2, y: y(limit / 2), class: "axis", "text-anchor": "middle" }, "Waiting for traffic…"));
   else [["start", tMin], ["middle", (tMin + tMax) / 2], ["end", tMax]].forEach(([anchor, t]) =>
     svg.append(s("text", { x: x(t), y: height - 8, class: "axis", "text-anchor": anchor },
       new Date(t).toISOString().slice(11, 19))));

@@ -43,7 +43,9 @@ export async function renderTables(view) {
     h("div", { class: "page-head" },
       h("h1", {}, "Tables ", h("span", { class: "count" }, `(${tables.length})`)),
       h("button", { class: "btn", onclick: () => renderTables(view).catch((e) => toast(e.message, "error")) }, "Refresh")),
-    h("p", { class: "muted" }, `Access key ${ns.accessKey} · Region ${ns.region}`),
+    h("p", { class: "muted" }, ns.shared
+      ? "Shared database (--shared-db): every access key and region sees these tables."
+      : `Access key ${ns.accessKey} · Region ${ns.region}`),
     h("section", { class: "panel" },
       tables.length === 0
         ? h("div", { class: "empty" },
