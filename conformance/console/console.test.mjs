@@ -198,8 +198,9 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await hotBurst(server.endpoint);
     const hot = page.locator('#peak-writes g.over-limit[data-label="HOT#1"]');
     await hot.waitFor({ timeout: 15_000 });
-    // ... and the heat chart has drawn a line for it from two samples.
+    // ... and the heat chart has drawn a line for it, with a point over the limit.
     await page.locator("#heat-writes .legend", { hasText: "HOT#1" }).waitFor({ timeout: 15_000 });
+    await page.locator("#heat-writes circle.over-limit").first().waitFor();
     await page.waitForTimeout(2500); // one more sample, so the line has its fall too
     await page.screenshot({ path: join(shots, "07-monitor.png"), fullPage: true });
 

@@ -54,7 +54,8 @@ export function lineChart({ series, limit, limitLabel, unit, width = 1000, heigh
     const d = ser.points.map((p, j) => `${j ? "L" : "M"}${x(p.t).toFixed(1)},${y(p.v).toFixed(1)}`).join(" ");
     if (ser.points.length > 1) svg.append(s("path", { d, class: "series", stroke: color }));
     for (const p of ser.points) {
-      const dot = s("circle", { cx: x(p.t), cy: y(p.v), r: p.v > limit ? 4 : 2.5, fill: p.v > limit ? "#d91515" : color });
+      const over = p.v > limit;
+      const dot = s("circle", { cx: x(p.t), cy: y(p.v), r: over ? 4 : 2.5, fill: over ? "#d91515" : color, class: over ? "over-limit" : "" });
       dot.append(s("title", {}, `${ser.label}: ${p.v.toFixed(1)} ${unit} at ${new Date(p.t).toISOString()}`));
       svg.append(dot);
     }

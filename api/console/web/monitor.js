@@ -24,8 +24,10 @@ function record(report) {
   for (const t of report.tables) {
     const s = { t: report.now_ms, reads: new Map(), writes: new Map() };
     for (const src of [t.base, ...t.indexes]) {
-      for (const k of src.partitions.top_reads) s.reads.set(partitionLabel(src, k), k.rcu);
-      for (const k of src.partitions.top_writes) s.writes.set(partitionLabel(src, k), k.wcu);
+      for (const k of src.partitions.top_reads)
+        s.reads.set(partitionLabel(src, k), { total: k.rcu, peak: k.peak_rcu_per_s, at: k.peak_at_ms });
+      for (const k of src.partitions.top_writes)
+        s.writes.set(partitionLabel(src, k), { total: k.wcu, peak: k.peak_wcu_per_s, at: k.peak_at_ms });
     }
     const list = samples.get(t.table) || [];
     // The clock went back (POST /ddbemu/clock set_ms) or counting restarted: start over.
@@ -67,12 +69,16 @@ function heatSeries(table, kind) {
   for (let i = 1; i < list.length; i++) {
     const a = list[i - 1], b = list[i], secs = (b.t - a.t) / 1000;
     if (secs <= 0) continue;
-    for (const [label, total] of b[kind]) {
-      const before = a[kind].get(label) ?? 0;
+    for (const [label, now] of b[kind]) {
+      const before = a[kind].get(label)?.total ?? 0;
       if (!byKey.has(label)) byKey.set(label, []);
-      // Over at least a second: samples closer than that would make a burst
-      // look faster than the busiest second the report measured.
-      byKey.get(label).push({ t: b.t, v: Math.max(total - before, 0) / Math.max(secs, 1) });
+      // The average between the samples, over at least a second (closer
+      // samples would make a burst look faster than it was) - or the key's
+      // busiest second, the report's own number, when it fell between them:
+      // a burst inside one second must not be averaged below the limit.
+      const average = Math.max(now.total - before, 0) / Math.max(secs, 1);
+      const v = now.at > a.t && now.at <= b.t ? Math.max(average, now.peak) : average;
+      byKey.get(label).push({ t: b.t, v });
     }
   }
   return [...byKey.entries()]
@@ -128,7 +134,7 @@ function drawTable(t, limits) {
     t.findings.length > 0 && h("section", { class: "panel" }, h("h2", {}, "Findings"),
       h("ul", { class: "findings" }, t.findings.map((f) => h("li", { class: f.severity }, h("span", { class: `badge ${f.severity}` }, f.severity === "warning" ? "Warning" : "Notice"), " ", f.message)))),
     h("section", { class: "panel" }, h("h2", {}, "Partition heat · writes"),
-      h("p", { class: "muted small" }, "WCU per second of each partition key over the last three minutes of engine time, between samples every two seconds; one partition serves 1,000 WCU per second."),
+      h("p", { class: "muted small" }, "WCU per second of each partition key over the last three minutes of engine time: its busiest second between two samples (every two seconds), else its average. One partition serves 1,000 WCU per second."),
       heat("writes", limits.partition_wcu_per_s, "WCU")),
     h("section", { class: "panel" }, h("h2", {}, "Partition heat · reads"),
       h("p", { class: "muted small" }, "RCU per second of each partition key; one partition serves 3,000 RCU per second."),
