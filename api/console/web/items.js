@@ -192,13 +192,11 @@ export async function renderItems(view, tableName) {
           if (isNew) {
             req.ConditionExpression = "attribute_not_exists(#k)";
             req.ExpressionAttributeNames = { "#k": t.KeySchema[0].AttributeName };
-          } else if (JSON.stringify(keyOf(t, it)) !== JSON.stringify(keyOf(t, item))) {
-            // A changed key is a new item; the old one is deleted after it is written.
-            await ddb("PutItem", req);
-            await ddb("DeleteItem", { TableName: t.TableName, Key: keyOf(t, item) });
-            req.done = true;
           }
-          if (!req.done) await ddb("PutItem", req);
+          await ddb("PutItem", req);
+          // A changed key made a new item: the old one goes once the new one is written.
+          if (!isNew && JSON.stringify(keyOf(t, it)) !== JSON.stringify(keyOf(t, item)))
+            await ddb("DeleteItem", { TableName: t.TableName, Key: keyOf(t, item) });
         }
         dialog.close();
         toast(what === "delete" ? "Item deleted" : isNew ? "Item created" : "Item saved");
