@@ -70,15 +70,16 @@ function heatSeries(table, kind) {
     const a = list[i - 1], b = list[i], secs = (b.t - a.t) / 1000;
     if (secs <= 0) continue;
     for (const [label, now] of b[kind]) {
-      const before = a[kind].get(label)?.total ?? 0;
+      const prev = a[kind].get(label);
       if (!byKey.has(label)) byKey.set(label, []);
       // The average between the samples, over at least a second (closer
       // samples would make a burst look faster than it was) - or the key's
-      // busiest second, the report's own number, when it fell between them:
-      // a burst inside one second must not be averaged below the limit.
-      const average = Math.max(now.total - before, 0) / Math.max(secs, 1);
-      const v = now.at > a.t && now.at <= b.t ? Math.max(average, now.peak) : average;
-      byKey.get(label).push({ t: b.t, v });
+      // busiest second, the report's own number, when it changed since the
+      // last sample (a one-second window that may have begun just before
+      // it): a burst inside one second must not be averaged below the limit.
+      const average = Math.max(now.total - (prev?.total ?? 0), 0) / Math.max(secs, 1);
+      const newPeak = prev ? now.peak !== prev.peak || now.at !== prev.at : now.at >= a.t - 1000;
+      byKey.get(label).push({ t: b.t, v: newPeak ? Math.max(average, now.peak) : average });
     }
   }
   return [...byKey.entries()]
