@@ -16,6 +16,8 @@ DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
     libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev
     zlib1g-dev libzstd-dev libssl-dev libyaml-dev)
 DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest awscli)
+# The web console's test (conformance/console) drives Debian's Chromium, headless.
+DDB_BROWSER_PACKAGES=(chromium)
 # The libFuzzer run of the expression parser needs clang and its fuzzer runtime.
 DDB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 # The libFuzzer targets (ctest names ROOM_TARGET in the fuzz build), run

@@ -9,6 +9,7 @@
  */
 #include "api/http/control.h"
 
+#include "api/http/console_http.h"
 #include "api/http/dispatch.h"
 #include "api/http/insight.h"
 #include "api/http/response.h"
@@ -129,9 +130,11 @@ void control_handle(struct db *db, const struct api_config *config, const struct
         handle_reset(db, config, body, resp);
     else if (insight_is_path(what))
         insight_handle(db, config, req, what, body, resp); /* the access-pattern report */
+    else if (console_http_is_path(what))
+        console_http_handle(req, what, resp); /* the web console */
     else
         reply_error(resp, 404,
                     "unknown control endpoint (see README.md: /ddbemu/clock, "
-                    "/ddbemu/ttl/sweep, /ddbemu/reset, /ddbemu/insight)");
+                    "/ddbemu/ttl/sweep, /ddbemu/reset, /ddbemu/insight, /ddbemu/ui)");
     json_decref(body);
 }

@@ -20,6 +20,7 @@
  *                             -> {"tables_deleted": N}
  *   GET  /ddbemu/insight[/<table>], POST /ddbemu/insight/reset
  *                             the access-pattern report (insight.h)
+ *   GET  /ddbemu/ui[/<file>]  the web console (console_http.h)
  *
  * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
  */
