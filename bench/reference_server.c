@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     unsigned long n;
     int sig;
 
-    memset(&cfg, 0, sizeof cfg);
+    server_config_init(&cfg);
     cfg.host = "127.0.0.1";
     cfg.max_body_bytes = 16 * 1024 * 1024;
     cfg.handler = reference_answer;

@@ -51,8 +51,8 @@ REGION = "us-east-1"
 
 # Patterns that mean a sanitizer (ASan, LSan, UBSan) found a bug.
 SANITIZER_PATTERNS = re.compile(
-    r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
-    r"SUMMARY: (Address|Leak|UndefinedBehavior)Sanitizer"
+    r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|WARNING: ThreadSanitizer|"
+    r"SUMMARY: (Address|Leak|UndefinedBehavior|Thread)Sanitizer"
 )
 
 STARTUP_TIMEOUT_S = 30.0  # sanitizer builds start slowly on a loaded 2-core machine

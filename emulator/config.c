@@ -15,6 +15,7 @@
  */
 #include "emulator/config.h"
 
+#include "api/http/server.h"
 #include "emulator/transfer_cli.h"
 
 #include <errno.h>
@@ -76,6 +77,54 @@ static int apply_threads(struct config *cfg, const char *value)
     }
     cfg->threads = (unsigned) n;
     return 0;
+}
+
+static int apply_max_connections(struct config *cfg, const char *value)
+{
+    unsigned long n;
+
+    if (parse_uint(value, 1000000, &n) != 0 || n == 0) {
+        fprintf(stderr, "ddbemu: --max-connections: not a count (1-1000000): '%s'\n", value);
+        return -1;
+    }
+    cfg->max_connections = (unsigned) n;
+    return 0;
+}
+
+/* --max-body-memory MIB: at least 32, so that one 16 MB request always fits. */
+static int apply_max_body_memory(struct config *cfg, const char *value)
+{
+    unsigned long n;
+
+    if (parse_uint(value, 1024 * 1024, &n) != 0 || n < 32) {
+        fprintf(stderr, "ddbemu: --max-body-memory: not a number of MiB (32-1048576): '%s'\n",
+                value);
+        return -1;
+    }
+    cfg->max_body_memory = (size_t) n * 1024 * 1024;
+    return 0;
+}
+
+static int apply_seconds(const char *flag, unsigned *out, const char *value)
+{
+    unsigned long n;
+
+    if (parse_uint(value, 86400, &n) != 0 || n == 0) {
+        fprintf(stderr, "ddbemu: --%s: not a number of seconds (1-86400): '%s'\n", flag, value);
+        return -1;
+    }
+    *out = (unsigned) n;
+    return 0;
+}
+
+static int apply_idle_timeout(struct config *cfg, const char *value)
+{
+    return apply_seconds("idle-timeout", &cfg->idle_timeout_s, value);
+}
+
+static int apply_request_timeout(struct config *cfg, const char *value)
+{
+    return apply_seconds("request-timeout", &cfg->request_timeout_s, value);
 }
 
 static int apply_shared_db(struct config *cfg, const char *value)
@@ -261,6 +310,20 @@ static const struct option_row options[] = {
     {"port", "port", "PORT", "TCP port to listen on (default 8000; 0 picks a free one)",
      apply_port},
     {"threads", NULL, "N", "HTTP worker threads (default: one per CPU)", apply_threads},
+    {"max-connections", NULL, "N",
+     "connections open at once (default 1000); more wait in\n"
+     "the listen backlog until one closes",
+     apply_max_connections},
+    {"max-body-memory", NULL, "MIB",
+     "request bodies held in memory at once, all connections\n"
+     "together (default 256); a request past it gets 503",
+     apply_max_body_memory},
+    {"idle-timeout", NULL, "SECONDS", "close a connection silent this long (default 60)",
+     apply_idle_timeout},
+    {"request-timeout", NULL, "SECONDS",
+     "close a connection whose request body has not arrived\n"
+     "this long after its headers (default 60)",
+     apply_request_timeout},
     {"shared-db", "sharedDb", NULL,
      "one set of tables for every access key and region\n"
      "(default: one set per access key + region, as DynamoDB Local)",
@@ -387,6 +450,10 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
     cfg->in_memory = true;
     cfg->log_level = LOG_LEVEL_INFO;
     cfg->ttl_interval_ms = 1000;
+    cfg->max_connections = SERVER_DEFAULT_MAX_CONNECTIONS;
+    cfg->max_body_memory = SERVER_DEFAULT_MAX_BODY_MEMORY;
+    cfg->idle_timeout_s = SERVER_DEFAULT_IDLE_TIMEOUT_S;
+    cfg->request_timeout_s = SERVER_DEFAULT_REQUEST_TIMEOUT_S;
     cfg->control = CONTROL_AUTO;
     snprintf(cfg->cors, sizeof cfg->cors, "*");
 

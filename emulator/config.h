@@ -40,6 +40,10 @@ struct config {
     bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
     bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
     bool health_check;             /* --health-check: ask a running server, do not serve */
+    unsigned max_connections;      /* --max-connections: open at once */
+    size_t max_body_memory;        /* --max-body-memory: request bodies in memory, bytes */
+    unsigned idle_timeout_s;       /* --idle-timeout: a silent connection is closed */
+    unsigned request_timeout_s;    /* --request-timeout: a body's time to arrive */
     const char *init_files[CONFIG_MAX_INIT]; /* --init, in order; point into argv */
     size_t init_count;
 };

@@ -9,6 +9,7 @@
 #include "api/http/server.h"
 #include "emulator/config.h"
 #include "emulator/credentials_file.h"
+#include "emulator/fd_limit.h"
 #include "emulator/healthcheck.h"
 #include "emulator/init_files.h"
 #include "emulator/insight_cmd.h"
@@ -85,7 +86,11 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    memset(&server_cfg, 0, sizeof server_cfg);
+    server_config_init(&server_cfg);
+    server_cfg.max_connections = fd_limit_fit(cfg.max_connections);
+    server_cfg.max_body_memory = cfg.max_body_memory;
+    server_cfg.idle_timeout_s = cfg.idle_timeout_s;
+    server_cfg.request_timeout_s = cfg.request_timeout_s;
     server_cfg.host = cfg.host;
     server_cfg.port = cfg.port;
     server_cfg.threads = cfg.threads;

@@ -19,6 +19,28 @@
  *
  * The http_request handed to the handler points into request_state; the
  * handler's http_response is converted to an MHD_Response and freed here.
+ *
+ * Bounds (server_config; README "Connections and floods"): at most
+ * max_connections are open - beyond it the workers stop accepting and new
+ * connections wait in the kernel's listen backlog until one closes, and the
+ * log says so once per episode; the bodies buffered at once, all connections
+ * together, stay under max_body_memory - a request that would pass it is
+ * answered 503 (before its body is read when Content-Length says so); a
+ * connection silent for idle_timeout_s is closed, and so is one whose body has
+ * not arrived within request_timeout_s of its headers (a slow drip).
+ *
+ * Why poll and not epoll: libmicrohttpd 0.9.75's epoll loop is
+ * edge-triggered and takes a short read as "nothing more to read", so a
+ * request whose bytes and FIN arrived together (a client that sent part of a
+ * body and closed, typical of a flood: the connection waited in the backlog
+ * while the client gave up) is never read again: its EOF goes unseen and it
+ * holds its descriptor and its slot until the idle timeout. Once every slot is
+ * held so, nothing is accepted. poll() is level-triggered: the EOF is read at
+ * once and the connection closed.
+ *
+ * Locking: the counters are atomics, updated from every worker thread;
+ * everything else of a connection is touched only by the worker that owns it
+ * (and by release_held, through libmicrohttpd's thread-safe resume).
  */
 #include "api/http/server.h"
 
@@ -26,9 +48,11 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +68,21 @@ struct server {
     char *host; /* owned copy of config.host */
     struct sockaddr_storage addr;
     uint16_t port;
-    atomic_int held;      /* answers parked until their release */
-    atomic_int active;    /* requests being handled now */
-    atomic_bool stopping; /* server_stop has begun: no request is handled */
+    atomic_int held;                      /* answers parked until their release */
+    atomic_int active;                    /* requests being handled now */
+    atomic_bool stopping;                 /* server_stop has begun: no request is handled */
+    atomic_uint connections;              /* open now */
+    atomic_bool at_bound;                 /* max_connections was reached and has not eased since */
+    atomic_uint_fast64_t waited;          /* times the bound was reached (episodes) */
+    atomic_size_t body_memory;            /* bytes of request-body buffers, all connections */
+    atomic_uint_fast64_t budget_refusals; /* 503s for max_body_memory */
+    atomic_int_fast64_t log_second;       /* the second of the last library message */
+    atomic_uint log_lines;                /* library messages printed in that second */
+    atomic_uint_fast64_t log_dropped;     /* library messages not printed (flood) */
 };
+
+/* Library messages printed per second at most; the rest are counted. */
+#define LOG_LINES_PER_SECOND 5
 
 /* Each connection's pool for its request line, headers and read buffer. */
 #define CONNECTION_MEMORY_BYTES (64 * 1024)
@@ -57,9 +92,10 @@ struct request_state {
     char *body;
     size_t body_len;
     size_t body_cap;
-    bool refused;     /* a 413 has been queued */
-    bool too_large;   /* a chunked body passed the cap: the rest is dropped */
-    size_t discarded; /* bytes dropped since */
+    bool refused;      /* a 413 or 503 has been queued */
+    unsigned dropping; /* nonzero: the body is dropped, answered with this status at its end */
+    size_t discarded;  /* bytes dropped since */
+    struct timespec started; /* when the headers were complete */
     struct http_field *headers;
     size_t header_count;
     size_t header_cap;
@@ -174,22 +210,69 @@ static enum MHD_Result queue_empty(struct MHD_Connection *conn, unsigned status)
     return ret;
 }
 
-/* Appends a chunk of body; false when it would pass the cap. */
-static bool body_append(struct request_state *st, const char *data, size_t len, size_t max)
+/* Takes n bytes of the server's body budget; false (nothing taken) when it
+ * would pass max_body_memory. */
+static bool budget_take(struct server *srv, size_t n)
 {
-    if (len > max - st->body_len) return false;
+    size_t used = atomic_load(&srv->body_memory);
+
+    do {
+        if (n > srv->config.max_body_memory - used) return false;
+    } while (!atomic_compare_exchange_weak(&srv->body_memory, &used, used + n));
+    return true;
+}
+
+static void body_free(struct server *srv, struct request_state *st)
+{
+    atomic_fetch_sub(&srv->body_memory, st->body_cap);
+    free(st->body);
+    st->body = NULL;
+    st->body_len = st->body_cap = 0;
+}
+
+/* Appends a chunk of body. Returns 0, or the status to answer once the body
+ * has been dropped: 413 when it would pass the cap, 503 when the server's
+ * body budget cannot hold it. */
+static unsigned body_append(struct server *srv, struct request_state *st, const char *data,
+                            size_t len)
+{
+    size_t max = srv->config.max_body_bytes;
+
+    if (len > max - st->body_len) return MHD_HTTP_CONTENT_TOO_LARGE;
     if (st->body_len + len + 1 > st->body_cap) {
         size_t cap = st->body_cap ? st->body_cap : 4096;
         while (cap < st->body_len + len + 1)
             cap *= 2;
         if (cap > max + 1) cap = max + 1;
+        if (!budget_take(srv, cap - st->body_cap)) return MHD_HTTP_SERVICE_UNAVAILABLE;
         st->body = xrealloc(st->body, cap);
         st->body_cap = cap;
     }
     memcpy(st->body + st->body_len, data, len);
     st->body_len += len;
     st->body[st->body_len] = '\0';
-    return true;
+    return 0;
+}
+
+/* Says that the body budget refused a request: at the 1st, 2nd, 4th, 8th...
+ * refusal, so that a flood cannot flood the log. */
+static void log_budget_refusal(struct server *srv)
+{
+    uint64_t n = atomic_fetch_add(&srv->budget_refusals, 1) + 1;
+
+    if ((n & (n - 1)) == 0)
+        fprintf(stderr,
+                "ddbemu: request bodies in memory reached --max-body-memory (%zu bytes): "
+                "answered 503 (%" PRIu64 " so far)\n",
+                srv->config.max_body_memory, n);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double) (now.tv_sec - t0->tv_sec) + (double) (now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 static enum MHD_Result send_response(struct MHD_Connection *conn, struct http_response *resp)
@@ -229,7 +312,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
     struct server *srv = cls;
     struct request_state *st = *con_cls;
-    size_t max = srv->config.max_body_bytes;
 
     (void) version;
     if (st && st->held) {
@@ -242,14 +324,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         st = xcalloc(1, sizeof *st);
         *con_cls = st;
+        clock_gettime(CLOCK_MONOTONIC, &st->started);
         if (cl) {
             char *end;
             errno = 0;
             unsigned long long n = strtoull(cl, &end, 10);
-            if (errno == ERANGE || n > max) {
+            if (errno == ERANGE || n > srv->config.max_body_bytes) {
                 /* Refused before reading the body. */
                 st->refused = true;
                 return queue_empty(conn, MHD_HTTP_CONTENT_TOO_LARGE);
+            }
+            if (n > srv->config.max_body_memory - atomic_load(&srv->body_memory)) {
+                st->refused = true;
+                log_budget_refusal(srv);
+                return queue_empty(conn, MHD_HTTP_SERVICE_UNAVAILABLE);
             }
         }
         return MHD_YES;
@@ -259,27 +347,29 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES;
     }
     if (*upload_data_size) {
-        if (st->too_large) {
+        /* A body dripping in slower than the request timeout allows: the
+         * connection is closed (a slow-loris holds its slot no longer). */
+        if (seconds_since(&st->started) > (double) srv->config.request_timeout_s) return MHD_NO;
+        if (st->dropping) {
             /* libmicrohttpd cannot answer in the middle of an upload: the rest
              * is read and dropped (never stored), up to one more cap's worth,
              * after which the connection is simply closed. */
             st->discarded += *upload_data_size;
             *upload_data_size = 0;
-            return st->discarded > max ? MHD_NO : MHD_YES;
+            return st->discarded > srv->config.max_body_bytes ? MHD_NO : MHD_YES;
         }
-        if (!body_append(st, upload_data, *upload_data_size, max)) {
-            st->too_large = true;
+        st->dropping = body_append(srv, st, upload_data, *upload_data_size);
+        if (st->dropping) {
+            if (st->dropping == MHD_HTTP_SERVICE_UNAVAILABLE) log_budget_refusal(srv);
             st->discarded = 0;
-            free(st->body);
-            st->body = NULL;
-            st->body_len = st->body_cap = 0;
+            body_free(srv, st);
         }
         *upload_data_size = 0;
         return MHD_YES;
     }
-    if (st->too_large) {
+    if (st->dropping) {
         st->refused = true;
-        return queue_empty(conn, MHD_HTTP_CONTENT_TOO_LARGE);
+        return queue_empty(conn, st->dropping);
     }
 
     /* The whole request is here. While stopping, nothing new is done (a
@@ -337,14 +427,70 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         atomic_fetch_sub(&((struct server *) cls)->held, 1);
         http_response_clear(&st->held_response);
     }
-    free(st->body);
+    body_free(cls, st);
     free(st->headers);
     free(st->query);
     free(st);
     *con_cls = NULL;
 }
 
+/* Counts connections; says when the bound is reached, and when it has eased
+ * (a quarter of the slots free again), so that a flood writes two lines. */
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct server *srv = cls;
+    unsigned limit = srv->config.max_connections, open;
+
+    (void) conn;
+    (void) socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        open = atomic_fetch_add(&srv->connections, 1) + 1;
+        if (open >= limit && !atomic_exchange(&srv->at_bound, true))
+            fprintf(stderr,
+                    "ddbemu: %u connections open, the --max-connections bound: new connections "
+                    "wait in the listen backlog until one closes (episode %" PRIu64 ")\n",
+                    open, atomic_fetch_add(&srv->waited, 1) + 1);
+        return;
+    }
+    open = atomic_fetch_sub(&srv->connections, 1) - 1;
+    if (open <= limit - limit / 4 && atomic_load(&srv->at_bound) &&
+        atomic_exchange(&srv->at_bound, false))
+        fprintf(stderr, "ddbemu: %u connections open, below the --max-connections bound again\n",
+                open);
+}
+
+/* libmicrohttpd's own messages (a client that closed mid-request, ...):
+ * LOG_LINES_PER_SECOND at most, so that a flood of such clients does not
+ * become a flood of the log; the number left out is said with the next one. */
+static void on_library_message(void *cls, const char *fmt, va_list ap)
+{
+    struct server *srv = cls;
+    int_fast64_t now = (int_fast64_t) time(NULL);
+    int_fast64_t last = atomic_load(&srv->log_second);
+    uint64_t dropped;
+
+    if (now != last && atomic_compare_exchange_strong(&srv->log_second, &last, now))
+        atomic_store(&srv->log_lines, 0);
+    if (atomic_fetch_add(&srv->log_lines, 1) >= LOG_LINES_PER_SECOND) {
+        atomic_fetch_add(&srv->log_dropped, 1);
+        return;
+    }
+    dropped = atomic_exchange(&srv->log_dropped, 0);
+    if (dropped) fprintf(stderr, "ddbemu: (%" PRIu64 " more such messages not shown)\n", dropped);
+    vfprintf(stderr, fmt, ap);
+}
+
 /* ---- lifecycle ---- */
+
+void server_config_init(struct server_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->max_connections = SERVER_DEFAULT_MAX_CONNECTIONS;
+    cfg->max_body_memory = SERVER_DEFAULT_MAX_BODY_MEMORY;
+    cfg->idle_timeout_s = SERVER_DEFAULT_IDLE_TIMEOUT_S;
+    cfg->request_timeout_s = SERVER_DEFAULT_REQUEST_TIMEOUT_S;
+}
 
 static unsigned default_threads(void)
 {
@@ -365,7 +511,11 @@ struct server *server_start(const struct server_config *config, const char **err
     int gai;
 
     assert(config->handler && config->max_body_bytes > 0);
+    assert(config->max_connections > 0 && config->idle_timeout_s > 0);
+    assert(config->request_timeout_s > 0 && config->max_body_memory > config->max_body_bytes);
     srv->config = *config;
+    /* libmicrohttpd shares the bound among the workers: each needs a slot. */
+    if (threads > config->max_connections) threads = config->max_connections;
     srv->host = xstrdup(config->host);
     srv->config.host = srv->host;
 
@@ -383,17 +533,17 @@ struct server *server_start(const struct server_config *config, const char **err
     if (res->ai_family == AF_INET6) flags |= MHD_USE_IPv6;
     freeaddrinfo(res);
 
-    if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES)
-        flags |= MHD_USE_EPOLL;
-    else
-        flags |= MHD_USE_POLL;
+    /* Not epoll: see the top of this file. */
+    flags |= MHD_USE_POLL;
 
+    /* The logger first: libmicrohttpd uses its own for options before it. */
     srv->daemon = MHD_start_daemon(
-        flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *) &srv->addr, MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned) 300, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES,
-        MHD_OPTION_END);
+        flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
+        on_library_message, srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &srv->addr,
+        MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv, MHD_OPTION_CONNECTION_LIMIT,
+        config->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, config->idle_timeout_s,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES, MHD_OPTION_END);
     if (!srv->daemon) {
         *error = "cannot listen on that address (in use, or not this machine's?)";
         goto fail;

@@ -78,11 +78,24 @@ typedef void http_handler_fn(void *arg, const struct http_request *req, struct h
  * otherwise true, and calls release(ctx) - from any thread - once it may. */
 typedef bool http_defer_fn(void *arg, uint64_t hold, void (*release)(void *ctx), void *ctx);
 
+/* The bounds' defaults (README "Connections and floods"). 1,000 connections
+ * of a 64 KiB header pool each, and 256 MiB of bodies (sixteen of DynamoDB's
+ * largest requests at once), keep a flood to about 320 MiB. */
+#define SERVER_DEFAULT_MAX_CONNECTIONS   1000
+#define SERVER_DEFAULT_MAX_BODY_MEMORY   ((size_t) 256 * 1024 * 1024)
+#define SERVER_DEFAULT_IDLE_TIMEOUT_S    60
+#define SERVER_DEFAULT_REQUEST_TIMEOUT_S 60
+
 struct server_config {
     const char *host;      /* address or name to bind, e.g. "127.0.0.1" */
     uint16_t port;         /* 0: any free port */
     unsigned threads;      /* worker threads; 0: one per CPU */
     size_t max_body_bytes; /* larger bodies are refused with 413 */
+    /* Bounds (server.c says what happens at each; all must be nonzero). */
+    unsigned max_connections;   /* open at once; more wait in the listen backlog */
+    size_t max_body_memory;     /* request bodies buffered at once, all connections: 503 past it */
+    unsigned idle_timeout_s;    /* a connection silent this long is closed */
+    unsigned request_timeout_s; /* a body still arriving this long after its headers: closed */
     http_handler_fn *handler;
     void *handler_arg;
     http_defer_fn *defer; /* NULL: every response goes out at once */
@@ -90,6 +103,9 @@ struct server_config {
 };
 
 struct server;
+
+/* Zeroes cfg and sets the bounds to their defaults. */
+void server_config_init(struct server_config *cfg);
 
 /* Binds and starts serving. Returns NULL and writes a line to *error (static
  * text or a strerror) when the address cannot be resolved or bound. */

@@ -20,6 +20,8 @@
 #include "storage/tests/check.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -666,14 +668,14 @@ static void test_backfilling_index_can_be_deleted(void)
 
 struct racer {
     struct db *db;
-    volatile int stop;
+    atomic_bool stop; /* set by the main thread: volatile is no synchronization */
     int writes;
 };
 
 static void *race_writes(void *arg)
 {
     struct racer *r = arg;
-    while (!r->stop) {
+    while (!atomic_load(&r->stop)) {
         random_write(r->db, "t", 3000);
         r->writes++;
     }
@@ -697,7 +699,7 @@ static void test_backfill_races_a_writer_thread(void)
     CHECK_INT_EQ(update_table(db, create_action("late", "gpk", "gsk"), "gpk:S gsk:N", &desc, &err),
                  0);
     table_desc_clear(&desc);
-    r.stop = 1;
+    atomic_store(&r.stop, true);
     pthread_join(th, NULL);
     check_table(db, "t");
     db_read_lock(db);
