@@ -81,6 +81,10 @@ enum stmt {
     ST_BACKUP_ITEM_PUT,
     ST_BACKUP_DEL,
     ST_BACKUP_ITEMS_DEL,
+    /* A group's transaction: prepared like the rest, since parsing BEGIN and
+     * COMMIT again for every group cost about as much as its INSERT. */
+    ST_BEGIN,
+    ST_COMMIT,
     ST_COUNT,
 };
 
@@ -105,6 +109,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_BACKUP_ITEM_PUT] = "INSERT OR REPLACE INTO backup_items(arn, seq, item) VALUES (?, ?, ?)",
     [ST_BACKUP_DEL] = "DELETE FROM backups WHERE arn = ?",
     [ST_BACKUP_ITEMS_DEL] = "DELETE FROM backup_items WHERE arn = ?",
+    [ST_BEGIN] = "BEGIN",
+    [ST_COMMIT] = "COMMIT",
 };
 
 struct journal_file {
@@ -334,7 +340,7 @@ uint64_t journal_file_next_uid(struct journal_file *f)
 /* ------------------------------------------------------------------------ */
 
 /* Runs one statement of f with the record's fields bound as the statement
- * wants them. */
+ * wants them (r is not read for BEGIN and COMMIT). */
 static void run(struct journal_file *f, enum stmt which, const struct record *r,
                 const char *item_blob, size_t item_len)
 {
@@ -412,6 +418,8 @@ static void run(struct journal_file *f, enum stmt which, const struct record *r,
         break;
     case ST_BACKUP_DEL:
     case ST_BACKUP_ITEMS_DEL: sqlite3_bind_text(st, 1, r->text, -1, SQLITE_STATIC); break;
+    case ST_BEGIN:
+    case ST_COMMIT:
     case ST_COUNT: break;
     }
     rc = sqlite3_step(st);
@@ -523,7 +531,7 @@ static void commit_queued(struct journal *j)
 
     for (struct record *r = batch; r; r = r->next) {
         if (!r->file->in_transaction) {
-            exec_or_die(r->file, "BEGIN");
+            run(r->file, ST_BEGIN, r, NULL, 0);
             r->file->in_transaction = true;
         }
         apply(r, &j->scratch);
@@ -531,7 +539,7 @@ static void commit_queued(struct journal *j)
     for (size_t i = 0; i < j->file_count; i++) {
         struct journal_file *f = j->files[i];
         if (!f->in_transaction) continue;
-        exec_or_die(f, "COMMIT");
+        run(f, ST_COMMIT, NULL, NULL, 0);
         f->in_transaction = false;
     }
     while (batch) {
