@@ -463,7 +463,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 /* libmicrohttpd's own messages (a client that closed mid-request, ...):
  * LOG_LINES_PER_SECOND at most, so that a flood of such clients does not
  * become a flood of the log; the number left out is said with the next one. */
-static void on_library_message(void *cls, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void on_library_message(void *cls, const char *fmt,
+                                                                     va_list ap)
 {
     struct server *srv = cls;
     int_fast64_t now = (int_fast64_t) time(NULL);
