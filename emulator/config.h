@@ -37,6 +37,7 @@ struct config {
     enum control_mode control;     /* the /ddbemu/ control interface (--control, --no-control) */
     char cors[4096];               /* --cors: "*" (default) or a comma list of allowed origins */
     bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
+    bool aws_throughput;           /* --throughput-model aws: throttle as AWS does */
     bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
     bool health_check;             /* --health-check: ask a running server, do not serve */
     const char *init_files[CONFIG_MAX_INIT]; /* --init, in order; point into argv */
