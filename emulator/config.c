@@ -265,6 +265,17 @@ static int apply_delay_transient_statuses(struct config *cfg, const char *value)
     return 0;
 }
 
+/* --throughput-model aws|none: whether requests are throttled by AWS's rules. */
+static int apply_throughput_model(struct config *cfg, const char *value)
+{
+    if (strcmp(value, "aws") == 0 || strcmp(value, "none") == 0) {
+        cfg->aws_throughput = strcmp(value, "aws") == 0;
+        return 0;
+    }
+    fprintf(stderr, "ddbemu: --throughput-model: expected aws or none, not '%s'\n", value);
+    return -1;
+}
+
 static int apply_optimize_db(struct config *cfg, const char *value)
 {
     (void) value;
@@ -355,6 +366,12 @@ static const struct option_row options[] = {
      "and streams ENABLING for realistic times, as on AWS\n"
      "(default: every change is ACTIVE at once)",
      apply_delay_transient_statuses},
+    {"throughput-model", NULL, "MODEL",
+     "aws: throttle as DynamoDB does - provisioned capacity\n"
+     "with 300 s of burst, 3,000 RCU / 1,000 WCU per partition\n"
+     "key, on-demand initial and previous-peak limits; none\n"
+     "(the default): never throttle",
+     apply_throughput_model},
     {"optimize-db-before-startup", "optimizeDbBeforeStartup", NULL,
      "accepted for DynamoDB Local's scripts; needs --db-path\n"
      "(ddbemu's files need no optimizing pass at start)",

@@ -38,6 +38,7 @@ struct config {
     char cors[4096];               /* --cors: "*" (default) or a comma list of allowed origins */
     char credentials[4096];        /* --credentials FILE: verify signatures; "" when not given */
     bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
+    bool aws_throughput;           /* --throughput-model aws: throttle as AWS does */
     bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
     bool health_check;             /* --health-check: ask a running server, do not serve */
     unsigned max_connections;      /* --max-connections: open at once */

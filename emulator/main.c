@@ -65,6 +65,7 @@ int main(int argc, char **argv)
         db = db_new();
     }
     db_set_delay_transient(db, cfg.delay_transient_statuses);
+    db_set_throughput_model(db, cfg.aws_throughput);
     memset(&api_cfg, 0, sizeof api_cfg);
     api_cfg.shared_db = cfg.shared_db;
     api_cfg.control_enabled = config_control_enabled(&cfg);

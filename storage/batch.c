@@ -12,6 +12,15 @@
  * path. Unlike a transaction the writes are independent: there are no
  * conditions, and capacity is a standard write per item.
  *
+ * Under --throughput-model aws each write is admitted in turn, after the
+ * writes before it have paid (throttle/throttle.h): a refused one is left
+ * for UnprocessedItems and the others still go through; when every one is
+ * refused the batch answers the refusal instead ("If none of the items can
+ * be processed due to insufficient provisioned throughput on all of the
+ * tables in the request, then BatchWriteItem returns a
+ * ProvisionedThroughputExceededException" - API_BatchWriteItem.html).
+ * BatchGetItem does the same for its keys with UnprocessedKeys.
+ *
  * The caller holds no lock; db_batch_write takes it.
  */
 #include "storage/batch.h"
@@ -20,6 +29,7 @@
 #include "storage/base/limits.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
+#include "storage/throttle/throttle.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +47,7 @@ void batch_write_result_clear(struct batch_write_result *r)
         value_clear(&r->collections[i].metrics.key);
     }
     free(r->collections);
+    free(r->unprocessed);
     memset(r, 0, sizeof *r);
 }
 
@@ -143,6 +154,8 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
 {
     struct prepared_write *pws;
     const struct table **tables;
+    struct ddb_error refused = {0};
+    size_t refused_count = 0;
     int rc = -1;
 
     memset(out, 0, sizeof *out);
@@ -172,21 +185,40 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
         /* No conditions: evaluation only builds the new item, and cannot fail. */
         if (write_evaluate(&pws[i], err) != 0) goto out;
     }
+    if (db->aws_throughput) out->unprocessed = xcalloc(op_count ? op_count : 1, sizeof(bool));
     for (size_t i = 0; i < op_count; i++) {
         struct consumed_capacity scratch;
-        struct consumed_capacity *c = capacity_for(out, pws[i].t, return_capacity, &scratch);
+        struct consumed_capacity *c;
         tables[i] = pws[i].t; /* write_apply clears pws[i] */
+        if (out->unprocessed) {
+            struct ddb_error e = {0};
+            if (write_admit(&pws[i], &e) != 0) {
+                out->unprocessed[i] = true;
+                if (refused_count++ == 0) ddb_error_move(&refused, &e);
+                ddb_error_clear(&e);
+                prepared_write_clear(&pws[i]);
+                continue;
+            }
+        }
+        c = capacity_for(out, pws[i].t, return_capacity, &scratch);
         write_apply(&pws[i], return_capacity, 1.0, c);
         if (c == &scratch) consumed_capacity_clear(&scratch);
     }
+    if (op_count && refused_count == op_count) {
+        /* Nothing written: the batch is refused as a whole. */
+        ddb_error_move(err, &refused);
+        goto out;
+    }
     if (want_metrics) {
-        for (size_t i = 0; i < op_count; i++)
-            add_collection(out, tables[i], &ops[i]);
+        for (size_t i = 0; i < op_count; i++) {
+            if (!out->unprocessed || !out->unprocessed[i]) add_collection(out, tables[i], &ops[i]);
+        }
     }
     count_batch_write(tables, op_count);
     rc = 0;
 out:
     db_unlock(db);
+    ddb_error_clear(&refused);
     for (size_t i = 0; i < op_count; i++)
         prepared_write_clear(&pws[i]);
     free(pws);
@@ -195,9 +227,25 @@ out:
     return rc;
 }
 
+/* --throughput-model aws: whether key may be read now; a refusal is
+ * counted, the first one kept to answer for a batch refused whole. */
+static bool admit_key(struct table *t, const struct row_key *key, int64_t now_ms,
+                      struct ddb_error *refused, size_t *refused_count)
+{
+    struct ddb_error e = {0};
+    bool ok;
+
+    ok = throttle_admit_read(t, NULL, key->hash, key->parts, 1, now_ms, &e) == 0;
+    if (!ok && (*refused_count)++ == 0) ddb_error_move(refused, &e);
+    ddb_error_clear(&e);
+    return ok;
+}
+
 int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_table *tables,
                  size_t table_count, struct ddb_error *err)
 {
+    struct ddb_error refused = {0};
+    size_t total_keys = 0, refused_count = 0;
     int64_t now_ms;
     int rc = -1;
 
@@ -205,6 +253,8 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
         for (size_t i = 0; i < tables[ti].key_count; i++) {
             tables[ti].items[i] = NULL;
             tables[ti].read_units[i] = 0;
+            tables[ti].unprocessed[i] = false;
+            total_keys++;
         }
     }
     db_read_lock(db);
@@ -223,22 +273,36 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
         insight_lock(t->insight);
         insight_count_request(t->insight, INSIGHT_BATCH_GET_ITEM);
         insight_count_sizes(&t->insight->batch_get, bt->key_count);
+        insight_unlock(t->insight);
         for (size_t i = 0; i < bt->key_count; i++) {
             struct row_key key;
             struct item *found;
             table_row_key(t, &bt->keys[i], &key);
+            if (db->aws_throughput && !admit_key(t, &key, now_ms, &refused, &refused_count)) {
+                bt->unprocessed[i] = true;
+                continue;
+            }
             found = table_find(t, &key);
             bt->items[i] = item_ref(found);
             bt->read_units[i] =
                 capacity_read_units(found ? found->size_bytes : 0, bt->consistent_read);
+            insight_lock(t->insight);
             insight_read_item(t->insight, key.hash, key.parts[0], bt->read_units[i], found != NULL,
                               now_ms);
+            insight_unlock(t->insight);
+            /* Paid at once, so that the next key is admitted against it. */
+            if (db->aws_throughput) throttle_charge(t, NULL, bt->read_units[i], 0, now_ms);
         }
-        insight_unlock(t->insight);
+    }
+    if (total_keys && refused_count == total_keys) {
+        /* Nothing read: the batch is refused as a whole (API_BatchGetItem.html). */
+        ddb_error_move(err, &refused);
+        goto out;
     }
     rc = 0;
 out:
     db_unlock(db);
+    ddb_error_clear(&refused);
     if (rc != 0) {
         for (size_t ti = 0; ti < table_count; ti++) {
             for (size_t i = 0; i < tables[ti].key_count; i++) {

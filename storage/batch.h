@@ -24,6 +24,9 @@ struct batch_write_result {
     size_t capacity_count;
     struct batch_collection *collections; /* owned; tables with an LSI, when asked */
     size_t collection_count;
+    /* --throughput-model aws: owned, one per op, true where the op was
+     * throttled and not written (UnprocessedItems); NULL when every op was. */
+    bool *unprocessed;
 };
 
 void batch_write_result_clear(struct batch_write_result *r);
@@ -37,6 +40,7 @@ struct batch_get_table {
     bool consistent_read;
     struct item **items; /* out: owned references, NULL where no item has the key */
     double *read_units;  /* out: what reading each key costs (a missing item too) */
+    bool *unprocessed;   /* out: throttled, not read (--throughput-model aws; UnprocessedKeys) */
 };
 
 /*

@@ -130,6 +130,11 @@ void db_set_delay_transient(struct db *db, bool on)
     db->delay_transient = on;
 }
 
+void db_set_throughput_model(struct db *db, bool aws)
+{
+    db->aws_throughput = aws;
+}
+
 /* The only call to the system clock in the engine (STYLE B8). */
 static int64_t wall_clock_ms(void)
 {

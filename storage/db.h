@@ -71,6 +71,10 @@ void db_free(struct db *db);
 #define DDB_DELAY_INDEX_DELETING_MS  60000
 #define DDB_DELAY_STREAM_ENABLING_MS 5000
 void db_set_delay_transient(struct db *db, bool on);
+/* --throughput-model aws: enforce provisioned capacity with burst, the
+ * per-partition and on-demand limits (throttle/throttle.h). Off by default;
+ * set before serving. */
+void db_set_throughput_model(struct db *db, bool aws);
 
 /* ---- durability (with a directory; all no-ops in memory) ---- */
 

@@ -68,6 +68,7 @@ struct db {
     struct backup *backups; /* in creation order */
     size_t backup_count;
     bool delay_transient; /* --delay-transient-statuses (db.h); set before serving */
+    bool aws_throughput;  /* --throughput-model aws (db.h); set before serving */
 };
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
@@ -172,11 +173,16 @@ struct prepared_write {
     struct item *new_item; /* owned reference: what apply stores (NULL deletes) */
     bool matched;          /* the condition held */
     int64_t now_ms;        /* the engine's clock when the write was prepared */
+    bool throttle;         /* --throughput-model aws: admit, then charge the buckets */
 };
 
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
                   struct prepared_write *pw, struct ddb_error *err);
 int write_evaluate(struct prepared_write *pw, struct ddb_error *err);
+/* After write_evaluate, before anything changes: whether AWS's throughput
+ * model lets the write start (always, without --throughput-model aws). A
+ * refused write changes nothing and consumes nothing. */
+int write_admit(const struct prepared_write *pw, struct ddb_error *err);
 /* Commits; charges units * multiplier (2 for transactions) into c. Leaves pw cleared. */
 void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
                  struct consumed_capacity *c);

@@ -35,6 +35,7 @@
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
 #include "storage/expr/expr_legacy.h"
+#include "storage/throttle/throttle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,10 +60,14 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
     if (table_check_key(t, &op->key, err) != 0) goto out;
     if (op->projection && table_check_key_paths(t, op->projection, err) != 0) goto out;
     table_row_key(t, &op->key, &key);
+    if (db->aws_throughput &&
+        throttle_admit_read(t, NULL, key.hash, key.parts, 1, db_now_ms(db), err) != 0)
+        goto out;
     found = table_find(t, &key);
     units = capacity_read_units(found ? found->size_bytes : 0, op->consistent_read);
     capacity_begin(capacity, return_capacity, t->def.name);
     capacity_add_table(capacity, units, 0);
+    if (db->aws_throughput) throttle_charge(t, NULL, units, 0, db_now_ms(db));
     insight_lock(t->insight);
     insight_count_request(t->insight, INSIGHT_GET_ITEM);
     insight_read_item(t->insight, key.hash, key.parts[0], units, found != NULL, db_now_ms(db));
@@ -558,6 +563,35 @@ static void charge_page(const struct table *t, const struct source *s,
     }
 }
 
+/* --throughput-model aws: whether a page may be read - from the GSI, or
+ * from the table (its LSIs read the table's capacity) - of the Query's
+ * partition (kc) or of none (a Scan, kc NULL). */
+static int admit_page(struct db *db, struct table *t, const struct source *s,
+                      const struct key_condition *kc, struct ddb_error *err)
+{
+    const struct value *parts[4];
+    size_t count = 0;
+
+    if (!db->aws_throughput) return 0;
+    for (; kc && count < kc->hash_count && count < 4; count++)
+        parts[count] = &kc->hash[count].value;
+    return throttle_admit_read(t, s->is_global ? s->index : NULL,
+                               count ? key_hash(parts, count) : 0, parts, count, db_now_ms(db),
+                               err);
+}
+
+/* ...and what it consumed, where it was admitted. */
+static void charge_page_throttle(struct db *db, struct table *t, const struct source *s,
+                                 double index_units, double table_units)
+{
+    if (!db->aws_throughput) return;
+    if (s->is_global) {
+        throttle_charge(t, s->index, index_units, 0, db_now_ms(db));
+        index_units = 0;
+    }
+    throttle_charge(t, NULL, index_units + table_units, 0, db_now_ms(db));
+}
+
 /* Collects a filter's top-level attribute names into a sorted, ", "-separated
  * list (the report names a filter by what it reads). */
 struct name_list {
@@ -692,6 +726,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
     source_open = true;
     if (check_query(t, &s, op, &kc, err) != 0) goto unlock;
+    if (admit_page(db, t, &s, &kc, err) != 0) goto unlock;
     decide_fetch(&s, op);
     query_range(&s, &kc, &first, &end);
     if (op->exclusive_start_key) {
@@ -723,6 +758,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
     charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, false, &kc, index_units, table_units, &page);
     rc = 0;
 unlock:
@@ -782,6 +818,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
     source_open = true;
     if (check_scan(t, &s, op, err) != 0) goto unlock;
+    if (admit_page(db, t, &s, NULL, err) != 0) goto unlock;
     decide_fetch(&s, op);
     if (op->total_segments > 1) {
         seg_start = probe.hash = segment_start(op->segment, op->total_segments);
@@ -812,6 +849,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
     charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, true, NULL, index_units, table_units, &page);
     rc = 0;
 unlock:

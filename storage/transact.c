@@ -36,6 +36,7 @@
 #include "storage/base/limits.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
+#include "storage/throttle/throttle.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -252,6 +253,10 @@ static int cancel(struct outcome *outcomes, size_t n, struct failure_details *fa
             code = "DuplicateItem";
         else if (e->code == DDB_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED)
             code = "ItemCollectionSizeLimitExceeded";
+        else if (e->code == DDB_PROVISIONED_THROUGHPUT_EXCEEDED)
+            code = "ProvisionedThroughputExceeded";
+        else if (e->code == DDB_THROTTLING)
+            code = "ThrottlingError";
         else if (e->code != DDB_OK)
             code = "ValidationError";
         reasons[i].code = xstrdup(code);
@@ -344,6 +349,7 @@ static void charge_condition_check(struct prepared_write *pw, struct consumed_ca
     capacity_add_table(c, 0, wcu);
     insight_write_item(pw->t->insight, pw->key.hash, pw->key.parts, pw->key.part_count, 0, false, 0,
                        wcu, pw->now_ms);
+    if (pw->throttle) throttle_charge(pw->t, NULL, 0, wcu, pw->now_ms);
     prepared_write_clear(pw);
 }
 
@@ -442,6 +448,14 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
                           "The conditional request failed");
             if (ops[i].return_old_on_condition_failure) outcomes[i].item = item_ref(pws[i].old);
             any_failed = true;
+        }
+    }
+    /* --throughput-model aws: "insufficient provisioned capacity for the
+     * transaction to be completed" cancels it, each refused action with its
+     * reason (API_TransactWriteItems.html, TransactionCanceledException). */
+    if (!any_failed) {
+        for (size_t i = 0; i < op_count; i++) {
+            if (write_admit(&pws[i], &outcomes[i].err) != 0) any_failed = true;
         }
     }
     count_transaction(tables, op_count, INSIGHT_TRANSACT_WRITE_ITEMS, any_failed, false);

@@ -18,6 +18,7 @@
 #include "storage/base/lock_check.h"
 #include "storage/capacity.h"
 #include "storage/db_internal.h"
+#include "storage/throttle/throttle.h"
 
 #include <string.h>
 
@@ -172,9 +173,10 @@ static bool projection_changed(const struct table_index *idx, const struct item 
  * item in the index neither before nor after, or whose projected attributes
  * did not change, costs nothing. Each is rounded up to 1 KB on its own.
  */
-static void charge_index_writes(const struct table *t, const struct item *old,
+static void charge_index_writes(struct table *t, const struct item *old,
                                 const struct item *new_item, enum return_capacity mode,
-                                double multiplier, struct consumed_capacity *c, int64_t now_ms)
+                                double multiplier, struct consumed_capacity *c, int64_t now_ms,
+                                bool throttle)
 {
     for (size_t i = 0; i < t->index_count; i++) {
         const struct table_index *idx = &t->indexes[i];
@@ -203,6 +205,10 @@ static void charge_index_writes(const struct table *t, const struct item *old,
             size_t parts = idx->def->key.hash_count;
             capacity_add_index(c, mode, idx->def->name, idx->def->is_global, 0,
                                (old_units + new_units) * multiplier);
+            /* A GSI pays from its own capacity, an LSI from the table's. */
+            if (throttle)
+                throttle_charge(t, idx->def->is_global ? idx : NULL, 0,
+                                (old_units + new_units) * multiplier, now_ms);
             if (old_units > 0)
                 insight_index_write(t->insight, src, ok.hash, ok.parts, parts,
                                     old_units * multiplier, now_ms);
@@ -220,6 +226,7 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
     memset(pw, 0, sizeof *pw);
     pw->op = op;
     pw->now_ms = db_now_ms(db);
+    pw->throttle = db->aws_throughput;
     if (db_require_table(db, scope, op->table_name, &pw->t, err) != 0) return -1;
     if (op->kind == WRITE_PUT) {
         if (table_check_item(pw->t, &op->put_item->attrs, err) != 0) return -1;
@@ -256,6 +263,14 @@ int write_evaluate(struct prepared_write *pw, struct ddb_error *err)
     return table_check_collection(pw->t, pw->old, pw->new_item, err);
 }
 
+int write_admit(const struct prepared_write *pw, struct ddb_error *err)
+{
+    assert_lock_exclusive();
+    /* A transaction's ConditionCheck reads; transactions are admitted as a whole. */
+    if (!pw->throttle || pw->op->kind == WRITE_CONDITION_CHECK) return 0;
+    return throttle_admit_write(pw->t, &pw->key, pw->old, pw->new_item, pw->now_ms, err);
+}
+
 void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
                  struct consumed_capacity *c)
 {
@@ -274,8 +289,10 @@ void write_apply(struct prepared_write *pw, enum return_capacity mode, double mu
     } else {
         wcu = capacity_write_units(charged_bytes) * multiplier;
         capacity_add_table(c, 0, wcu);
-        charge_index_writes(pw->t, pw->old, pw->new_item, mode, multiplier, c, pw->now_ms);
+        charge_index_writes(pw->t, pw->old, pw->new_item, mode, multiplier, c, pw->now_ms,
+                            pw->throttle);
     }
+    if (pw->throttle) throttle_charge(pw->t, NULL, rcu, wcu, pw->now_ms);
     /* The report counts the units just charged, on the item's partition. */
     insight_write_item(pw->t->insight, pw->key.hash, pw->key.parts, pw->key.part_count,
                        pw->new_item ? pw->new_item->size_bytes : 0, writes, rcu, wcu, pw->now_ms);
@@ -345,6 +362,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     if (write_prepare(db, scope, op, &pw, err) != 0) goto out;
     insight_count_request(pw.t->insight, write_op_insight[op->kind]);
     if (write_evaluate(&pw, err) != 0) goto out;
+    if (write_admit(&pw, err) != 0) goto out;
     if (!pw.matched) {
         if (op->fails_as_duplicate) {
             /* PartiQL INSERT of an existing key (DynamoDB Local's DUPLICATE_ITEM_IN_TABLE). */

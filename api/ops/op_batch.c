@@ -15,8 +15,10 @@
  * BatchWriteItem: the request-level checks (the per-table list length and the
  * 25-request total, each request's values and item size), then one
  * db_batch_write, which validates every request against its table before
- * writing any (storage/batch.c). UnprocessedItems is always {}: the emulator
- * has no throughput to exceed.
+ * writing any (storage/batch.c). UnprocessedItems is {} unless
+ * --throughput-model aws throttled some writes: those requests come back
+ * there as the request gave them, by table (and BatchGetItem's throttled
+ * keys join UnprocessedKeys).
  *
  * RequestItems' map keys (table names) and, for BatchWriteItem, map values
  * (1..25 requests) have "Map keys/value must satisfy constraint" rules that
@@ -148,6 +150,7 @@ struct get_table {
     struct expr *projection; /* owned; NULL for whole items */
     struct item **items;     /* owned references, parallel to keys; NULL when absent */
     double *read_units;      /* parallel to keys: what storage charges for each */
+    bool *unprocessed;       /* parallel to keys: throttled, not read */
     struct consumed_capacity capacity;
 };
 
@@ -160,6 +163,7 @@ static void get_table_clear(struct get_table *t)
     free(t->keys);
     free(t->items);
     free(t->read_units);
+    free(t->unprocessed);
     expr_free(t->projection);
     expr_params_clear(&t->params);
     consumed_capacity_clear(&t->capacity);
@@ -209,12 +213,14 @@ static int read_get_tables(struct api_request *rq, struct get_table *tables, siz
         size_t n = t->key_count ? t->key_count : 1;
         t->items = xcalloc(n, sizeof *t->items);
         t->read_units = xcalloc(n, sizeof *t->read_units);
+        t->unprocessed = xcalloc(n, sizeof *t->unprocessed);
         bts[i] = (struct batch_get_table){.table_name = t->name,
                                           .keys = t->keys,
                                           .key_count = t->key_count,
                                           .consistent_read = t->consistent_read,
                                           .items = t->items,
-                                          .read_units = t->read_units};
+                                          .read_units = t->read_units,
+                                          .unprocessed = t->unprocessed};
     }
     rc = db_batch_get(rq->db, &rq->scope, bts, count, &rq->err);
     free(bts);
@@ -239,8 +245,17 @@ static void charge_get(struct get_table *t, size_t i)
     t->capacity.table_read_units += units;
 }
 
-/* Writes t's UnprocessedKeys entry: the keys from `from` on, and the table
- * entry's other parameters as the request gave them. */
+/* Whether t has keys left for UnprocessedKeys: from `from` on, or throttled. */
+static bool has_unprocessed(const struct get_table *t, size_t from)
+{
+    for (size_t i = 0; i < t->key_count; i++) {
+        if (i >= from || t->unprocessed[i]) return true;
+    }
+    return false;
+}
+
+/* Writes t's UnprocessedKeys entry: the keys from `from` on and those
+ * throttled, and the table entry's other parameters as the request gave them. */
 static void write_unprocessed_entry(struct json_out *w, const struct get_table *t, size_t from)
 {
     static const char *const copied[] = {"AttributesToGet", "ConsistentRead",
@@ -250,8 +265,9 @@ static void write_unprocessed_entry(struct json_out *w, const struct get_table *
     json_out_object_begin(w);
     json_out_key(w, "Keys");
     json_out_array_begin(w);
-    for (size_t i = from; i < t->key_count; i++)
-        wire_value_write_map(w, &t->keys[i]);
+    for (size_t i = 0; i < t->key_count; i++) {
+        if (i >= from || t->unprocessed[i]) wire_value_write_map(w, &t->keys[i]);
+    }
     json_out_array_end(w);
     for (const char *const *p = copied; *p; p++) {
         json_t *v = body_member(t->json, *p);
@@ -281,7 +297,9 @@ static void write_batch_get(struct json_out *w, struct get_table *tables, size_t
         json_out_key(w, t->name);
         json_out_array_begin(w);
         for (size_t i = 0; i < t->key_count && full_table == count; i++) {
-            struct item *item = t->items[i] ? shaped_item(t, t->items[i]) : NULL;
+            struct item *item;
+            if (t->unprocessed[i]) continue;
+            item = t->items[i] ? shaped_item(t, t->items[i]) : NULL;
             if (item && total_bytes + item->size_bytes > DDB_MAX_BATCH_GET_RESPONSE_BYTES) {
                 full_table = ti;
                 full_key = i;
@@ -300,11 +318,9 @@ static void write_batch_get(struct json_out *w, struct get_table *tables, size_t
     json_out_object_end(w);
     json_out_key(w, "UnprocessedKeys");
     json_out_object_begin(w);
-    for (size_t ti = full_table; ti < count; ti++) {
-        if (ti == full_table)
-            write_unprocessed_entry(w, &tables[ti], full_key);
-        else if (tables[ti].key_count)
-            write_unprocessed_entry(w, &tables[ti], 0);
+    for (size_t ti = 0; ti < count; ti++) {
+        size_t from = ti < full_table ? tables[ti].key_count : ti == full_table ? full_key : 0;
+        if (has_unprocessed(&tables[ti], from)) write_unprocessed_entry(w, &tables[ti], from);
     }
     json_out_object_end(w);
     if (capacity != RETURN_CAPACITY_NONE) {
@@ -403,14 +419,43 @@ static void write_batch_collection_metrics(struct json_out *w, const struct batc
     json_out_object_end(w);
 }
 
-/* Writes {"UnprocessedItems": {}, "ConsumedCapacity": [...], "ItemCollectionMetrics": {...}}. */
-static void write_batch_write(struct json_out *w, const struct batch_write_result *res,
-                              enum return_capacity capacity)
+/* Writes UnprocessedItems: the throttled requests (res->unprocessed, one
+ * flag per request in the order of items) as the request gave them, by table. */
+static void write_unprocessed_items(struct json_out *w, json_t *items,
+                                    const struct batch_write_result *res)
 {
-    json_out_object_begin(w);
+    const char *name;
+    json_t *list;
+    size_t n = 0;
+
     json_out_key(w, "UnprocessedItems");
     json_out_object_begin(w);
+    json_object_foreach(items, name, list)
+    {
+        size_t i, first = n, count = json_array_size(list);
+        bool any = false;
+        json_t *req;
+        for (i = 0; i < count && res->unprocessed; i++)
+            any = any || res->unprocessed[first + i];
+        n += count;
+        if (!any) continue;
+        json_out_key(w, name);
+        json_out_array_begin(w);
+        json_array_foreach(list, i, req)
+        {
+            if (res->unprocessed[first + i]) json_out_json(w, req);
+        }
+        json_out_array_end(w);
+    }
     json_out_object_end(w);
+}
+
+/* Writes {"UnprocessedItems": {...}, "ConsumedCapacity": [...], "ItemCollectionMetrics": {...}}. */
+static void write_batch_write(struct json_out *w, json_t *items,
+                              const struct batch_write_result *res, enum return_capacity capacity)
+{
+    json_out_object_begin(w);
+    write_unprocessed_items(w, items, res);
     if (capacity != RETURN_CAPACITY_NONE) {
         json_out_key(w, "ConsumedCapacity");
         json_out_array_begin(w);
@@ -458,7 +503,7 @@ int op_batch_write_item(struct api_request *rq)
                        body_member_is(rq->body, "ReturnItemCollectionMetrics", "SIZE"), &res,
                        &rq->err) != 0)
         goto out;
-    write_batch_write(&rq->reply_body, &res, capacity);
+    write_batch_write(&rq->reply_body, items, &res, capacity);
     rc = 0;
 out:
     for (size_t i = 0; i < n; i++) {

@@ -328,6 +328,7 @@ static const char *batch_error_code(enum ddb_error_code code)
     case DDB_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED: return "ItemCollectionSizeLimitExceeded";
     case DDB_TRANSACTION_CONFLICT: return "TransactionConflict";
     case DDB_PROVISIONED_THROUGHPUT_EXCEEDED: return "ProvisionedThroughputExceeded";
+    case DDB_THROTTLING: return "ThrottlingError";
     case DDB_VALIDATION: return "ValidationError";
     default: return "InternalServerError";
     }

@@ -50,6 +50,7 @@
       DDB_NS_DYNAMODB "ItemCollectionSizeLimitExceededException", "message")                  \
     X(PROVISIONED_THROUGHPUT_EXCEEDED, 400,                                                    \
       DDB_NS_DYNAMODB "ProvisionedThroughputExceededException", "message")                    \
+    X(THROTTLING, 400, "com.amazon.coral.availability#ThrottlingException", "message")      \
     X(EXPIRED_ITERATOR, 400, DDB_NS_STREAMS "ExpiredIteratorException", "message")            \
     X(TRIMMED_DATA_ACCESS, 400, DDB_NS_STREAMS "TrimmedDataAccessException", "message")       \
     X(DUPLICATE_ITEM, 400, DDB_NS_DYNAMODB "DuplicateItemException", "message")              \

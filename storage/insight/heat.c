@@ -19,12 +19,33 @@
 #define PARTITION_RCU_PER_S 3000.0
 #define PARTITION_WCU_PER_S 1000.0
 
+/* +1 so that slot id 0 always means "empty", even at the epoch. */
+static int64_t slot_id_at(int64_t now_ms)
+{
+    return now_ms / HEAT_SLOT_MS + 1;
+}
+
+void heat_window_sum(const struct heat_window *w, int64_t now_ms, bool with_later, double *rcu,
+                     double *wcu)
+{
+    int64_t id = slot_id_at(now_ms);
+
+    *rcu = *wcu = 0;
+    /* The window (now - 1 s, now]: slots id - 9 .. id. A slot from the future
+     * (the clock was set back) is not part of it unless asked. */
+    for (size_t i = 0; i < HEAT_SLOTS; i++) {
+        if (w->slot_id[i] > id - HEAT_SLOTS && (with_later || w->slot_id[i] <= id)) {
+            *rcu += w->slot_rcu[i];
+            *wcu += w->slot_wcu[i];
+        }
+    }
+}
+
 void heat_window_record(struct heat_window *w, int64_t now_ms, double rcu, double wcu)
 {
-    /* +1 so that slot id 0 always means "empty", even at the epoch. */
-    int64_t id = now_ms / HEAT_SLOT_MS + 1;
+    int64_t id = slot_id_at(now_ms);
     size_t slot = (size_t) (id % HEAT_SLOTS);
-    double sum_rcu = 0, sum_wcu = 0;
+    double sum_rcu, sum_wcu;
 
     if (w->slot_id[slot] != id) {
         w->slot_id[slot] = id;
@@ -35,14 +56,7 @@ void heat_window_record(struct heat_window *w, int64_t now_ms, double rcu, doubl
     w->slot_wcu[slot] += wcu;
     w->total_rcu += rcu;
     w->total_wcu += wcu;
-    /* The window (now - 1 s, now]: slots id - 9 .. id. A slot from the future
-     * (the clock was set back) is not part of it. */
-    for (size_t i = 0; i < HEAT_SLOTS; i++) {
-        if (w->slot_id[i] > id - HEAT_SLOTS && w->slot_id[i] <= id) {
-            sum_rcu += w->slot_rcu[i];
-            sum_wcu += w->slot_wcu[i];
-        }
-    }
+    heat_window_sum(w, now_ms, false, &sum_rcu, &sum_wcu);
     if (rcu > 0 && sum_rcu > w->peak_rcu) {
         w->peak_rcu = sum_rcu;
         w->peak_rcu_ms = now_ms;
@@ -184,6 +198,16 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct value *cons
         m->count++;
     }
     heat_window_record(&m->slots[i].w, now_ms, rcu, wcu);
+}
+
+const struct heat_window *heat_map_find(const struct heat_map *m, uint64_t hash,
+                                        const struct value *const *parts, size_t count)
+{
+    size_t i;
+
+    if (m->cap == 0) return NULL;
+    i = probe(m, hash, parts, count);
+    return m->slots[i].used ? &m->slots[i].w : NULL;
 }
 
 /* Whether a ranks before b (heat_map_top's order). */

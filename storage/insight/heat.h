@@ -60,12 +60,24 @@ struct heat_map {
 
 void heat_window_record(struct heat_window *w, int64_t now_ms, double rcu, double wcu);
 
+/* The units recorded in the sliding one-second window (now - 1 s, now],
+ * without recording anything. with_later: also the units recorded at a
+ * later time, before the clock was set back - the throughput model's
+ * per-second limits count them, as a token bucket earns nothing when the
+ * clock goes back; the report's peaks do not. */
+void heat_window_sum(const struct heat_window *w, int64_t now_ms, bool with_later, double *rcu,
+                     double *wcu);
+
 void heat_map_init(struct heat_map *m);
 void heat_map_clear(struct heat_map *m); /* frees everything; m becomes empty */
 /* Adds rcu/wcu at now_ms to the window of the partition key made of parts
  * (count of them, hash their key_hash()); the parts are copied when new. */
 void heat_map_record(struct heat_map *m, uint64_t hash, const struct value *const *parts,
                      size_t count, int64_t now_ms, double rcu, double wcu);
+
+/* The window of a partition key, or NULL when the map has none for it. */
+const struct heat_window *heat_map_find(const struct heat_map *m, uint64_t hash,
+                                        const struct value *const *parts, size_t count);
 
 /* The n keys with the highest write (by_write) or read peak, hottest first
  * (ties: more units in all, then the lower hash, so the order is stable); at

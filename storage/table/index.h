@@ -34,6 +34,7 @@
 #include "storage/model/key.h"
 #include "storage/model/schema.h"
 #include "storage/table/skiplist.h"
+#include "storage/throttle/throttle.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -55,6 +56,7 @@ struct table_index {
      * once its rows are complete; 0: no delayed status. Not persisted. */
     enum index_status transient;
     int64_t transient_until_ms;
+    struct throttle_source throttle; /* a GSI's capacity (--throughput-model aws) */
 };
 
 /* Prepares an empty, ACTIVE index for def; key types come from table->attr_defs. */

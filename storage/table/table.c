@@ -174,6 +174,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     ttl_index_init(&t->ttl_index);
     collection_sizes_init(&t->collections);
     t->insight = insight_new(now_ms);
+    table_throttle_init(&t->throttle);
     t->collection_limit_bytes = DDB_MAX_ITEM_COLLECTION_BYTES;
     history_init(&t->history);
     table_init_indexes(t);
@@ -197,7 +198,8 @@ void table_free(struct table *t, int64_t now_ms)
     free(t->latest_stream_arn);
     free(t->latest_stream_label);
     stream_close(t->stream, now_ms); /* the registry keeps it readable for 24 hours */
-    insight_unref(t->insight);       /* a page still finishing may hold it a moment longer */
+    table_throttle_clear(&t->throttle);
+    insight_unref(t->insight); /* a page still finishing may hold it a moment longer */
     free(t->ttl.attribute);
     history_clear(&t->history);
     restore_summary_clear(&t->restore);

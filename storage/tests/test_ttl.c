@@ -444,6 +444,9 @@ static void test_index_window_edges_are_exact(void)
         expected += cases[i].expires;
     }
     check_index_rows(db, sizeof cases / sizeof *cases);
+    /* The clock keeps running: set it again just before the sweep, so that
+     * the puts taking a second on a loaded machine do not move the edges. */
+    db_clock_set(db, NOW_S * 1000);
     CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), expected);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         if (exists(db, cases[i].pk) == cases[i].expires)
