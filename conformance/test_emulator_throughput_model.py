@@ -294,6 +294,23 @@ def test_transaction_without_capacity_is_cancelled(emu):
     assert exists(ddb, t, "k1")
 
 
+def test_read_transaction_without_capacity_is_cancelled(emu):
+    ddb = emu.ddb
+    t = provisioned(ddb, 1, 100)
+    put(ddb, t, "k0", kb=10)  # 10 KB: 3 RCU strongly consistent, 6 in a transaction
+    gets = [{"Get": {"TableName": t, "Key": {"pk": {"S": "k0"}}}}]
+    assert ddb.transact_get_items(TransactItems=gets)["Responses"][0]["Item"]["pk"] == {"S": "k0"}
+    emu.freeze()  # the first read left the bucket in debt
+    err = client_error(ddb.transact_get_items, TransactItems=gets)
+    assert_error(err, "TransactionCanceledException",
+                 "Transaction cancelled, please refer cancellation reasons for specific reasons "
+                 "[ProvisionedThroughputExceeded]")
+    assert err.response["CancellationReasons"] == [
+        {"Code": "ProvisionedThroughputExceeded", "Message": TABLE_EXCEEDED}]
+    emu.thaw(30)
+    assert len(ddb.transact_get_items(TransactItems=gets)["Responses"]) == 1
+
+
 # ---- the SDK's retries ----
 
 def test_a_retrying_client_succeeds_once_the_clock_has_moved(emu):

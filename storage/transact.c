@@ -489,6 +489,31 @@ out_unlocked:
 
 /* ---- TransactGetItems ---- */
 
+/*
+ * --throughput-model aws: every read must be admitted by its table's read
+ * capacity and its partition key's, as a GetItem is (throttle.h); one that is
+ * not cancels the transaction with a ProvisionedThroughputExceeded (or
+ * ThrottlingError) reason at its place, as TransactWriteItems does. Nothing
+ * is charged for a cancelled transaction. Caller holds the lock.
+ */
+static int admit_gets(struct table **tables, const struct get_op *gets, size_t n, int64_t now_ms,
+                      struct failure_details *failure, struct ddb_error *err)
+{
+    struct outcome *outcomes = xcalloc(n ? n : 1, sizeof *outcomes);
+    bool refused = false;
+
+    for (size_t i = 0; i < n; i++) {
+        struct row_key key;
+        table_row_key(tables[i], &gets[i].key, &key);
+        if (throttle_admit_read(tables[i], NULL, key.hash, key.parts, 1, now_ms,
+                                &outcomes[i].err) != 0)
+            refused = true;
+    }
+    if (refused) cancel(outcomes, n, failure, err);
+    outcomes_free(outcomes, n);
+    return refused ? -1 : 0;
+}
+
 int db_transact_get(struct db *db, const struct db_scope *scope, const struct get_op *gets,
                     size_t get_count, enum return_capacity return_capacity, struct item **items,
                     struct consumed_capacity **capacities, size_t *capacity_count,
@@ -518,8 +543,12 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
             goto out;
         }
     }
-    count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, false, true);
     now_ms = db_now_ms(db);
+    if (db->aws_throughput && admit_gets(tables, gets, get_count, now_ms, failure, err) != 0) {
+        count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, true, true);
+        goto out;
+    }
+    count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, false, true);
     for (size_t i = 0; i < get_count; i++) {
         struct row_key key;
         struct item *found;
@@ -532,6 +561,7 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
         /* Transactional reads cost twice a strongly consistent read, a missing item too. */
         units = TRANSACT_MULTIPLIER * capacity_read_units(found ? found->size_bytes : 0, true);
         capacity_add_table(c, units, 0);
+        if (db->aws_throughput) throttle_charge(tables[i], NULL, units, 0, now_ms);
         insight_lock(tables[i]->insight);
         insight_read_item(tables[i]->insight, key.hash, key.parts[0], units, found != NULL, now_ms);
         insight_unlock(tables[i]->insight);
