@@ -202,6 +202,71 @@ def test_a_body_dripping_past_the_request_timeout_is_cut_off(start_server):
     assert health(server)[0] == 200
 
 
+def drip_until_closed(s, data, pause=0.3):
+    """Sends data a byte every pause seconds; True once the server has closed
+    the connection (the end of the stream, or a reset), False if it took
+    all of data and WAIT_S passed."""
+    deadline = time.monotonic() + WAIT_S
+    for i in range(len(data)):
+        if time.monotonic() > deadline:
+            return False
+        try:
+            s.send(data[i:i + 1])
+            if select.select([s], [], [], pause)[0] and s.recv(1024) == b"":
+                return True
+        except OSError:
+            return True
+    return False
+
+
+REQUEST = (b"POST / HTTP/1.1\r\nHost: ddbemu\r\nContent-Type: application/x-amz-json-1.0\r\n"
+           b"X-Amz-Target: DynamoDB_20120810.ListTables\r\nContent-Length: 2\r\n\r\n{}")
+
+
+def test_headers_dripping_past_the_request_timeout_are_cut_off(start_server):
+    # Each byte restarts the idle timeout; only the request's own deadline,
+    # counted from its first byte, ends a slow-loris that never finishes its
+    # headers.
+    server = start_server("--request-timeout", "1", "--idle-timeout", NEVER)
+    s = socket.create_connection(("127.0.0.1", server.port))
+    try:
+        started = time.monotonic()
+        assert drip_until_closed(s, REQUEST[:60] + b"X-Slow: " + b"a" * 1000)
+        assert time.monotonic() - started < WAIT_S
+    finally:
+        s.close()
+    wait_for(lambda: "--request-timeout" in server.stderr_text(), "the log says why")
+    assert health(server)[0] == 200
+
+
+def test_a_request_line_dripping_on_a_reused_connection_is_cut_off(start_server):
+    server = start_server("--request-timeout", "1", "--idle-timeout", NEVER)
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
+    try:
+        s.sendall(REQUEST)
+        assert s.recv(65536).startswith(b"HTTP/1.1 400")  # unsigned: refused, kept alive
+        assert drip_until_closed(s, b"POST /" + b"a" * 1000 + b" HTTP/1.1\r\n")
+    finally:
+        s.close()
+    assert health(server)[0] == 200
+
+
+def test_an_idle_keep_alive_connection_outlives_the_request_timeout(start_server):
+    # Silence between requests is the idle timeout's business, not the
+    # request deadline's.
+    server = start_server("--request-timeout", "1", "--idle-timeout", NEVER)
+    s = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT_S)
+    try:
+        s.sendall(REQUEST)
+        assert s.recv(65536).startswith(b"HTTP/1.1 400")
+        time.sleep(3)
+        s.sendall(REQUEST)
+        assert s.recv(65536).startswith(b"HTTP/1.1 400")
+    finally:
+        s.close()
+    assert "--request-timeout" not in server.stderr_text()
+
+
 @pytest.mark.parametrize("flag,value", [("--max-connections", "0"),
                                         ("--max-body-memory", "16"),
                                         ("--idle-timeout", "0"),

@@ -332,8 +332,9 @@ static const struct option_row options[] = {
     {"idle-timeout", NULL, "SECONDS", "close a connection silent this long (default 60)",
      apply_idle_timeout},
     {"request-timeout", NULL, "SECONDS",
-     "close a connection whose request body has not arrived\n"
-     "this long after its headers (default 60)",
+     "close a connection whose request (line, headers, body)\n"
+     "has not arrived whole this long after its first byte\n"
+     "(default 60)",
      apply_request_timeout},
     {"shared-db", "sharedDb", NULL,
      "one set of tables for every access key and region\n"

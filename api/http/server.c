@@ -1,8 +1,8 @@
 /*
  * server.c - libmicrohttpd daemon: connections, bodies, the size cap.
  *
- * One daemon with an internal polling thread per pool worker (epoll where
- * available); each worker runs the handler for the connections it owns, so
+ * One daemon with an internal polling thread per pool worker (poll, not
+ * epoll: below); each worker runs the handler for the connections it owns, so
  * requests on different connections run in parallel and HTTP/1.1 keep-alive
  * comes from libmicrohttpd. Per request, a struct request_state accumulates
  * the body in a buffer that grows geometrically but never past
@@ -26,8 +26,9 @@
  * log says so once per episode; the bodies buffered at once, all connections
  * together, stay under max_body_memory - a request that would pass it is
  * answered 503 (before its body is read when Content-Length says so); a
- * connection silent for idle_timeout_s is closed, and so is one whose body has
- * not arrived within request_timeout_s of its headers (a slow drip).
+ * connection silent for idle_timeout_s is closed, and so is one whose request
+ * has not arrived whole within request_timeout_s of its first byte (a slow
+ * drip of its line, headers or body: deadline.h).
  *
  * Why poll and not epoll: libmicrohttpd 0.9.75's epoll loop is
  * edge-triggered and takes a short read as "nothing more to read", so a
@@ -44,6 +45,7 @@
  */
 #include "api/http/server.h"
 
+#include "api/http/deadline.h"
 #include "storage/base/alloc.h"
 
 #include <assert.h>
@@ -68,6 +70,7 @@ struct server {
     char *host; /* owned copy of config.host */
     struct sockaddr_storage addr;
     uint16_t port;
+    struct deadline *deadline;            /* the request deadline watcher */
     atomic_int held;                      /* answers parked until their release */
     atomic_int active;                    /* requests being handled now */
     atomic_bool stopping;                 /* server_stop has begun: no request is handled */
@@ -95,7 +98,6 @@ struct request_state {
     bool refused;      /* a 413 or 503 has been queued */
     unsigned dropping; /* nonzero: the body is dropped, answered with this status at its end */
     size_t discarded;  /* bytes dropped since */
-    struct timespec started; /* when the headers were complete */
     struct http_field *headers;
     size_t header_count;
     size_t header_cap;
@@ -267,14 +269,6 @@ static void log_budget_refusal(struct server *srv)
                 srv->config.max_body_memory, n);
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec now;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (double) (now.tv_sec - t0->tv_sec) + (double) (now.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
 static enum MHD_Result send_response(struct MHD_Connection *conn, struct http_response *resp)
 {
     struct MHD_Response *r;
@@ -324,7 +318,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         st = xcalloc(1, sizeof *st);
         *con_cls = st;
-        clock_gettime(CLOCK_MONOTONIC, &st->started);
         if (cl) {
             char *end;
             errno = 0;
@@ -342,14 +335,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         }
         return MHD_YES;
     }
+    if (*upload_data_size == 0) {
+        /* The last call: the whole request is here. */
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        if (info && info->socket_context) deadline_request_arrived(info->socket_context);
+    }
     if (st->refused) {
         *upload_data_size = 0; /* the 413 is already queued */
         return MHD_YES;
     }
     if (*upload_data_size) {
-        /* A body dripping in slower than the request timeout allows: the
-         * connection is closed (a slow-loris holds its slot no longer). */
-        if (seconds_since(&st->started) > (double) srv->config.request_timeout_s) return MHD_NO;
         if (st->dropping) {
             /* libmicrohttpd cannot answer in the middle of an upload: the rest
              * is read and dropped (never stored), up to one more cap's worth,
@@ -413,6 +409,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
 }
 
+/* libmicrohttpd has read a request line: the request has begun (if the
+ * deadline watcher has not seen its first bytes already). */
+static void *on_request_line(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+    struct server *srv = cls;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+    (void) uri;
+    if (info && info->socket_context) deadline_request_began(srv->deadline, info->socket_context);
+    return NULL; /* on_request makes the request's state */
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
@@ -442,9 +451,10 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     struct server *srv = cls;
     unsigned limit = srv->config.max_connections, open;
 
-    (void) conn;
-    (void) socket_context;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (info) *socket_context = deadline_watch(srv->deadline, info->connect_fd);
         open = atomic_fetch_add(&srv->connections, 1) + 1;
         if (open >= limit && !atomic_exchange(&srv->at_bound, true))
             fprintf(stderr,
@@ -453,6 +463,9 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
                     open, atomic_fetch_add(&srv->waited, 1) + 1);
         return;
     }
+    /* Before libmicrohttpd closes the descriptor (deadline.h). */
+    deadline_unwatch(srv->deadline, *socket_context);
+    *socket_context = NULL;
     open = atomic_fetch_sub(&srv->connections, 1) - 1;
     if (open <= limit - limit / 4 && atomic_load(&srv->at_bound) &&
         atomic_exchange(&srv->at_bound, false))
@@ -537,14 +550,16 @@ struct server *server_start(const struct server_config *config, const char **err
     /* Not epoll: see the top of this file. */
     flags |= MHD_USE_POLL;
 
+    srv->deadline = deadline_start(config->request_timeout_s);
     /* The logger first: libmicrohttpd uses its own for options before it. */
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
         on_library_message, srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &srv->addr,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv, MHD_OPTION_CONNECTION_LIMIT,
-        config->max_connections, MHD_OPTION_CONNECTION_TIMEOUT, config->idle_timeout_s,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t) CONNECTION_MEMORY_BYTES, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv, MHD_OPTION_URI_LOG_CALLBACK,
+        on_request_line, srv, MHD_OPTION_CONNECTION_LIMIT, config->max_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, config->idle_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t) CONNECTION_MEMORY_BYTES, MHD_OPTION_END);
     if (!srv->daemon) {
         *error = "cannot listen on that address (in use, or not this machine's?)";
         goto fail;
@@ -553,6 +568,7 @@ struct server *server_start(const struct server_config *config, const char **err
     srv->port = info ? info->port : config->port;
     return srv;
 fail:
+    deadline_free(srv->deadline);
     free(srv->host);
     free(srv);
     return NULL;
@@ -584,6 +600,7 @@ void server_stop(struct server *server)
     }
     MHD_stop_daemon(server->daemon);
     if (listener != MHD_INVALID_SOCKET) close(listener); /* quiesced: ours to close */
+    deadline_free(server->deadline);
     free(server->host);
     free(server);
 }

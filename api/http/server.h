@@ -95,7 +95,7 @@ struct server_config {
     unsigned max_connections;   /* open at once; more wait in the listen backlog */
     size_t max_body_memory;     /* request bodies buffered at once, all connections: 503 past it */
     unsigned idle_timeout_s;    /* a connection silent this long is closed */
-    unsigned request_timeout_s; /* a body still arriving this long after its headers: closed */
+    unsigned request_timeout_s; /* a request not whole this long after its first byte: closed */
     http_handler_fn *handler;
     void *handler_arg;
     http_defer_fn *defer; /* NULL: every response goes out at once */
