@@ -449,6 +449,22 @@ def test_key_condition_against_the_schema(dynamodb, table_sn):
                 TableName=table_sn, KeyConditionExpression=expr, ExpressionAttributeValues=values)
 
 
+def test_an_empty_partition_key_value_is_refused(dynamodb, table_sn, table_s):
+    # Recorded from DynamoDB by third parties (moto issue 7062, 2023; a 2026
+    # capture): the item operations' message, naming the key attribute.
+    message = ("One or more parameter values are not valid. The AttributeValue for a key "
+               "attribute cannot contain an empty string value. Key: p")
+    refused(dynamodb, table_s, dynamodb.query, "ValidationException", message,
+            TableName=table_s, KeyConditionExpression="p = :p",
+            ExpressionAttributeValues={":p": S("")})
+    refused(dynamodb, table_sn, dynamodb.query, "ValidationException", message,
+            TableName=table_sn, KeyConditionExpression="p = :p AND c > :n",
+            ExpressionAttributeValues={":p": S(""), ":n": N(1)})
+    refused(dynamodb, table_sn, dynamodb.query, "ValidationException", message,
+            TableName=table_sn,
+            KeyConditions={"p": {"ComparisonOperator": "EQ", "AttributeValueList": [S("")]}})
+
+
 def test_legacy_key_conditions_against_the_schema(dynamodb, table_sn):
     # dynalite test/query.js: "non-indexable operations", "unsupported conditions",
     # "incorrect number of KeyConditions", argument counts and types.

@@ -304,5 +304,9 @@ int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct d
 int expr_key_check(struct expr *e, struct ddb_error *err);
 /* The key condition's term on attribute name (borrowed), or NULL when it has none. */
 const struct expr_key_term *expr_key_find_term(const struct expr *kc, const char *name);
+/* Refuses a partition key's term t (on attribute name) that compares it with
+ * an empty string, as DynamoDB does; 0 otherwise. Both key condition forms. */
+int expr_key_check_hash_not_empty(const struct expr_key_term *t, const char *name,
+                                  struct ddb_error *err);
 
 #endif

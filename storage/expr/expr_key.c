@@ -195,6 +195,21 @@ static int check_types(const struct expr_key_term *t, const char *name, const st
     return 0;
 }
 
+/* A partition key compared with "": recorded from DynamoDB (third-party
+ * captures of Query, 2023 and 2026) in the item form of the message. An
+ * empty binary, or an empty value against a sort key, is not recorded and
+ * still just matches nothing (docs/differences.md). */
+int expr_key_check_hash_not_empty(const struct expr_key_term *t, const char *name,
+                                  struct ddb_error *err)
+{
+    if (t->v[0] && t->v[0]->type == VALUE_S && t->v[0]->u.str.len == 0)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "One or more parameter values are not valid. The AttributeValue for "
+                             "a key attribute cannot contain an empty string value. Key: %s",
+                             name);
+    return 0;
+}
+
 static void take_term(struct key_condition_term *dst, const char *name,
                       const struct expr_key_term *t)
 {
@@ -253,6 +268,11 @@ int expr_key_condition_resolve(const struct expr *kc, const struct key_schema *s
     for (size_t i = 0; i < schema->hash_count; i++) {
         if (check_types(expr_key_find_term(kc, schema->hash_names[i]), schema->hash_names[i],
                         attr_defs, attr_def_count, err) != 0)
+            return -1;
+    }
+    for (size_t i = 0; i < schema->hash_count; i++) {
+        if (expr_key_check_hash_not_empty(expr_key_find_term(kc, schema->hash_names[i]),
+                                          schema->hash_names[i], err) != 0)
             return -1;
     }
     for (size_t r = 0; range_count && r <= last_range; r++) {

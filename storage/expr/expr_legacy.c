@@ -530,7 +530,7 @@ static int check_key_attr(const struct expr *kc, const char *name, bool is_hash,
     }
     if (is_hash && t->op != KEY_RANGE_EQ)
         return ddb_error_set(err, DDB_VALIDATION, "Query key condition not supported");
-    return 0;
+    return is_hash ? expr_key_check_hash_not_empty(t, name, err) : 0;
 }
 
 static void take(struct key_condition_term *dst, const char *name, const struct expr_key_term *t)
