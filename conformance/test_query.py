@@ -449,13 +449,13 @@ def test_key_condition_against_the_schema(dynamodb, table_sn):
                 TableName=table_sn, KeyConditionExpression=expr, ExpressionAttributeValues=values)
 
 
-def test_an_empty_partition_key_value_is_refused(dynamodb, table_sn, table_s):
+def test_an_empty_partition_key_value_is_refused(dynamodb, table_sn):
     # Recorded from DynamoDB by third parties (moto issue 7062, 2023; a 2026
     # capture): the item operations' message, naming the key attribute.
     message = ("One or more parameter values are not valid. The AttributeValue for a key "
                "attribute cannot contain an empty string value. Key: p")
-    refused(dynamodb, table_s, dynamodb.query, "ValidationException", message,
-            TableName=table_s, KeyConditionExpression="p = :p",
+    refused(dynamodb, table_sn, dynamodb.query, "ValidationException", message,
+            TableName=table_sn, KeyConditionExpression="p = :p",
             ExpressionAttributeValues={":p": S("")})
     refused(dynamodb, table_sn, dynamodb.query, "ValidationException", message,
             TableName=table_sn, KeyConditionExpression="p = :p AND c > :n",
