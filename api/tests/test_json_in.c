@@ -1,11 +1,11 @@
 /*
- * test_json_in.c - reading request bodies whose object keys contain NUL.
+ * test_json_in.c - reading request bodies, object keys with NUL included.
  *
- * json_in_load() must read every text as jansson does, the only difference
- * being that it accepts U+0000 in object keys. Its own reader runs only for
- * texts with such a key, so each case below puts the construct under test
- * next to a NUL key ({"\u0000": X}) and compares the outcome with jansson's
- * reading of {"k": X}: both refuse it, or both read the same value.
+ * json_in_load() must read every text as jansson does, the differences being
+ * that it accepts U+0000 in object keys and refuses every raw NUL byte. Each
+ * case below is read alone and next to a NUL key ({"\u0000": X}), and
+ * compared with jansson's reading of X and of {"k": X}: both refuse it, or
+ * both read the same value.
  */
 #include "api/wire/json_in.h"
 #include "storage/tests/check.h"
@@ -30,6 +30,22 @@ static void check_like_jansson(const char *x)
         CHECK(0);
     } else if (got) {
         CHECK(json_equal(json_object_getn(got, "\0", 1), json_object_get(want, "k")));
+    }
+    json_decref(got);
+    json_decref(want);
+}
+
+static void check_alone_like_jansson(const char *x)
+{
+    json_t *got = json_in_load(x, strlen(x));
+    json_t *want = json_loadb(x, strlen(x), JSON_ALLOW_NUL | JSON_DECODE_ANY, NULL);
+
+    if ((got == NULL) != (want == NULL)) {
+        fprintf(stderr, "  case %s alone: json_in %s, jansson %s\n", x, got ? "reads" : "refuses",
+                want ? "reads" : "refuses");
+        CHECK(0);
+    } else if (got) {
+        CHECK(json_equal(got, want));
     }
     json_decref(got);
     json_decref(want);
@@ -75,10 +91,29 @@ static void test_json_in_reads_like_jansson_next_to_a_nul_key(void)
         "{1: 2}",
         "\"unterminated",
         "[1 2]",
-
+        /* Integers decoded in place (up to 18 digits) and by jansson (longer). */
+        "999999999999999999",
+        "-999999999999999999",
+        "1234567890123456789",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "9223372036854775808",
+        "-9223372036854775809",
+        "-",
+        "-a",
+        "1-2",
+        "[0,-0,10,-10]",
+        "[1e2,1E-2,0.0,-0.0]",
+        /* Escaped keys and values share the reader's scratch buffer. */
+        "{\"k\\n\": \"v\\t\", \"k\\n\": {\"\\u00e9\": \"\\u00e8\"}}",
+        "{\"\\\"\": [\"\\\\\", \"plain\"]}",
+        "\"run\\nrun\\nrun\"",
+        "\"ends with escape\\",
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check_like_jansson(cases[i]);
+        check_alone_like_jansson(cases[i]);
+    }
 }
 
 static void test_json_in_keeps_keys_with_nul_apart(void)
@@ -104,6 +139,16 @@ static void test_json_in_refuses_what_follows_the_value(void)
     json_decref(v);
 }
 
+static void test_json_in_refuses_a_raw_nul_byte(void)
+{
+    /* jansson reads the first two as 8 and [1] (fuzz_wire_decode found it). */
+    static const char *const texts[] = {"8\0\r", "[1\0]", "{}\0", "\"a\0\"", "\0"};
+    static const size_t lens[] = {3, 4, 3, 4, 1};
+
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        CHECK(json_in_load(texts[i], lens[i]) == NULL);
+}
+
 static void test_json_in_limits_nesting_as_jansson_does(void)
 {
     size_t depth = 3000, len = 0;
@@ -126,6 +171,7 @@ int main(void)
     RUN(test_json_in_reads_like_jansson_next_to_a_nul_key);
     RUN(test_json_in_keeps_keys_with_nul_apart);
     RUN(test_json_in_refuses_what_follows_the_value);
+    RUN(test_json_in_refuses_a_raw_nul_byte);
     RUN(test_json_in_limits_nesting_as_jansson_does);
     return check_report();
 }
