@@ -558,10 +558,22 @@ struct scan_walk {
     int failed;     /* 0, or 1 with the reason printed */
 };
 
-/* The unsigned number after "key": in body, or 0. */
+/* The last occurrence of needle in hay[0..len), or NULL. A Scan page is ~1.5 MB
+ * with its Count and LastEvaluatedKey after the Items, so this looks from the
+ * end: a forward search would cost the client more than the server's page. */
+static const char *find_last(const char *hay, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    for (size_t i = len >= n ? len - n + 1 : 0; i-- > 0;)
+        if (hay[i] == needle[0] && memcmp(hay + i, needle, n) == 0) return hay + i;
+    return NULL;
+}
+
+/* The unsigned number after the last "key": in body, or 0. */
 static uint64_t body_u64(const char *body, size_t len, const char *key)
 {
-    const char *p = http_find_bytes(body, len, key);
+    const char *p = find_last(body, len, key);
 
     if (!p) return 0;
     p += strlen(key);
@@ -574,7 +586,7 @@ static uint64_t body_u64(const char *body, size_t len, const char *key)
 static const char *last_evaluated_key(const char *body, size_t len, size_t *out_len)
 {
     static const char name[] = "\"LastEvaluatedKey\"";
-    const char *p = http_find_bytes(body, len, name), *end = body + len, *start;
+    const char *p = find_last(body, len, name), *end = body + len, *start;
     int depth = 0;
     bool in_string = false;
 

@@ -1,8 +1,8 @@
 /*
  * server.c - libmicrohttpd daemon: connections, bodies, the size cap.
  *
- * One daemon with an internal polling thread per pool worker (epoll where
- * available); each worker runs the handler for the connections it owns, so
+ * One daemon with an internal polling thread per pool worker (poll(), not
+ * epoll: see below); each worker runs the handler for the connections it owns, so
  * requests on different connections run in parallel and HTTP/1.1 keep-alive
  * comes from libmicrohttpd. Per request, a struct request_state accumulates
  * the body in a buffer that grows geometrically but never past
