@@ -18,7 +18,10 @@
  *             CPU time per request read from /proc; one line per leg;
  *   load      writes items [from, to) through BatchWriteItem (25 per request)
  *             or PutItem, over parallel keep-alive connections, and fails on
- *             the first non-2xx answer or non-empty UnprocessedItems;
+ *             the first non-2xx answer or non-empty UnprocessedItems (with
+ *             --scramble, the items a delete run removed, to put them back);
+ *   scan      pages through a table to its end with 1 MB pages, one client
+ *             sequentially or N parallel segments; prints items/s;
  *   call      one request with a given target and body; prints the answer;
  *   spawn     starts a server, measures the milliseconds until GET / answers
  *             200, leaves it running and writes its pid;
@@ -65,7 +68,8 @@ struct options {
     double warmup_s;       /* answers before this are not counted */
     uint64_t max_requests; /* 0: bounded by duration only */
     uint64_t items;        /* the key space random picks are drawn from */
-    uint64_t from, to;     /* load: item range */
+    uint64_t from, to;     /* load: item range; delete: the first k of workload_pick */
+    bool scramble;         /* load: items workload_pick(from .. to - 1, items) */
 };
 
 /* State shared by the worker threads of one run or load. */
@@ -155,11 +159,17 @@ static bool next_request(struct conn *c)
         i = atomic_fetch_add(&sh->next, step);
         if (i >= opt->to) return false;
         n = opt->to - i < step ? opt->to - i : step;
+    } else if (opt->op == OP_DELETE) {
+        /* Each delete takes the next item not deleted yet, so every one hits an item. */
+        uint64_t k = atomic_fetch_add(&sh->next, 1);
+        if (k >= opt->items || (opt->max_requests && k - opt->from >= opt->max_requests))
+            return false;
+        i = workload_pick(k, opt->items);
     } else {
         if (opt->max_requests && atomic_fetch_add(&sh->next, 1) >= opt->max_requests) return false;
         i = rng_below(&w->rng, opt->items);
     }
-    workload_body(&w->body, opt->table, opt->items, opt->op, i, n);
+    workload_body(&w->body, opt->table, opt->items, opt->op, i, n, opt->scramble);
     http_build_request(&c->out, &opt->http, op_info[opt->op].target, w->body.data, w->body.len);
     c->out_sent = 0;
     c->retries = 0;
@@ -434,7 +444,7 @@ static uint64_t drive(struct leg *leg)
 
     memset(&sh, 0, sizeof sh);
     sh.opt = opt;
-    atomic_init(&sh.next, load ? opt->from : 0);
+    atomic_init(&sh.next, load || opt->op == OP_DELETE ? opt->from : 0);
     atomic_init(&sh.failed, false);
     pthread_mutex_init(&sh.lock, NULL);
     sh.start_ns = now_ns();
@@ -482,6 +492,11 @@ static uint64_t drive(struct leg *leg)
         free(conns[k].in.data);
         free(conns[k].out.data);
     }
+    if (opt->op == OP_DELETE) {
+        /* The next slice deletes from where this one stopped. */
+        uint64_t next = atomic_load(&sh.next);
+        leg->opt.from = next < opt->items ? next : opt->items;
+    }
     rps = seconds > 0 ? (double) total / seconds : 0.0;
     if (!leg->slices || rps < leg->rps_min) leg->rps_min = rps;
     if (!leg->slices || rps > leg->rps_max) leg->rps_max = rps;
@@ -501,16 +516,18 @@ static void leg_report(struct leg *leg)
     uint64_t n = leg->lat_len;
     bool load = leg->opt.op == OP_LOAD_BATCH || leg->opt.op == OP_LOAD_PUT;
 
+    double rps = leg->seconds > 0 ? (double) n / leg->seconds : 0.0;
+
     qsort(leg->lat, n, sizeof *leg->lat, compare_u64);
     printf("leg=%s op=%s requests=%llu errors=%llu reconnects=%llu seconds=%.3f rps=%.1f "
-           "rps_min=%.1f rps_max=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f max_us=%.1f "
-           "cpu_us_per_req=%.1f\n",
+           "rps_min=%.1f rps_max=%.1f items_per_s=%.1f p50_us=%.1f p90_us=%.1f p99_us=%.1f "
+           "max_us=%.1f cpu_us_per_req=%.1f next=%llu\n",
            leg->label, load ? "load" : op_info[leg->opt.op].name, (unsigned long long) n,
            (unsigned long long) leg->errors, (unsigned long long) leg->reconnects, leg->seconds,
-           leg->seconds > 0 ? (double) n / leg->seconds : 0.0, leg->rps_min, leg->rps_max,
+           rps, leg->rps_min, leg->rps_max, rps * workload_items_per_request(leg->opt.op),
            percentile_us(leg->lat, n, 0.50), percentile_us(leg->lat, n, 0.90),
            percentile_us(leg->lat, n, 0.99), n ? (double) leg->lat[n - 1] / 1000.0 : 0.0,
-           n && leg->pid ? leg->cpu_s * 1e6 / (double) n : 0.0);
+           n && leg->pid ? leg->cpu_s * 1e6 / (double) n : 0.0, (unsigned long long) leg->opt.from);
     free(leg->lat);
     leg->lat = NULL;
 }
@@ -527,6 +544,181 @@ static int cmd_compare(struct leg *legs, size_t count, unsigned rounds)
     for (size_t k = 0; k < count; k++)
         leg_report(&legs[k]);
     return errors ? 1 : 0;
+}
+
+/* ---- scan: a table paged to its end ---- */
+
+/* One segment's (or the whole table's) sequential walk. */
+struct scan_walk {
+    pthread_t thread;
+    const struct options *opt;
+    unsigned seg, segments; /* segments 0: a plain Scan */
+    uint64_t items, pages;
+    uint64_t bytes; /* answer bodies */
+    int failed;     /* 0, or 1 with the reason printed */
+};
+
+/* The last occurrence of needle in hay[0..len), or NULL. A Scan page is ~1.5 MB
+ * with its Count and LastEvaluatedKey after the Items, so this looks from the
+ * end: a forward search would cost the client more than the server's page. */
+static const char *find_last(const char *hay, size_t len, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    for (size_t i = len >= n ? len - n + 1 : 0; i-- > 0;)
+        if (hay[i] == needle[0] && memcmp(hay + i, needle, n) == 0) return hay + i;
+    return NULL;
+}
+
+/* The unsigned number after the last "key": in body, or 0. */
+static uint64_t body_u64(const char *body, size_t len, const char *key)
+{
+    const char *p = find_last(body, len, key);
+
+    if (!p) return 0;
+    p += strlen(key);
+    while (p < body + len && (*p == ' ' || *p == ':'))
+        p++;
+    return strtoull(p, NULL, 10);
+}
+
+/* The JSON object after "LastEvaluatedKey": in body: its start and length, or NULL. */
+static const char *last_evaluated_key(const char *body, size_t len, size_t *out_len)
+{
+    static const char name[] = "\"LastEvaluatedKey\"";
+    const char *p = find_last(body, len, name), *end = body + len, *start;
+    int depth = 0;
+    bool in_string = false;
+
+    if (!p) return NULL;
+    p += sizeof name - 1;
+    while (p < end && *p != '{')
+        p++;
+    for (start = p; p < end; p++) {
+        if (in_string) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                in_string = false;
+        } else if (*p == '"') {
+            in_string = true;
+        } else if (*p == '{') {
+            depth++;
+        } else if (*p == '}' && --depth == 0) {
+            *out_len = (size_t) (p + 1 - start);
+            return start;
+        }
+    }
+    return NULL;
+}
+
+/* Sends out on fd (a keep-alive connection) and reads one whole answer into in. */
+static int exchange_on(int fd, const struct text_buf *out, struct text_buf *in,
+                       struct http_response *r)
+{
+    for (size_t sent = 0; sent < out->len;) {
+        ssize_t n = write(fd, out->data + sent, out->len - sent);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        sent += (size_t) n;
+    }
+    in->len = 0;
+    for (;;) {
+        ssize_t n;
+        int parsed;
+        text_buf_reserve(in, HTTP_READ_CHUNK);
+        n = read(fd, in->data + in->len, in->cap - in->len - 1);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        in->len += (size_t) n;
+        parsed = http_parse_response(in->data, in->len, r);
+        if (parsed < 0) return -1;
+        if (parsed > 0) return 0;
+    }
+}
+
+/* Pages through one segment from its start to its end on one keep-alive connection. */
+static void *scan_main(void *arg)
+{
+    struct scan_walk *s = arg;
+    const struct options *opt = s->opt;
+    struct text_buf body = {0}, out = {0}, in = {0}, key = {0};
+    struct http_response r;
+    int fd = http_connect(&opt->http);
+    bool more = true;
+
+    if (fd < 0) {
+        fprintf(stderr, "loadgen: cannot connect: %s\n", strerror(errno));
+        s->failed = 1;
+        return NULL;
+    }
+    while (more) {
+        const char *k;
+        size_t k_len = 0;
+        workload_scan_body(&body, opt->table, s->seg, s->segments, s->pages ? key.data : NULL,
+                           key.len);
+        http_build_request(&out, &opt->http, "DynamoDB_20120810.Scan", body.data, body.len);
+        if (exchange_on(fd, &out, &in, &r) != 0 || r.status != 200 || r.chunked) {
+            fprintf(stderr, "loadgen: scan page %llu failed (HTTP %d): %.*s\n",
+                    (unsigned long long) s->pages, r.status,
+                    (int) (r.body_len > 300 ? 300 : r.body_len), r.body);
+            s->failed = 1;
+            break;
+        }
+        s->pages++;
+        s->bytes += r.body_len;
+        s->items += body_u64(r.body, r.body_len, "\"Count\"");
+        k = last_evaluated_key(r.body, r.body_len, &k_len);
+        more = k != NULL;
+        if (more) {
+            key.len = 0;
+            text_buf_add(&key, k, k_len);
+        }
+    }
+    close(fd);
+    free(body.data);
+    free(out.data);
+    free(in.data);
+    free(key.data);
+    return NULL;
+}
+
+/* Scans the table to its end (segments 0: one client paging sequentially;
+ * otherwise that many parallel segments, one connection each) and prints
+ * items, pages, seconds, items/s and the server's CPU ns per item. */
+static int cmd_scan(const struct options *opt, unsigned segments, int pid)
+{
+    unsigned walkers = segments ? segments : 1;
+    struct scan_walk *walks = xcalloc(walkers, sizeof *walks);
+    uint64_t items = 0, pages = 0, bytes = 0, t0, t1;
+    double cpu0 = pid ? process_cpu_s(pid) : -1, cpu1, seconds;
+    int failed = 0;
+
+    t0 = now_ns();
+    for (unsigned k = 0; k < walkers; k++) {
+        walks[k].opt = opt;
+        walks[k].seg = k;
+        walks[k].segments = segments;
+        if (pthread_create(&walks[k].thread, NULL, scan_main, &walks[k]) != 0)
+            die("pthread_create");
+    }
+    for (unsigned k = 0; k < walkers; k++) {
+        pthread_join(walks[k].thread, NULL);
+        items += walks[k].items;
+        pages += walks[k].pages;
+        bytes += walks[k].bytes;
+        failed |= walks[k].failed;
+    }
+    t1 = now_ns();
+    cpu1 = pid ? process_cpu_s(pid) : -1;
+    seconds = (double) (t1 - t0) / 1e9;
+    printf("leg=scan segments=%u items=%llu pages=%llu bytes=%llu seconds=%.3f items_per_s=%.1f "
+           "cpu_ns_per_item=%.1f errors=%d\n",
+           segments, (unsigned long long) items, (unsigned long long) pages,
+           (unsigned long long) bytes, seconds, seconds > 0 ? (double) items / seconds : 0.0,
+           cpu0 >= 0 && cpu1 >= cpu0 && items ? (cpu1 - cpu0) * 1e9 / (double) items : 0.0, failed);
+    free(walks);
+    return failed;
 }
 
 /* ---- single requests: call and spawn ---- */
@@ -611,14 +803,20 @@ static void usage(FILE *f)
             "       loadgen compare --duration S [--rounds 3] [--warmup S] [--connections 16]\n"
             "                       [--threads 1] LABEL:PORT:OP:TABLE:ITEMS[:PID]...\n"
             "       loadgen load    --port P --from I --to J [--table bench] [--put]\n"
-            "                       [--connections 16]\n"
+            "                       [--connections 16] [--scramble --items N]\n"
+            "       loadgen scan    --port P [--table bench] [--segments N] [--pid PID]\n"
             "       loadgen call    --port P --target X-Amz-Target --body JSON\n"
             "       loadgen spawn   --port P [--pidfile F] -- COMMAND [ARGS...]\n"
             "       loadgen freeport\n"
-            "OP is get, put, query or transact. run, compare and load print one line of\n"
-            "key=value figures per leg (requests, errors, seconds, rps, p50_us, p99_us...);\n"
-            "compare runs its legs in turn, one --duration slice each, --rounds times;\n"
-            "with a PID it also reports that process's CPU time per request (cpu_us_per_req).\n"
+            "OP is get, put, query, transact, update, delete, batchwrite or batchget. run,\n"
+            "compare and load print one line of key=value figures per leg (requests, errors,\n"
+            "seconds, rps, items_per_s, p50_us, p99_us...); compare runs its legs in turn,\n"
+            "one --duration slice each, --rounds times; with a PID it also reports that\n"
+            "process's CPU time per request (cpu_us_per_req). delete removes each item once,\n"
+            "in workload_pick's order from --from (default 0), and reports next=, where the\n"
+            "next run should start; load --scramble --items N puts [--from, --to) of that\n"
+            "order back. scan pages through the table to its end (1 MB pages), with\n"
+            "--segments N in N parallel segments, and reports items_per_s.\n"
             "--host 127.0.0.1 (IPv4 only) applies to every subcommand.\n");
 }
 
@@ -643,7 +841,8 @@ static bool parse_seconds(const char *s, double *out)
 
 static bool parse_op(const char *s, enum op *op)
 {
-    static const enum op run_ops[] = {OP_GET, OP_PUT, OP_QUERY, OP_TRANSACT};
+    static const enum op run_ops[] = {OP_GET,    OP_PUT,         OP_QUERY,     OP_TRANSACT,
+                                      OP_UPDATE, OP_BATCH_WRITE, OP_BATCH_GET, OP_DELETE};
 
     for (size_t k = 0; s && k < sizeof run_ops / sizeof *run_ops; k++) {
         if (strcmp(s, op_info[run_ops[k]].name) == 0) {
@@ -677,6 +876,8 @@ static bool parse_leg(const char *spec, const struct options *base, struct leg *
     leg->opt.http.port = (uint16_t) port;
     leg->opt.table = xstrdup(fields[3]);
     leg->opt.items = items < 2 && leg->opt.op == OP_TRANSACT ? 2 : items;
+    if (leg->opt.op == OP_BATCH_GET && leg->opt.items < BATCH_GET_MAX) return false;
+    if (leg->opt.op == OP_BATCH_WRITE && leg->opt.items < BATCH_MAX) return false;
     return true;
 }
 
@@ -690,7 +891,7 @@ int main(int argc, char **argv)
     char **command = NULL, **specs = NULL;
     size_t spec_count = 0;
     bool put_load = false;
-    uint64_t v, rounds = 3;
+    uint64_t v, rounds = 3, segments = 0, scan_pid = 0;
     int rc = 2;
 
     signal(SIGPIPE, SIG_IGN);
@@ -716,6 +917,9 @@ int main(int argc, char **argv)
             break;
         } else if (strcmp(a, "--put") == 0) {
             put_load = true;
+            continue;
+        } else if (strcmp(a, "--scramble") == 0) {
+            opt.scramble = true;
             continue;
         } else if (a[0] != '-') {
             specs[spec_count++] = argv[k];
@@ -754,6 +958,10 @@ int main(int argc, char **argv)
             target = val;
         } else if (strcmp(a, "--body") == 0) {
             body = val;
+        } else if (strcmp(a, "--segments") == 0) {
+            ok = parse_u64(val, &segments) && segments <= 64;
+        } else if (strcmp(a, "--pid") == 0) {
+            ok = parse_u64(val, &scan_pid) && scan_pid <= INT32_MAX;
         } else if (strcmp(a, "--pidfile") == 0) {
             pidfile = val;
         } else {
@@ -803,7 +1011,13 @@ int main(int argc, char **argv)
         rc = cmd_call(&opt, target, body);
     } else if (strcmp(cmd, "spawn") == 0 && command && command[0]) {
         rc = cmd_spawn(&opt, pidfile, command);
+    } else if (strcmp(cmd, "scan") == 0) {
+        rc = cmd_scan(&opt, (unsigned) segments, (int) scan_pid);
     } else if (strcmp(cmd, "load") == 0) {
+        if (opt.scramble && !opt.items) {
+            fprintf(stderr, "loadgen: load --scramble needs --items\n");
+            goto out;
+        }
         opt.op = put_load ? OP_LOAD_PUT : OP_LOAD_BATCH;
         opt.duration_s = opt.warmup_s = 0;
         opt.max_requests = 0;
@@ -813,7 +1027,7 @@ int main(int argc, char **argv)
         leg_report(&one);
     } else if (strcmp(cmd, "run") == 0) {
         if (!parse_op(op, &opt.op) || !opt.items || (!opt.duration_s && !opt.max_requests)) {
-            fprintf(stderr, "loadgen: run needs --op get|put|query|transact, --items and "
+            fprintf(stderr, "loadgen: run needs --op (see --help), --items and "
                             "--duration or --requests\n");
             goto out;
         }

@@ -14,6 +14,10 @@ const struct op_info op_info[] = {
     [OP_PUT] = {"put", "DynamoDB_20120810.PutItem"},
     [OP_QUERY] = {"query", "DynamoDB_20120810.Query"},
     [OP_TRANSACT] = {"transact", "DynamoDB_20120810.TransactWriteItems"},
+    [OP_UPDATE] = {"update", "DynamoDB_20120810.UpdateItem"},
+    [OP_DELETE] = {"delete", "DynamoDB_20120810.DeleteItem"},
+    [OP_BATCH_WRITE] = {"batchwrite", "DynamoDB_20120810.BatchWriteItem"},
+    [OP_BATCH_GET] = {"batchget", "DynamoDB_20120810.BatchGetItem"},
     [OP_LOAD_BATCH] = {"batch", "DynamoDB_20120810.BatchWriteItem"},
     [OP_LOAD_PUT] = {"put", "DynamoDB_20120810.PutItem"},
 };
@@ -31,6 +35,27 @@ uint64_t rng_next(uint64_t *state)
 uint64_t rng_below(uint64_t *state, uint64_t n)
 {
     return n ? rng_next(state) % n : 0;
+}
+
+/* A prime: k * PICK_PRIME mod n visits every k in [0, n) once unless n is a multiple of it. */
+#define PICK_PRIME 2654435761ULL
+
+uint64_t workload_pick(uint64_t k, uint64_t n)
+{
+    if (!n) return k;
+    if (n % PICK_PRIME == 0) return k % n;
+    return (k % n) * PICK_PRIME % n;
+}
+
+unsigned workload_items_per_request(enum op op)
+{
+    switch (op) {
+    case OP_BATCH_WRITE:
+    case OP_LOAD_BATCH: return BATCH_MAX;
+    case OP_BATCH_GET: return BATCH_GET_MAX;
+    case OP_TRANSACT: return 2;
+    default: return 1;
+    }
 }
 
 /* The key attributes of item i, as a JSON object's members. */
@@ -55,8 +80,17 @@ static void add_item(struct text_buf *b, uint64_t i)
                     (unsigned long long) (BASE_EPOCH_MS + i));
 }
 
+/* The k-th of n items spread evenly over a table of `items` items from item i:
+ * distinct for k < n as long as items >= n. */
+static uint64_t spread(uint64_t i, uint64_t k, uint64_t n, uint64_t items)
+{
+    uint64_t stride = items / n ? items / n : 1;
+
+    return (i + k * stride) % items;
+}
+
 void workload_body(struct text_buf *b, const char *table, uint64_t items, enum op op, uint64_t i,
-                   uint64_t n)
+                   uint64_t n, bool scramble)
 {
     b->len = 0;
     switch (op) {
@@ -68,7 +102,7 @@ void workload_body(struct text_buf *b, const char *table, uint64_t items, enum o
     case OP_PUT:
     case OP_LOAD_PUT:
         text_buf_printf(b, "{\"TableName\":\"%s\",\"Item\":", table);
-        add_item(b, i);
+        add_item(b, op == OP_LOAD_PUT && scramble ? workload_pick(i, items) : i);
         text_buf_puts(b, "}");
         break;
     case OP_QUERY:
@@ -89,16 +123,59 @@ void workload_body(struct text_buf *b, const char *table, uint64_t items, enum o
         text_buf_puts(b, ",\"ConditionExpression\":\"attribute_exists(PK)\"}}]}");
         break;
     }
+    case OP_UPDATE:
+        text_buf_printf(b, "{\"TableName\":\"%s\",\"Key\":{", table);
+        add_key(b, i);
+        text_buf_puts(b, "},\"UpdateExpression\":\"ADD #c :one\",\"ExpressionAttributeNames\":"
+                         "{\"#c\":\"readCount\"},\"ExpressionAttributeValues\":{\":one\":{\"N\":"
+                         "\"1\"}}}");
+        break;
+    case OP_DELETE:
+        text_buf_printf(b, "{\"TableName\":\"%s\",\"Key\":{", table);
+        add_key(b, i);
+        text_buf_puts(b, "}}");
+        break;
+    case OP_BATCH_WRITE:
+        text_buf_printf(b, "{\"RequestItems\":{\"%s\":[", table);
+        for (uint64_t k = 0; k < BATCH_MAX; k++) {
+            text_buf_puts(b, k ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
+            add_item(b, spread(i, k, BATCH_MAX, items));
+            text_buf_puts(b, "}}");
+        }
+        text_buf_puts(b, "]}}");
+        break;
+    case OP_BATCH_GET:
+        text_buf_printf(b, "{\"RequestItems\":{\"%s\":{\"Keys\":[", table);
+        for (uint64_t k = 0; k < BATCH_GET_MAX; k++) {
+            text_buf_puts(b, k ? ",{" : "{");
+            add_key(b, spread(i, k, BATCH_GET_MAX, items));
+            text_buf_puts(b, "}");
+        }
+        text_buf_puts(b, "]}}}");
+        break;
     case OP_LOAD_BATCH:
         text_buf_printf(b, "{\"RequestItems\":{\"%s\":[", table);
         for (uint64_t k = 0; k < n; k++) {
             text_buf_puts(b, k ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
-            add_item(b, i + k);
+            add_item(b, scramble ? workload_pick(i + k, items) : i + k);
             text_buf_puts(b, "}}");
         }
         text_buf_puts(b, "]}}");
         break;
     }
+}
+
+void workload_scan_body(struct text_buf *b, const char *table, unsigned seg, unsigned segments,
+                        const char *start_key, size_t start_key_len)
+{
+    b->len = 0;
+    text_buf_printf(b, "{\"TableName\":\"%s\"", table);
+    if (segments) text_buf_printf(b, ",\"Segment\":%u,\"TotalSegments\":%u", seg, segments);
+    if (start_key) {
+        text_buf_puts(b, ",\"ExclusiveStartKey\":");
+        text_buf_add(b, start_key, start_key_len);
+    }
+    text_buf_puts(b, "}");
 }
 
 bool workload_has_unprocessed(const char *body, size_t len)

@@ -243,6 +243,7 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     struct table *t;
     size_t pos;
     int64_t now_ms;
+    bool freed = false;
     int rc = -1;
 
     db_write_lock(db);
@@ -291,9 +292,12 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     if (t->pitr.enabled) db_backup_deleted_table(db, scope, t, db_now_ms(db));
     persist_table_removed(t);
     table_free(t, now_ms);
+    freed = true;
     rc = 0;
 out:
     db_unlock(db);
+    /* The table's items are free now; their pages go back to the system, outside the lock. */
+    if (freed) mem_release_free();
     return rc;
 }
 

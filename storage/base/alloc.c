@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 static void die_out_of_memory(size_t size)
 {
@@ -50,4 +53,11 @@ char *xmemdup(const void *data, size_t len)
     if (len) memcpy(p, data, len);
     p[len] = '\0';
     return p;
+}
+
+void mem_release_free(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

@@ -17,5 +17,12 @@ char *xstrdup(const char *s);
 char *xstrdup_or_null(const char *s);
 /* Copies len bytes and appends a NUL that is not counted in len. */
 char *xmemdup(const void *data, size_t len);
+/* Gives the free pages of every malloc arena back to the system (glibc's
+ * malloc_trim; nothing elsewhere). glibc returns only the free space at the
+ * top of a heap by itself, so after a large table is freed its pages would
+ * stay in RSS, held between live blocks. Costs a walk of the free chunks (a
+ * few ms after 1 GB was freed): call it after large frees, never under a lock
+ * other requests wait for. */
+void mem_release_free(void);
 
 #endif
