@@ -28,6 +28,7 @@
 #include "storage/model/item.h"
 #include "storage/model/schema.h"
 #include "storage/stream/stream.h"
+#include "storage/table/changes.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -579,9 +580,15 @@ struct export_request {
     const char *s3_sse_algorithm;
     const char *s3_sse_kms_key_id;
     const char *format;      /* "DYNAMODB_JSON" or "ION" */
-    const char *export_type; /* "FULL_EXPORT" */
+    const char *export_type; /* "FULL_EXPORT", "INCREMENTAL_EXPORT" or NULL (not given) */
     bool has_export_time;
     int64_t export_ms;
+    /* IncrementalExportSpecification (INCREMENTAL_EXPORT only; its members'
+     * presence was checked by the api layer, ExportFromTime given). */
+    int64_t from_ms;
+    bool has_to_time; /* false: up to the current time */
+    int64_t to_ms;
+    const char *view_type; /* "NEW_AND_OLD_IMAGES" or "NEW_IMAGE" */
 };
 
 /* An ExportDescription; every string owned. */
@@ -599,6 +606,10 @@ struct export_desc {
     char *export_type;
     enum transfer_status status;
     int64_t start_ms, end_ms, export_ms;
+    /* An incremental export's span [from_ms, to_ms) and ExportViewType;
+     * view_type is NULL for a full export. */
+    int64_t from_ms, to_ms;
+    char *view_type;
     int64_t item_count;
     int64_t billed_size_bytes;
     char *manifest_key; /* ExportManifest: the summary manifest's key */
@@ -617,17 +628,30 @@ struct export_result {
 
 void export_desc_clear(struct export_desc *d);
 void export_desc_copy(struct export_desc *dst, const struct export_desc *src);
+/* Whether d describes an incremental export. */
+bool export_desc_is_incremental(const struct export_desc *d);
+
+/* What an export writes, taken in one critical section: a full export's
+ * items, or an incremental export's net changes. Owned; export_data_clear. */
+struct export_data {
+    struct item **items; /* owned references, an owned array */
+    size_t item_count;
+    struct item_change *changes; /* owned (item_changes_free) */
+    size_t change_count;
+};
+void export_data_clear(struct export_data *x);
 
 /* Starts an export: the table (by ARN, in the scope's region) must have
  * point-in-time recovery on (PointInTimeRecoveryUnavailableException) and
- * the export time must lie in its window (InvalidExportTimeException); a
- * repeated ClientToken answers its earlier export (returns 1: nothing to
- * write) or ExportConflictException. On 0, *out is the new job (IN_PROGRESS)
- * and *items the table's items at this moment (owned references, an owned
- * array) for the caller to write out. TableNotFoundException. */
+ * the export time must lie in its window (InvalidExportTimeException); an
+ * incremental export's span must lie in the window, reach no later than now
+ * and last 15 minutes to 24 hours (InvalidExportTimeException). A repeated
+ * ClientToken answers its earlier export (returns 1: nothing to write) or
+ * ExportConflictException. On 0, *out is the new job (IN_PROGRESS) and *data
+ * what to write out: the table's items at the export time, or the net
+ * changes of the span. TableNotFoundException. */
 int db_export_begin(struct db *db, const struct db_scope *scope, const struct export_request *r,
-                    struct export_desc *out, struct item ***items, size_t *item_count,
-                    struct ddb_error *err);
+                    struct export_desc *out, struct export_data *data, struct ddb_error *err);
 /* Records how the export's files came out: COMPLETED, or FAILED. */
 int db_export_finish(struct db *db, const char *export_arn, const struct export_result *result);
 /* DescribeExport. ExportNotFoundException. */

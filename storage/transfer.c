@@ -6,8 +6,10 @@
  *
  * Storage keeps the jobs' descriptions and hands out what the files need:
  * an export gets a consistent snapshot (references to immutable items, taken
- * in one critical section), an import creates its table and adds the items
- * through the one write path (so indexes and the journal see them). The
+ * in one critical section) or, for an incremental export, each changed
+ * item's net change over its span (table/changes.h); an import creates its
+ * table and adds the items through the one write path (so indexes and the
+ * journal see them). The
  * files themselves - S3 layout, DYNAMODB_JSON, ION, CSV, gzip - are the api
  * layer's (api/wire/transfer_files.c): JSON never reaches storage.
  *
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 /* A client token of an export or an import is honoured for 8 hours (API
  * reference, ExportTableToPointInTime and ImportTable ClientToken). */
@@ -56,11 +59,23 @@ static bool same_text(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
+static bool is_incremental(const struct export_request *r)
+{
+    return r->export_type && strcmp(r->export_type, "INCREMENTAL_EXPORT") == 0;
+}
+
 /* Whether two export requests are the same, for a ClientToken retry: any
  * member that differs makes the retry a conflict (observed on AWS for the
- * table, bucket, owner, prefix, format and SSE algorithm). */
+ * table, bucket, owner, prefix, format and SSE algorithm; the incremental
+ * span and view are ours to compare, an omitted ExportToTime matching the
+ * time the first request resolved it to). */
 static bool same_export(const struct export_desc *a, const struct export_request *r)
 {
+    bool incremental = is_incremental(r);
+
+    if (!same_text(a->view_type, incremental ? r->view_type : NULL)) return false;
+    if (incremental && (a->from_ms != r->from_ms || (r->has_to_time && a->to_ms != r->to_ms)))
+        return false;
     return strcmp(a->table_arn, r->table_arn) == 0 && strcmp(a->s3_bucket, r->s3_bucket) == 0 &&
            same_text(a->s3_bucket_owner, r->s3_bucket_owner) &&
            same_text(a->s3_prefix, r->s3_prefix) &&
@@ -75,19 +90,82 @@ static bool same_export(const struct export_desc *a, const struct export_request
  * ImportTable; ExportTableToPointInTime's starts the same way). */
 #define DUPLICATE_REQUEST_MESSAGE "Duplicate request detected with conflicting parameters"
 
+/* An incremental export's span: at least 15 minutes, at most 24 hours
+ * (developer guide, "Incremental export"; ServiceQuotas: "Maximum
+ * Incremental Export period window" 24 hours). */
+#define INCREMENTAL_MIN_MS (15LL * 60 * 1000)
+#define INCREMENTAL_MAX_MS (24LL * 60 * 60 * 1000)
+
+/* The time form of AWS's incremental export messages: "2026-10-08T22:51:50Z". */
+static void iso_seconds(int64_t ms, char out[40])
+{
+    time_t secs = (time_t) (ms / 1000);
+    struct tm tm;
+
+    if (!gmtime_r(&secs, &tm) || !strftime(out, 40, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        snprintf(out, 40, "%lld", (long long) secs);
+}
+
+/* Checks an incremental export's span [from, to) against t's recovery
+ * window, in the order AWS reports (observed): the from time within the
+ * window (without point-in-time recovery there is none, and AWS answers this
+ * same InvalidExportTimeException rather than
+ * PointInTimeRecoveryUnavailableException), the to time not after now, the
+ * span at least 15 minutes (an inverted span too) and at most 24 hours; then
+ * ExportTime, which is no member of an incremental export. *to_ms is the to
+ * time, now when the request has none ("the latest time with data
+ * available": observed to be the time of the request). The texts are AWS's,
+ * recorded, but where marked. */
+static int check_incremental_span(const struct table *t, int64_t now_ms,
+                                  const struct export_request *r, int64_t *to_ms,
+                                  struct ddb_error *err)
+{
+    int64_t earliest = 0, latest = 0;
+    char when[40];
+
+    *to_ms = r->has_to_time ? r->to_ms : now_ms;
+    if (t->pitr.enabled) pitr_window(t, now_ms, &earliest, &latest);
+    if (!t->pitr.enabled || r->from_ms < earliest) {
+        iso_seconds(r->from_ms, when);
+        return ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
+                             "Incremental export period from time cannot be less than the table "
+                             "creation time : %s",
+                             when);
+    }
+    if (*to_ms > now_ms) {
+        iso_seconds(*to_ms, when);
+        return ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
+                             "Incremental export period to time cannot be greater than the current "
+                             "time : %s",
+                             when);
+    }
+    if (*to_ms < r->from_ms || *to_ms - r->from_ms < INCREMENTAL_MIN_MS)
+        return ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
+                             "Difference between export period from time and export period to "
+                             "time is less than 15 minutes");
+    if (*to_ms - r->from_ms > INCREMENTAL_MAX_MS) /* Not recorded from AWS. */
+        return ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
+                             "Difference between export period from time and export period to "
+                             "time is more than 24 hours");
+    if (r->has_export_time) /* Not recorded from AWS (its window check came first). */
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Invalid Request: ExportTime should not be provided when export type "
+                             "is set as Incremental Export");
+    return 0;
+}
+
 int db_export_begin(struct db *db, const struct db_scope *scope, const struct export_request *r,
-                    struct export_desc *out, struct item ***items, size_t *item_count,
-                    struct ddb_error *err)
+                    struct export_desc *out, struct export_data *data, struct ddb_error *err)
 {
     struct table *t;
     struct export_job *job;
-    int64_t now_ms, earliest, latest;
+    int64_t now_ms, earliest, latest, to_ms = 0;
+    bool incremental = is_incremental(r);
     size_t n = 0;
     int rc = -1;
 
     memset(out, 0, sizeof *out);
-    *items = NULL;
-    *item_count = 0;
+    memset(data, 0, sizeof *data);
     db_write_lock(db);
     now_ms = db_now_ms(db);
     /* A retry with the same token answers the job it started (for 8 hours);
@@ -111,7 +189,9 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
         ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", r->table_arn);
         goto out;
     }
-    if (!t->pitr.enabled) {
+    if (incremental) {
+        if (check_incremental_span(t, now_ms, r, &to_ms, err) != 0) goto out;
+    } else if (!t->pitr.enabled) {
         /* Not recorded from AWS (the exception is documented, its text is not). */
         ddb_error_set(err, DDB_POINT_IN_TIME_RECOVERY_UNAVAILABLE,
                       "Point in time recovery is not enabled for table '%s'", t->def.name);
@@ -121,7 +201,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
      * turned on (at most RecoveryPeriodInDays back) to the latest restorable
      * time, about five minutes ago. */
     pitr_window(t, now_ms, &earliest, &latest);
-    if (r->has_export_time && (r->export_ms < earliest || r->export_ms > latest)) {
+    if (!incremental && r->has_export_time && (r->export_ms < earliest || r->export_ms > latest)) {
         /* Not recorded from AWS (the exception is documented, its text is not). */
         ddb_error_set(err, DDB_INVALID_EXPORT_TIME,
                       "Export time must be within the point in time recovery window");
@@ -146,19 +226,28 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     job->desc.status = TRANSFER_IN_PROGRESS;
     job->desc.start_ms = now_ms;
     job->desc.export_ms = r->has_export_time ? r->export_ms : now_ms;
+    if (incremental) {
+        /* The summary manifest's exportTime is the span's end (as AWS's). */
+        job->desc.export_ms = job->desc.to_ms = to_ms;
+        job->desc.from_ms = r->from_ms;
+        job->desc.view_type = xstrdup(r->view_type);
+    }
     export_desc_copy(out, &job->desc);
 
-    /* The snapshot, in one critical section: the table as it was at the
-     * export time, read from its point-in-time history (restore.c reads it
-     * the same way), or every item as it is now. */
-    if (r->has_export_time && r->export_ms < now_ms) {
-        table_items_at(t, r->export_ms, items, item_count);
+    /* The snapshot, in one critical section: the net changes of an
+     * incremental export's span, or the table as it was at the export time,
+     * both read from its point-in-time history (restore.c reads it the same
+     * way), or every item as it is now. */
+    if (incremental) {
+        table_changes_between(t, r->from_ms, to_ms, &data->changes, &data->change_count);
+    } else if (r->has_export_time && r->export_ms < now_ms) {
+        table_items_at(t, r->export_ms, &data->items, &data->item_count);
     } else {
-        *items = xmalloc(sizeof **items * (t->items.count ? t->items.count : 1));
+        data->items = xmalloc(sizeof *data->items * (t->items.count ? t->items.count : 1));
         for (struct skiplist_node *node = skiplist_first(&t->items); node;
              node = skiplist_next(node))
-            (*items)[n++] = item_ref(node->item);
-        *item_count = n;
+            data->items[n++] = item_ref(node->item);
+        data->item_count = n;
     }
     rc = 0;
 out:

@@ -35,6 +35,7 @@ void export_desc_clear(struct export_desc *d)
     free(d->s3_sse_kms_key_id);
     free(d->format);
     free(d->export_type);
+    free(d->view_type);
     free(d->manifest_key);
     free(d->failure_code);
     free(d->failure_message);
@@ -55,9 +56,24 @@ void export_desc_copy(struct export_desc *dst, const struct export_desc *src)
     dst->s3_sse_kms_key_id = xstrdup_or_null(src->s3_sse_kms_key_id);
     dst->format = xstrdup_or_null(src->format);
     dst->export_type = xstrdup_or_null(src->export_type);
+    dst->view_type = xstrdup_or_null(src->view_type);
     dst->manifest_key = xstrdup_or_null(src->manifest_key);
     dst->failure_code = xstrdup_or_null(src->failure_code);
     dst->failure_message = xstrdup_or_null(src->failure_message);
+}
+
+bool export_desc_is_incremental(const struct export_desc *d)
+{
+    return d->view_type != NULL;
+}
+
+void export_data_clear(struct export_data *x)
+{
+    for (size_t i = 0; i < x->item_count; i++)
+        item_unref(x->items[i]);
+    free(x->items);
+    item_changes_free(x->changes, x->change_count);
+    memset(x, 0, sizeof *x);
 }
 
 void import_desc_clear(struct import_desc *d)

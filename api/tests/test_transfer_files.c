@@ -175,6 +175,102 @@ static void test_an_export_reads_back(void)
     free(bucket);
 }
 
+/* The whole of a gzip file, as text (owned). */
+static char *read_gzip(const char *path)
+{
+    gzFile f = gzopen(path, "rb");
+    char *buf = xcalloc(1, 1 << 16);
+
+    if (f) {
+        int n = gzread(f, buf, (1 << 16) - 1);
+        buf[n > 0 ? n : 0] = '\0';
+        gzclose(f);
+    }
+    return buf;
+}
+
+static void test_an_incremental_export(void)
+{
+    char *bucket = temp_dir(), path[512], *text, *data;
+    struct item_change changes[2] = {
+        {.new_item =
+             item_of("{\"p\": {\"S\": \"a\"}, \"c\": {\"N\": \"1\"}, \"v\": {\"N\": \"2\"}}"),
+         .old_item =
+             item_of("{\"p\": {\"S\": \"a\"}, \"c\": {\"N\": \"1\"}, \"v\": {\"N\": \"1\"}}"),
+         .ms = 1700000000123},
+        {.old_item = item_of("{\"p\": {\"S\": \"b\"}, \"c\": {\"N\": \"2\"}}"),
+         .ms = 1700000000456},
+    };
+    struct export_desc d = {
+        .arn = "arn:aws:dynamodb:us-east-1:000000000000:table/t/export/01700000000000-0000abcd",
+        .table_arn = "arn:aws:dynamodb:us-east-1:000000000000:table/t",
+        .table_id = "id",
+        .s3_bucket = "b",
+        .s3_sse_algorithm = "AES256",
+        .format = "DYNAMODB_JSON",
+        .start_ms = 1700000900000,
+        .export_ms = 1700000900000,
+        .from_ms = 1700000000000,
+        .to_ms = 1700000900000,
+        .view_type = "NEW_AND_OLD_IMAGES",
+    };
+    struct export_result res;
+    char *manifest = NULL, *why = NULL;
+    json_t *entry;
+    json_error_t jerr;
+
+    for (size_t i = 0; i < 2; i++) {
+        const struct item *any = changes[i].new_item ? changes[i].new_item : changes[i].old_item;
+        value_copy(&changes[i].keys, &any->attrs);
+        value_map_remove(&changes[i].keys, "v", 1);
+    }
+    CHECK_INT_EQ(transfer_write_incremental_export(bucket, &d, 1700000900500, changes, 2, &res,
+                                                   &manifest, &why),
+                 0);
+    CHECK_STR_EQ(manifest, "AWSDynamoDB/01700000000000-0000abcd/manifest-summary.json");
+    CHECK_INT_EQ(res.item_count, 2);
+    CHECK_INT_EQ(res.billed_size_bytes, 10000000);
+    snprintf(path, sizeof path, "%s/%s", bucket, manifest);
+    text = read_text(path);
+    CHECK(strstr(text, "{\"version\":\"2023-08-01\",") == text);
+    CHECK(strstr(text,
+                 "\"exportFromTime\":\"2023-11-14T22:13:20.000Z\",\"exportToTime\":"
+                 "\"2023-11-14T22:28:20.000Z\",\"exportTime\":\"2023-11-14T22:28:20.000Z\"") !=
+          NULL);
+    CHECK(strstr(text, "\"outputFormat\":\"DYNAMODB_JSON\",\"outputView\":\"NEW_AND_OLD_IMAGES\","
+                       "\"exportType\":\"INCREMENTAL_EXPORT\"}") != NULL);
+    free(text);
+    snprintf(path, sizeof path, "%s/AWSDynamoDB/01700000000000-0000abcd/manifest-files.json",
+             bucket);
+    text = read_text(path);
+    entry = json_loads(text, JSON_DISABLE_EOF_CHECK, &jerr);
+    CHECK(entry != NULL);
+    CHECK(strncmp(json_string_value(json_object_get(entry, "dataFileS3Key")), "AWSDynamoDB/data/",
+                  17) == 0);
+    snprintf(path, sizeof path, "%s/%s", bucket,
+             json_string_value(json_object_get(entry, "dataFileS3Key")));
+    data = read_gzip(path);
+    CHECK_STR_EQ(data,
+                 "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"1700000000123000\"}},"
+                 "\"Keys\":{\"p\":{\"S\":\"a\"},\"c\":{\"N\":\"1\"}},"
+                 "\"NewImage\":{\"p\":{\"S\":\"a\"},\"c\":{\"N\":\"1\"},\"v\":{\"N\":\"2\"}},"
+                 "\"OldImage\":{\"p\":{\"S\":\"a\"},\"c\":{\"N\":\"1\"},\"v\":{\"N\":\"1\"}}}\n"
+                 "{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"1700000000456000\"}},"
+                 "\"Keys\":{\"p\":{\"S\":\"b\"},\"c\":{\"N\":\"2\"}},"
+                 "\"OldImage\":{\"p\":{\"S\":\"b\"},\"c\":{\"N\":\"2\"}}}\n");
+    free(data);
+    json_decref(entry);
+    free(text);
+    free(manifest);
+    for (size_t i = 0; i < 2; i++) {
+        value_clear(&changes[i].keys);
+        item_unref(changes[i].new_item);
+        item_unref(changes[i].old_item);
+    }
+    remove_tree(bucket);
+    free(bucket);
+}
+
 static void test_a_bad_line_ends_its_object(void)
 {
     char *bucket = temp_dir();
@@ -293,6 +389,7 @@ static void test_endpoint_urls(void)
 int main(void)
 {
     RUN(test_an_export_reads_back);
+    RUN(test_an_incremental_export);
     RUN(test_a_bad_line_ends_its_object);
     RUN(test_csv_fields);
     RUN(test_endpoint_urls);

@@ -153,6 +153,22 @@ void ion_write_item_line(struct text_buf *b, const struct value *item)
     text_buf_puts(b, "}\n");
 }
 
+void ion_write_change_line(struct text_buf *b, int64_t micros, const struct value *keys,
+                           const struct value *new_image, const struct value *old_image)
+{
+    text_buf_printf(b, "$ion_1_0 {Metadata:{WriteTimestampMicros:%lld.},Keys:", (long long) micros);
+    write_value(b, keys);
+    if (new_image) {
+        text_buf_puts(b, ",NewImage:");
+        write_value(b, new_image);
+    }
+    if (old_image) {
+        text_buf_puts(b, ",OldImage:");
+        write_value(b, old_image);
+    }
+    text_buf_puts(b, "}\n");
+}
+
 /* ------------------------------------------------------------------------ */
 /* reading                                                                   */
 /* ------------------------------------------------------------------------ */

@@ -22,9 +22,17 @@
 #include "storage/model/value.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Appends "$ion_1_0 {Item:{...}}\n" for an item (a VALUE_M). */
 void ion_write_item_line(struct text_buf *b, const struct value *item);
+
+/* Appends an incremental export's line for a change:
+ * "$ion_1_0 {Metadata:{WriteTimestampMicros:<n>.},Keys:{...},NewImage:{...},
+ * OldImage:{...}}\n", NewImage and OldImage left out when NULL (the DynamoDB
+ * JSON line's members, in Ion). */
+void ion_write_change_line(struct text_buf *b, int64_t micros, const struct value *keys,
+                           const struct value *new_image, const struct value *old_image);
 
 /*
  * Reads one line of an Ion export: an optional $ion_1_0 marker, then a

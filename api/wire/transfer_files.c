@@ -144,36 +144,150 @@ static int write_manifest(const char *dir, const char *name, const char *text, c
     return rc;
 }
 
-int transfer_write_export(const char *bucket_dir, const struct export_desc *d, int64_t end_ms,
-                          struct item *const *items, size_t count, struct export_result *res,
-                          char **manifest_key, char **why)
+/* The manifest version of an incremental export's summary (as AWS's). */
+#define INCREMENTAL_MANIFEST_VERSION "2023-08-01"
+
+/* AWS bills an incremental export at least 10 MB (developer guide,
+ * S3DataExport.HowItWorks; observed: 10000000 for an empty span). */
+#define INCREMENTAL_MIN_BILLED_BYTES 10000000
+
+/* The summary manifest, as AWS writes it (member order included): an
+ * incremental export adds exportFromTime/exportToTime before exportTime and
+ * outputView/exportType at the end, under its own version. */
+static char *summary_text(const struct export_desc *d, int64_t end_ms, const char *files_key,
+                          int64_t billed, size_t count)
+{
+    bool incremental = export_desc_is_incremental(d);
+    char start[32], end[32], export_time[32], from[32], to[32];
+    json_t *s = json_object();
+    char *text;
+
+    iso_time(d->start_ms, start);
+    iso_time(end_ms, end);
+    iso_time(d->export_ms, export_time);
+    json_object_set_new(s, "version",
+                        json_string(incremental ? INCREMENTAL_MANIFEST_VERSION : MANIFEST_VERSION));
+    json_object_set_new(s, "exportArn", json_string(d->arn));
+    json_object_set_new(s, "startTime", json_string(start));
+    json_object_set_new(s, "endTime", json_string(end));
+    json_object_set_new(s, "tableArn", json_string(d->table_arn));
+    json_object_set_new(s, "tableId", json_string(d->table_id));
+    if (incremental) {
+        iso_time(d->from_ms, from);
+        iso_time(d->to_ms, to);
+        json_object_set_new(s, "exportFromTime", json_string(from));
+        json_object_set_new(s, "exportToTime", json_string(to));
+    }
+    json_object_set_new(s, "exportTime", json_string(export_time));
+    json_object_set_new(s, "s3Bucket", json_string(d->s3_bucket));
+    json_object_set_new(s, "s3Prefix", d->s3_prefix ? json_string(d->s3_prefix) : json_null());
+    json_object_set_new(s, "s3SseAlgorithm", json_string(d->s3_sse_algorithm));
+    json_object_set_new(s, "s3SseKmsKeyId",
+                        d->s3_sse_kms_key_id ? json_string(d->s3_sse_kms_key_id) : json_null());
+    json_object_set_new(s, "manifestFilesS3Key", json_string(files_key));
+    json_object_set_new(s, "billedSizeBytes", json_integer(billed));
+    json_object_set_new(s, "itemCount", json_integer((json_int_t) count));
+    json_object_set_new(s, "outputFormat", json_string(d->format));
+    if (incremental) {
+        json_object_set_new(s, "outputView", json_string(d->view_type));
+        json_object_set_new(s, "exportType", json_string("INCREMENTAL_EXPORT"));
+    }
+    text = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(s);
+    return text;
+}
+
+/* Writes an export's files around its data lines (count of them, billed
+ * bytes): _started, the gzip'd data file, the manifests and their .md5s. A
+ * full export's data file is in <export folder>/data/; an incremental
+ * export's in the data/ folder that AWS's incremental exports share,
+ * [<prefix>/]AWSDynamoDB/data/ (developer guide, incremental export output). */
+static int write_export_files(const char *bucket_dir, const struct export_desc *d, int64_t end_ms,
+                              const struct text_buf *lines, size_t count, int64_t billed,
+                              struct export_result *res, char **manifest_key, char **why)
 {
     const char *export_id = strrchr(d->arn, '/') + 1;
     bool ion = strcmp(d->format, "ION") == 0;
-    struct text_buf key_base = {0}, dir = {0}, lines = {0}, path = {0}, manifest = {0};
-    char name[27], digest_hex[33], *gz = NULL, *b64, start[32], end[32], export_time[32];
+    struct text_buf prefix = {0}, dir = {0}, path = {0}, manifest = {0}, data_key = {0};
+    char name[27], digest_hex[33], *gz = NULL, *b64, *text;
     unsigned char digest[16];
     size_t gz_len = 0;
-    int64_t billed = 0;
     int rc = -1;
 
     *manifest_key = NULL;
     memset(res, 0, sizeof *res);
     /* Keys are relative to the bucket: [<prefix>/]AWSDynamoDB/<export id>/... */
     if (d->s3_prefix && d->s3_prefix[0]) {
-        text_buf_puts(&key_base, d->s3_prefix);
-        if (d->s3_prefix[strlen(d->s3_prefix) - 1] != '/') text_buf_puts(&key_base, "/");
+        text_buf_puts(&prefix, d->s3_prefix);
+        if (d->s3_prefix[strlen(d->s3_prefix) - 1] != '/') text_buf_puts(&prefix, "/");
     }
-    text_buf_printf(&key_base, "AWSDynamoDB/%s", export_id);
-    text_buf_printf(&dir, "%s/%s/data", bucket_dir, key_base.data);
+    text_buf_printf(&prefix, "AWSDynamoDB/");
+    data_file_name(name);
+    if (export_desc_is_incremental(d))
+        text_buf_printf(&data_key, "%sdata/%s.%s.gz", prefix.data, name, ion ? "ion" : "json");
+    else
+        text_buf_printf(&data_key, "%s%s/data/%s.%s.gz", prefix.data, export_id, name,
+                        ion ? "ion" : "json");
+    text_buf_printf(&path, "%s/%s", bucket_dir, data_key.data);
+    *strrchr(path.data, '/') = '\0';
+    if (make_dirs(path.data) != 0) {
+        failf(why, "cannot create", path.data);
+        goto out;
+    }
+    text_buf_printf(&dir, "%s/%s%s", bucket_dir, prefix.data, export_id);
     if (make_dirs(dir.data) != 0) {
         failf(why, "cannot create", dir.data);
         goto out;
     }
-    dir.len -= 5; /* ".../data" -> the export's folder */
-    dir.data[dir.len] = '\0';
+    path.len = 0;
     text_buf_printf(&path, "%s/_started", dir.data);
     if (write_file(path.data, "", 0, why) != 0) goto out;
+
+    gzip_bytes(lines->data ? lines->data : "", lines->len, &gz, &gz_len);
+    path.len = 0;
+    text_buf_printf(&path, "%s/%s", bucket_dir, data_key.data);
+    if (write_file(path.data, gz, gz_len, why) != 0) goto out;
+
+    /* manifest-files.json: one line per data file. */
+    md5(gz, gz_len, digest);
+    hex(digest, 16, digest_hex);
+    b64 = text_base64_encode_new(digest, 16);
+    text_buf_printf(&manifest,
+                    "{\"itemCount\":%zu,\"md5Checksum\":\"%s\",\"etag\":\"%s\","
+                    "\"dataFileS3Key\":\"%s\"}\n",
+                    count, b64, digest_hex, data_key.data);
+    free(b64);
+    if (write_manifest(dir.data, "manifest-files", manifest.data, why) != 0) goto out;
+
+    manifest.len = 0;
+    text_buf_printf(&manifest, "%s%s/manifest-files.json", prefix.data, export_id);
+    text = summary_text(d, end_ms, manifest.data, billed, count);
+    rc = write_manifest(dir.data, "manifest-summary", text, why);
+    free(text);
+    if (rc != 0) goto out;
+    res->item_count = (int64_t) count;
+    res->billed_size_bytes = billed;
+    manifest.len = 0;
+    text_buf_printf(&manifest, "%s%s/manifest-summary.json", prefix.data, export_id);
+    *manifest_key = text_buf_take(&manifest, NULL);
+out:
+    free(gz);
+    text_buf_clear(&prefix);
+    text_buf_clear(&dir);
+    text_buf_clear(&path);
+    text_buf_clear(&manifest);
+    text_buf_clear(&data_key);
+    return rc;
+}
+
+int transfer_write_export(const char *bucket_dir, const struct export_desc *d, int64_t end_ms,
+                          struct item *const *items, size_t count, struct export_result *res,
+                          char **manifest_key, char **why)
+{
+    bool ion = strcmp(d->format, "ION") == 0;
+    struct text_buf lines = {0};
+    int64_t billed = 0;
+    int rc;
 
     for (size_t i = 0; i < count; i++) {
         if (ion) {
@@ -194,75 +308,77 @@ int transfer_write_export(const char *bucket_dir, const struct export_desc *d, i
         }
         billed += (int64_t) items[i]->size_bytes;
     }
-    gzip_bytes(lines.data ? lines.data : "", lines.len, &gz, &gz_len);
-    data_file_name(name);
-    path.len = 0;
-    text_buf_printf(&path, "%s/data/%s.%s.gz", dir.data, name, ion ? "ion" : "json");
-    if (write_file(path.data, gz, gz_len, why) != 0) goto out;
-
-    /* manifest-files.json: one line per data file. */
-    md5(gz, gz_len, digest);
-    hex(digest, 16, digest_hex);
-    b64 = text_base64_encode_new(digest, 16);
-    text_buf_printf(&manifest,
-                    "{\"itemCount\":%zu,\"md5Checksum\":\"%s\",\"etag\":\"%s\","
-                    "\"dataFileS3Key\":\"%s/data/%s.%s.gz\"}\n",
-                    count, b64, digest_hex, key_base.data, name, ion ? "ion" : "json");
-    free(b64);
-    if (write_manifest(dir.data, "manifest-files", manifest.data, why) != 0) goto out;
-
-    /* manifest-summary.json */
-    iso_time(d->start_ms, start);
-    iso_time(end_ms, end);
-    iso_time(d->export_ms, export_time);
-    {
-        json_t *s = json_object();
-        char *text;
-        json_object_set_new(s, "version", json_string(MANIFEST_VERSION));
-        json_object_set_new(s, "exportArn", json_string(d->arn));
-        json_object_set_new(s, "startTime", json_string(start));
-        json_object_set_new(s, "endTime", json_string(end));
-        json_object_set_new(s, "tableArn", json_string(d->table_arn));
-        json_object_set_new(s, "tableId", json_string(d->table_id));
-        json_object_set_new(s, "exportTime", json_string(export_time));
-        json_object_set_new(s, "s3Bucket", json_string(d->s3_bucket));
-        json_object_set_new(s, "s3Prefix", d->s3_prefix ? json_string(d->s3_prefix) : json_null());
-        json_object_set_new(s, "s3SseAlgorithm", json_string(d->s3_sse_algorithm));
-        json_object_set_new(s, "s3SseKmsKeyId",
-                            d->s3_sse_kms_key_id ? json_string(d->s3_sse_kms_key_id) : json_null());
-        manifest.len = 0;
-        text_buf_printf(&manifest, "%s/manifest-files.json", key_base.data);
-        json_object_set_new(s, "manifestFilesS3Key", json_string(manifest.data));
-        json_object_set_new(s, "billedSizeBytes", json_integer(billed));
-        json_object_set_new(s, "itemCount", json_integer((json_int_t) count));
-        json_object_set_new(s, "outputFormat", json_string(d->format));
-        text = json_dumps(s, JSON_COMPACT | JSON_PRESERVE_ORDER);
-        json_decref(s);
-        rc = write_manifest(dir.data, "manifest-summary", text, why);
-        free(text);
-        if (rc != 0) goto out;
-    }
-    res->item_count = (int64_t) count;
-    res->billed_size_bytes = billed;
-    key_base.len = 0;
-    text_buf_puts(&key_base, "");
-    {
-        struct text_buf k = {0};
-        if (d->s3_prefix && d->s3_prefix[0])
-            text_buf_printf(&k, "%s%sAWSDynamoDB/%s/manifest-summary.json", d->s3_prefix,
-                            d->s3_prefix[strlen(d->s3_prefix) - 1] == '/' ? "" : "/", export_id);
-        else
-            text_buf_printf(&k, "AWSDynamoDB/%s/manifest-summary.json", export_id);
-        *manifest_key = text_buf_take(&k, NULL);
-    }
-    rc = 0;
-out:
-    free(gz);
-    text_buf_clear(&key_base);
-    text_buf_clear(&dir);
+    rc = write_export_files(bucket_dir, d, end_ms, &lines, count, billed, res, manifest_key, why);
     text_buf_clear(&lines);
-    text_buf_clear(&path);
-    text_buf_clear(&manifest);
+    return rc;
+}
+
+/* One line of an incremental export in DynamoDB JSON (developer guide,
+ * incremental export output): {"Metadata":{"WriteTimestampMicros":{"N":..}},
+ * "Keys":{..},"NewImage":{..},"OldImage":{..}}; NewImage absent for a
+ * deleted item, OldImage only in NEW_AND_OLD_IMAGES and only when the item
+ * existed before the span. */
+static void json_change_line(struct text_buf *lines, const struct item_change *c, bool old_images)
+{
+    struct json_out w;
+    char micros[32];
+    size_t len;
+    char *text;
+
+    snprintf(micros, sizeof micros, "%lld", (long long) c->ms * 1000);
+    json_out_init(&w);
+    json_out_object_begin(&w);
+    json_out_key(&w, "Metadata");
+    json_out_object_begin(&w);
+    json_out_key(&w, "WriteTimestampMicros");
+    json_out_object_begin(&w);
+    json_out_key(&w, "N");
+    json_out_string(&w, micros);
+    json_out_object_end(&w);
+    json_out_object_end(&w);
+    json_out_key(&w, "Keys");
+    wire_value_write_map(&w, &c->keys);
+    if (c->new_item) {
+        json_out_key(&w, "NewImage");
+        wire_value_write_map(&w, &c->new_item->attrs);
+    }
+    if (old_images && c->old_item) {
+        json_out_key(&w, "OldImage");
+        wire_value_write_map(&w, &c->old_item->attrs);
+    }
+    json_out_object_end(&w);
+    text = json_out_take(&w, &len);
+    text_buf_add(lines, text, len);
+    text_buf_add(lines, "\n", 1);
+    free(text);
+}
+
+int transfer_write_incremental_export(const char *bucket_dir, const struct export_desc *d,
+                                      int64_t end_ms, const struct item_change *changes,
+                                      size_t count, struct export_result *res, char **manifest_key,
+                                      char **why)
+{
+    bool ion = strcmp(d->format, "ION") == 0;
+    bool old_images = strcmp(d->view_type, "NEW_AND_OLD_IMAGES") == 0;
+    struct text_buf lines = {0};
+    int64_t billed = 0;
+    int rc;
+
+    for (size_t i = 0; i < count; i++) {
+        const struct item_change *c = &changes[i];
+        const struct item *old_image = old_images ? c->old_item : NULL;
+        if (ion)
+            ion_write_change_line(&lines, c->ms * 1000, &c->keys,
+                                  c->new_item ? &c->new_item->attrs : NULL,
+                                  old_image ? &old_image->attrs : NULL);
+        else
+            json_change_line(&lines, c, old_images);
+        billed += (int64_t) (c->new_item ? c->new_item->size_bytes : 0) +
+                  (int64_t) (c->old_item ? c->old_item->size_bytes : 0);
+    }
+    if (billed < INCREMENTAL_MIN_BILLED_BYTES) billed = INCREMENTAL_MIN_BILLED_BYTES;
+    rc = write_export_files(bucket_dir, d, end_ms, &lines, count, billed, res, manifest_key, why);
+    text_buf_clear(&lines);
     return rc;
 }
 

@@ -9,7 +9,10 @@
  * (hex MD5), dataFileS3Key), manifest-summary.json, and a .md5 beside each
  * manifest (its MD5, base64; as observed in AWS exports) - the developer guide's layout
  * (S3DataExport.Output), so an export made here imports into AWS and one
- * made by AWS imports here.
+ * made by AWS imports here. An incremental export writes its manifests
+ * there too, and its data file - one line per changed item: Metadata, Keys,
+ * NewImage, OldImage - under <bucket dir>/<S3Prefix>/AWSDynamoDB/data/, the
+ * folder AWS's incremental exports share.
  *
  * An import reads every object under <bucket dir>/<S3KeyPrefix> (a key
  * prefix, not only a folder) but the manifests, checksums and _started that
@@ -40,6 +43,14 @@
 int transfer_write_export(const char *bucket_dir, const struct export_desc *d, int64_t end_ms,
                           struct item *const *items, size_t count, struct export_result *res,
                           char **manifest_key, char **why);
+
+/* Writes an incremental export's files (d's view type and span), one line
+ * per change (borrowed), as transfer_write_export does; its data file is in
+ * the data/ folder AWS's incremental exports share. */
+int transfer_write_incremental_export(const char *bucket_dir, const struct export_desc *d,
+                                      int64_t end_ms, const struct item_change *changes,
+                                      size_t count, struct export_result *res, char **manifest_key,
+                                      char **why);
 
 /* Not an InputCompressionType: each object as its first bytes say (gzip, zstd
  * or none). The command-line import uses it for a folder of mixed files. */
