@@ -273,9 +273,11 @@ void wal_log_drop_through(struct wal_log *log, uint64_t seq)
         free(log->closed[dropped].path);
         dropped++;
     }
-    memmove(log->closed, log->closed + dropped,
-            sizeof *log->closed * (log->closed_count - dropped));
-    log->closed_count -= dropped;
+    if (dropped) {
+        memmove(log->closed, log->closed + dropped,
+                sizeof *log->closed * (log->closed_count - dropped));
+        log->closed_count -= dropped;
+    }
     pthread_mutex_unlock(&log->mutex);
 }
 

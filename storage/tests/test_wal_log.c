@@ -218,8 +218,11 @@ static void test_a_torn_tail_is_ignored(void)
     write_units(dir, 1, 40, 512);
     n = log_files(dir, files, 64);
     /* The start of a record: its header says more bytes than follow. */
-    append_bytes(files[n - 1], "\x01\x02\x03\x04\x50\x00\x00\x00\x29\x00\x00\x00\x00\x00\x00\x00ab",
-                 18);
+    {
+        static const unsigned char torn[18] = {1, 2, 3, 4, 0x50, 0, 0, 0,   0x29,
+                                               0, 0, 0, 0, 0,    0, 0, 'a', 'b'};
+        append_bytes(files[n - 1], torn, sizeof torn);
+    }
     CHECK_INT_EQ(replay(dir, &s, &last, msg, sizeof msg), 0);
     CHECK_INT_EQ(last, 40);
     CHECK(!s.wrong);
