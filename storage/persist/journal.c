@@ -756,7 +756,7 @@ static void *writer_main(void *arg)
         if (j->queue.len) {
             if (!j->stop && !j->room_waiters && j->queue.len < FOLD_GROUP_BYTES) {
                 struct timespec until;
-                clock_gettime(CLOCK_REALTIME, &until);
+                clock_gettime(CLOCK_MONOTONIC, &until); /* j->work waits on it */
                 until.tv_nsec += FOLD_WAIT_MS * 1000000L;
                 if (until.tv_nsec >= 1000000000L) {
                     until.tv_sec++;
@@ -1026,13 +1026,18 @@ static int replay_and_start_log(struct journal *j, char **why)
 struct journal *journal_open(const char *dir, char **why)
 {
     struct journal *j = xcalloc(1, sizeof *j);
+    pthread_condattr_t attr;
 
     *why = NULL;
     j->dir = xstrdup(dir);
     j->lock_fd = -1;
     pthread_mutex_init(&j->mutex, NULL);
     pthread_mutex_init(&j->meta_mutex, NULL);
-    pthread_cond_init(&j->work, NULL);
+    /* The writer's timed wait must not stretch when the wall clock is set back. */
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&j->work, &attr);
+    pthread_condattr_destroy(&attr);
     pthread_cond_init(&j->room, NULL);
     if (disk_lock_dir(dir, &j->lock_fd, why) != 0) goto fail;
     if (disk_open_meta(dir, &j->meta, why) != 0) goto fail;

@@ -328,15 +328,21 @@ static int read_file(const char *path, unsigned char **data, size_t *len, char *
     while (got < (size_t) st.st_size) {
         ssize_t n = read(fd, *data + got, (size_t) st.st_size - got);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
+        if (n < 0) {
+            fail_errno(why, path, "cannot be read");
+            break;
+        }
+        if (n == 0) {
+            fail(why, path, "cannot be read: it shrank while being read");
+            break;
+        }
         got += (size_t) n;
     }
     close(fd);
     if (got != (size_t) st.st_size) {
         free(*data);
         *data = NULL;
-        errno = errno ? errno : EIO;
-        return fail_errno(why, path, "cannot be read");
+        return -1;
     }
     *len = got;
     return 0;
