@@ -390,62 +390,51 @@ def numbered_items(client, table):
     return sorted(int(it["n"]["N"]) for it in scan_all(client, table))
 
 
-def test_kill_9_leaves_a_log_that_the_next_start_replays_then_removes(start_server, tmp_path):
-    data = str(tmp_path / "replay")
+def crash_after_puts(start_server, data, table, count, stream=True):
+    """A table with count numbered items, then kill -9: returns the path of the
+    one log file left (the current file is removed only by a clean stop)."""
     server = start_server("--db-path", data)
     client = server.client()
-    create_chat_table(client, "logged")
-    put_numbered(client, "logged", 300)
+    create_chat_table(client, table, stream=stream)
+    put_numbered(client, table, count)
     kill9(server)
-    assert len(log_files(data)) == 1  # the current file is removed only by a clean stop
+    [log] = log_files(data)
+    return os.path.join(data, log)
 
+
+def restart_and_check_numbered(start_server, data, table, count):
+    """The count items are back; count + 5 after more puts and a clean stop, which leaves no log."""
     server = start_server("--db-path", data)
     client = server.client()
-    # The replay was folded into the files, and the old log removed: a new one is open.
-    assert len(log_files(data)) == 1
-    assert numbered_items(client, "logged") == list(range(300))
-    put_numbered(client, "logged", 10, start=300)
+    assert numbered_items(client, table) == list(range(count))
+    put_numbered(client, table, 5, start=count)
     assert server.stop() is None
     assert log_files(data) == []
-
     server = start_server("--db-path", data)
-    assert numbered_items(server.client(), "logged") == list(range(310))
+    assert numbered_items(server.client(), table) == list(range(count + 5))
+
+
+def test_kill_9_leaves_a_log_that_the_next_start_replays_then_removes(start_server, tmp_path):
+    data = str(tmp_path / "replay")
+    crash_after_puts(start_server, data, "logged", 300)
+    restart_and_check_numbered(start_server, data, "logged", 300)
 
 
 def test_a_torn_record_at_the_end_of_the_log_is_ignored(start_server, tmp_path):
     # A crash in the middle of an append leaves part of a record: it was never
     # acknowledged, and everything before it comes back.
     data = str(tmp_path / "torn")
-    server = start_server("--db-path", data)
-    client = server.client()
-    create_chat_table(client, "torn")
-    put_numbered(client, "torn", 120)
-    kill9(server)
-    [log] = log_files(data)
-    with open(os.path.join(data, log), "ab") as f:
+    log = crash_after_puts(start_server, data, "torn", 120)
+    with open(log, "ab") as f:
         f.write(b"\x2a\x00\x00\x00\x10\x27\x00\x00" + os.urandom(40))
-
-    server = start_server("--db-path", data)
-    client = server.client()
-    assert numbered_items(client, "torn") == list(range(120))
-    put_numbered(client, "torn", 5, start=120)
-    assert server.stop() is None
-    assert log_files(data) == []
-    server = start_server("--db-path", data)
-    assert numbered_items(server.client(), "torn") == list(range(125))
+    restart_and_check_numbered(start_server, data, "torn", 120)
 
 
 def test_a_damaged_record_in_the_middle_of_the_log_is_refused(ddbemu_bin, start_server, tmp_path):
     # Acknowledged units follow the damaged one: dropping it and them would
     # lose acknowledged writes, so the directory is refused and left alone.
     data = str(tmp_path / "damaged")
-    server = start_server("--db-path", data)
-    client = server.client()
-    create_chat_table(client, "damaged", stream=False)
-    put_numbered(client, "damaged", 200)
-    kill9(server)
-    [log] = log_files(data)
-    path = os.path.join(data, log)
+    path = crash_after_puts(start_server, data, "damaged", 200, stream=False)
     raw = bytearray(open(path, "rb").read())
     raw[len(raw) // 2] ^= 0x5A
     open(path, "wb").write(raw)
@@ -458,11 +447,7 @@ def test_a_damaged_record_in_the_middle_of_the_log_is_refused(ddbemu_bin, start_
 
 def test_a_log_of_another_format_is_refused(ddbemu_bin, start_server, tmp_path):
     data = str(tmp_path / "format")
-    server = start_server("--db-path", data)
-    create_chat_table(server.client(), "fmt", stream=False)
-    kill9(server)
-    [log] = log_files(data)
-    path = os.path.join(data, log)
+    path = crash_after_puts(start_server, data, "fmt", 1, stream=False)
     raw = bytearray(open(path, "rb").read())
     raw[8] = 99  # the format version
     open(path, "wb").write(raw)
