@@ -348,6 +348,14 @@ static int read_file(const char *path, unsigned char **data, size_t *len, char *
     return 0;
 }
 
+/* The number in a log file's name: the first unit it holds. */
+static uint64_t name_seq(const char *path)
+{
+    const char *name = strrchr(path, '/');
+
+    return strtoull((name ? name + 1 : path) + strlen(NAME_PREFIX), NULL, 10);
+}
+
 /* Whether a whole record that continues the log (numbered after expected - 1)
  * starts anywhere in data[from..len): then a bad record before it is damage,
  * not a torn tail. */
@@ -405,16 +413,17 @@ static int replay_file(struct replay *r, const char *path, bool last, char **why
         const void *payload;
         size_t payload_len,
             n = wal_log_record_read(data + at, len - at, &seq, &payload, &payload_len);
-        bool in_order = n && (r->last_seq == 0 || seq == r->last_seq + 1);
-        if (!in_order) {
-            uint64_t expected = r->last_seq ? r->last_seq + 1 : 0;
+        /* The first file's first unit is the one its name gives; every
+         * other follows the one before, across files. */
+        uint64_t expected = r->last_seq ? r->last_seq + 1 : name_seq(path);
+        if (!n || seq != expected) {
             /* A torn tail: the write() a crash interrupted, never acknowledged. */
             if (last && !whole_record_follows(data, at + 1, len, expected)) break;
             struct text_buf b = {0};
             text_buf_printf(&b,
-                            "holds a damaged record at byte %zu (after unit %llu); the directory "
-                            "was left untouched",
-                            at, (unsigned long long) r->last_seq);
+                            "holds a damaged record at byte %zu (unit %llu expected); the log was "
+                            "left as it is",
+                            at, (unsigned long long) expected);
             rc = fail(why, path, b.data);
             text_buf_clear(&b);
             break;

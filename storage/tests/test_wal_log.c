@@ -264,6 +264,26 @@ static void test_damage_before_a_whole_record_is_refused(void)
     CHECK(strstr(msg, files[0]) != NULL);
     remove_dir(dir);
     free(dir);
+
+    /* The very first record, in a log whose numbers are far from zero: the
+     * file's name says which unit it starts with. */
+    dir = temp_dir();
+    write_units(dir, 5000000, 5000040, 1 << 20);
+    n = log_files(dir, files, 64);
+    {
+        FILE *f = fopen(files[0], "rb");
+        long size = 0;
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            size = ftell(f);
+            fclose(f);
+        }
+        flip_byte(files[0], size - WAL_LOG_FILE_HEADER - WAL_LOG_RECORD_HEADER - 2);
+    }
+    CHECK_INT_EQ(replay(dir, &s, &last, msg, sizeof msg), -1);
+    CHECK(strstr(msg, "unit 5000000 expected") != NULL);
+    remove_dir(dir);
+    free(dir);
 }
 
 static void test_damage_in_an_earlier_file_is_refused(void)
