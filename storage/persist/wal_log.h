@@ -26,12 +26,14 @@
  * (the same promise as SQLite's WAL with synchronous=NORMAL); no fsync, so a
  * power loss or an operating-system crash can lose the last units.
  *
- * Reading back (wal_log_replay): every file in order, every record checked.
- * A record that is short, fails its check or breaks the sequence is a torn
- * write when it is at the end of the last file and no whole record follows
- * it: a crash in the middle of its write(), so it was never acknowledged,
- * and the replay ends there. Anywhere else it is damage, and the directory
- * is refused with a message, never repaired by dropping units.
+ * Reading back (wal_log_replay): every file in order, every record checked;
+ * the first unit is the one the first file's name gives, and every other
+ * follows the one before. A record that is short, fails its check or breaks
+ * that sequence is a torn write when it is at the end of the last file and
+ * no whole record follows it: a crash in the middle of its write(), so it
+ * was never acknowledged, and the replay ends there. Anywhere else it is
+ * damage, and the directory is refused with a message, never repaired by
+ * dropping units.
  *
  * Locking: wal_log_append is called by one thread at a time (the journal
  * calls it under the engine's exclusive lock, which orders the units);
