@@ -120,6 +120,7 @@ def test_everything_comes_back_after_kill_9(start_server, tmp_path):
                                     ShardIteratorType="TRIM_HORIZON")["ShardIterator"]
     first = streams.get_records(ShardIterator=it, Limit=10)
     kill9(server)
+    assert log_files(data)
 
     server = start_server("--db-path", data)
     client = server.client()
@@ -358,15 +359,101 @@ def test_kill_9_under_concurrent_writes_loses_nothing_acknowledged(start_server,
 
 
 def test_sigterm_under_concurrent_writes_stops_cleanly_and_keeps_them(start_server, tmp_path):
-    # A clean stop while writers wait for their commits: every held answer is
-    # released before the server stops, and the process exits 0.
+    # A clean stop under writes: the requests being handled finish, the log
+    # is folded into the files and removed, and the process exits 0.
     data = str(tmp_path / "term")
 
     def terminate(server):
         assert server.stop() is None
+        assert log_files(data) == []
 
     writers = write_until_stopped(start_server, data, terminate)
     check_after_restart(start_server, data, writers)
+
+
+# --------------------------------------------------------------------------
+# The log of acknowledged units (storage/persist/wal_log.h)
+# --------------------------------------------------------------------------
+
+
+def log_files(data):
+    return sorted(f for f in os.listdir(data) if f.startswith("ddbemu-") and f.endswith(".log"))
+
+
+def put_numbered(client, table, count, start=0):
+    for i in range(start, start + count):
+        client.put_item(TableName=table, Item={"PK": {"S": f"K{i:05d}"}, "SK": {"S": "s"},
+                                               "n": {"N": str(i)}, "pad": {"S": "p" * (i % 300)}})
+
+
+def numbered_items(client, table):
+    return sorted(int(it["n"]["N"]) for it in scan_all(client, table))
+
+
+def crash_after_puts(start_server, data, table, count, stream=True):
+    """A table with count numbered items, then kill -9: returns the path of the
+    one log file left (the current file is removed only by a clean stop)."""
+    server = start_server("--db-path", data)
+    client = server.client()
+    create_chat_table(client, table, stream=stream)
+    put_numbered(client, table, count)
+    kill9(server)
+    [log] = log_files(data)
+    return os.path.join(data, log)
+
+
+def restart_and_check_numbered(start_server, data, table, count):
+    """The count items are back; count + 5 after more puts and a clean stop, which leaves no log."""
+    server = start_server("--db-path", data)
+    client = server.client()
+    assert numbered_items(client, table) == list(range(count))
+    put_numbered(client, table, 5, start=count)
+    assert server.stop() is None
+    assert log_files(data) == []
+    server = start_server("--db-path", data)
+    assert numbered_items(server.client(), table) == list(range(count + 5))
+
+
+def test_kill_9_leaves_a_log_that_the_next_start_replays_then_removes(start_server, tmp_path):
+    data = str(tmp_path / "replay")
+    crash_after_puts(start_server, data, "logged", 300)
+    restart_and_check_numbered(start_server, data, "logged", 300)
+
+
+def test_a_torn_record_at_the_end_of_the_log_is_ignored(start_server, tmp_path):
+    # A crash in the middle of an append leaves part of a record: it was never
+    # acknowledged, and everything before it comes back.
+    data = str(tmp_path / "torn")
+    log = crash_after_puts(start_server, data, "torn", 120)
+    with open(log, "ab") as f:
+        f.write(b"\x2a\x00\x00\x00\x10\x27\x00\x00" + os.urandom(40))
+    restart_and_check_numbered(start_server, data, "torn", 120)
+
+
+def test_a_damaged_record_in_the_middle_of_the_log_is_refused(ddbemu_bin, start_server, tmp_path):
+    # Acknowledged units follow the damaged one: dropping it and them would
+    # lose acknowledged writes, so the directory is refused and left alone.
+    data = str(tmp_path / "damaged")
+    path = crash_after_puts(start_server, data, "damaged", 200, stream=False)
+    raw = bytearray(open(path, "rb").read())
+    raw[len(raw) // 2] ^= 0x5A
+    open(path, "wb").write(raw)
+
+    result = run_bin(ddbemu_bin, "--db-path", data)
+    assert result.returncode != 0
+    assert path in result.stderr and "damaged record" in result.stderr, result.stderr
+    assert open(path, "rb").read() == raw
+
+
+def test_a_log_of_another_format_is_refused(ddbemu_bin, start_server, tmp_path):
+    data = str(tmp_path / "format")
+    path = crash_after_puts(start_server, data, "fmt", 1, stream=False)
+    raw = bytearray(open(path, "rb").read())
+    raw[8] = 99  # the format version
+    open(path, "wb").write(raw)
+    result = run_bin(ddbemu_bin, "--db-path", data)
+    assert result.returncode != 0
+    assert path in result.stderr and "format version 99" in result.stderr, result.stderr
 
 
 # --------------------------------------------------------------------------

@@ -98,8 +98,6 @@ int main(int argc, char **argv)
     server_cfg.max_body_bytes = DDB_MAX_REQUEST_BYTES;
     server_cfg.handler = api_http_handler;
     server_cfg.handler_arg = &ctx;
-    server_cfg.defer = api_http_defer;
-    server_cfg.defer_arg = &ctx;
     server = server_start(&server_cfg, &error);
     if (!server) {
         fprintf(stderr, "ddbemu: cannot listen on %s port %u: %s\n", cfg.host, (unsigned) cfg.port,
@@ -126,10 +124,8 @@ int main(int argc, char **argv)
 
     signals_wait();
 
-    /* Reverse order of start. Answers held for a commit are released before
-     * the server stops (with --db-path). */
+    /* Reverse order of start. */
     sweeper_stop(sweeper);
-    db_flush(db);
     server_stop(server);
     db_free(db);
     credentials_free(credentials);

@@ -80,49 +80,17 @@ void db_write_lock(struct db *db)
     lock_check_acquired(LOCK_HOLD_EXCLUSIVE);
 }
 
-/* The commit the calling thread's changes need before they may be
- * acknowledged (db_take_commit). Per thread: a thread serves one request
- * at a time. */
-static _Thread_local uint64_t pending_commit;
-
 /*
  * Releases the lock. With persistence, the changes the caller made under it
- * (only an exclusive holder makes any) go to the journal as one unit first,
- * and the thread notes the commit they need; the answer that acknowledges
- * them waits for it (db_take_commit), without the lock, so concurrent
- * writers share one commit (group commit, journal.h).
+ * (only an exclusive holder makes any) go to the journal's log as one unit
+ * first, in commit order; once it is appended they survive kill -9, so the
+ * answer that acknowledges them can go out at once (journal.h).
  */
 void db_unlock(struct db *db)
 {
-    uint64_t lsn = db->journal ? journal_submit(db->journal) : 0;
-
+    if (db->journal) journal_submit(db->journal);
     lock_check_released();
     pthread_rwlock_unlock(&db->lock);
-    if (lsn > pending_commit) pending_commit = lsn;
-}
-
-uint64_t db_take_commit(struct db *db)
-{
-    uint64_t lsn = pending_commit;
-
-    (void) db;
-    pending_commit = 0;
-    return lsn;
-}
-
-bool db_on_commit(struct db *db, uint64_t commit, void (*ready)(void *ctx), void *ctx)
-{
-    return db->journal && commit && journal_notify(db->journal, commit, ready, ctx);
-}
-
-void db_wait_commit(struct db *db, uint64_t commit)
-{
-    if (db->journal) journal_wait(db->journal, commit);
-}
-
-void db_flush(struct db *db)
-{
-    if (db->journal) journal_wait(db->journal, journal_last(db->journal));
 }
 
 void db_set_delay_transient(struct db *db, bool on)

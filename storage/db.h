@@ -47,8 +47,9 @@ struct db_scope {
 /* An engine in memory. */
 struct db *db_new(void);
 /* An engine that keeps everything in the directory dir (--db-path; see
- * storage/persist/journal.h): what dir holds is loaded, and every change is
- * on disk before the call that made it returns. NULL, with *why set to an
+ * storage/persist/journal.h): what dir holds is loaded (the log a crash
+ * left replayed first), and every change is in the directory's log - safe
+ * from kill -9 - before the call that made it returns. NULL, with *why set to an
  * owned, printable reason, when dir cannot be used: another ddbemu holds it,
  * or a file in it is damaged, foreign or of a newer ddbemu. */
 struct db *db_open_dir(const char *dir, char **why);
@@ -76,22 +77,6 @@ void db_set_delay_transient(struct db *db, bool on);
  * per-partition and on-demand limits (throttle/throttle.h). Off by default;
  * set before serving. */
 void db_set_throughput_model(struct db *db, bool aws);
-
-/* ---- durability (with a directory; all no-ops in memory) ---- */
-
-/* The commit that the changes made by the calling thread's db_* calls since
- * it last asked need before they may be acknowledged; 0 when there is none.
- * Resets it. The HTTP layer asks after each request and holds the answer. */
-uint64_t db_take_commit(struct db *db);
-/* Calls ready(ctx) once commit is on disk: returns false at once when it
- * already is (ready is not called), otherwise true and ready runs later on
- * the persistence thread (quick work only: it resumes a connection). */
-bool db_on_commit(struct db *db, uint64_t commit, void (*ready)(void *ctx), void *ctx);
-/* Blocks until commit is on disk. */
-void db_wait_commit(struct db *db, uint64_t commit);
-/* Blocks until everything recorded so far is on disk, and every db_on_commit
- * callback for it has run. */
-void db_flush(struct db *db);
 
 /* ---- the clock: the only source of time in the engine ---- */
 int64_t db_now_ms(struct db *db);

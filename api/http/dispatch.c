@@ -305,15 +305,6 @@ void api_http_handler(void *arg, const struct http_request *req, struct http_res
     api_handle(ctx, req, resp);
     /* Compressed when the client asks (encoding.h); the CRC32 follows. */
     encoding_compress_response(req, resp);
-    /* With --db-path, what the request changed must be on disk before the
-     * answer goes out: the server holds it until the commit (server.h). */
-    resp->hold = db_take_commit(ctx->db);
-}
-
-bool api_http_defer(void *arg, uint64_t hold, void (*release)(void *ctx), void *ctx)
-{
-    const struct api_context *api = arg;
-    return db_on_commit(api->db, hold, release, ctx);
 }
 
 /* See dispatch.h: one request as an SDK with that credential sends it,

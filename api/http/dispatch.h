@@ -46,10 +46,8 @@ int api_call(const struct api_context *ctx, const char *access_key, const char *
              const char *target, const char *body, char **answer);
 
 /* http_handler_fn adapter for server.c: arg is a const struct api_context *.
- * With persistence it holds the answer until the request's changes are on
- * disk (http_response.hold = the commit they need). */
+ * With persistence the request's changes are in the log (safe from kill -9)
+ * when the engine call returns, so the answer goes out at once. */
 void api_http_handler(void *arg, const struct http_request *req, struct http_response *resp);
-/* http_defer_fn adapter for server.c: releases a held answer at its commit. */
-bool api_http_defer(void *arg, uint64_t hold, void (*release)(void *ctx), void *ctx);
 
 #endif

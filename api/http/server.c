@@ -40,8 +40,7 @@
  * once and the connection closed.
  *
  * Locking: the counters are atomics, updated from every worker thread;
- * everything else of a connection is touched only by the worker that owns it
- * (and by release_held, through libmicrohttpd's thread-safe resume).
+ * everything else of a connection is touched only by the worker that owns it.
  */
 #include "api/http/server.h"
 
@@ -71,7 +70,6 @@ struct server {
     struct sockaddr_storage addr;
     uint16_t port;
     struct deadline *deadline;            /* the request deadline watcher */
-    atomic_int held;                      /* answers parked until their release */
     atomic_int active;                    /* requests being handled now */
     atomic_bool stopping;                 /* server_stop has begun: no request is handled */
     atomic_uint connections;              /* open now */
@@ -104,10 +102,6 @@ struct request_state {
     struct http_field *query;
     size_t query_count;
     size_t query_cap;
-    /* A held answer: the connection is suspended until release_held(). */
-    bool held;
-    struct http_response held_response;
-    struct MHD_Connection *conn;
 };
 
 /* ---- struct http_request / http_response helpers ---- */
@@ -292,14 +286,6 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct http_re
     return ret;
 }
 
-/* The defer hook's release: the connection goes back into the event loop,
- * which calls on_request again to send the held answer. Any thread. */
-static void release_held(void *ctx)
-{
-    struct request_state *st = ctx;
-    MHD_resume_connection(st->conn);
-}
-
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -308,11 +294,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     struct request_state *st = *con_cls;
 
     (void) version;
-    if (st && st->held) {
-        st->held = false;
-        atomic_fetch_sub(&srv->held, 1);
-        return send_response(conn, &st->held_response);
-    }
     if (!st) {
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -368,8 +349,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return queue_empty(conn, st->dropping);
     }
 
-    /* The whole request is here. While stopping, nothing new is done (a
-     * held answer could no longer be released before the daemon stops). */
+    /* The whole request is here. While stopping, nothing new is done. */
     atomic_fetch_add(&srv->active, 1);
     if (atomic_load(&srv->stopping)) {
         atomic_fetch_sub(&srv->active, 1);
@@ -391,19 +371,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         struct http_response resp;
         memset(&resp, 0, sizeof resp);
         srv->config.handler(srv->config.handler_arg, &req, &resp);
-        if (resp.hold && srv->config.defer) {
-            /* Parked first, then registered: the release may come at once,
-             * from another thread, and must find the answer in place. */
-            st->held_response = resp;
-            st->held = true;
-            st->conn = conn;
-            atomic_fetch_add(&srv->held, 1);
-            MHD_suspend_connection(conn);
-            if (!srv->config.defer(srv->config.defer_arg, resp.hold, release_held, st))
-                MHD_resume_connection(conn);
-            atomic_fetch_sub(&srv->active, 1);
-            return MHD_YES;
-        }
         atomic_fetch_sub(&srv->active, 1);
         return send_response(conn, &resp);
     }
@@ -431,11 +398,6 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void) conn;
     (void) toe;
     if (!st) return;
-    if (st->held) {
-        /* The client went away while its answer was held. */
-        atomic_fetch_sub(&((struct server *) cls)->held, 1);
-        http_response_clear(&st->held_response);
-    }
     body_free(cls, st);
     free(st->headers);
     free(st->query);
@@ -518,8 +480,7 @@ struct server *server_start(const struct server_config *config, const char **err
     struct server *srv = xcalloc(1, sizeof *srv);
     struct addrinfo hints, *res = NULL;
     char port[8];
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG |
-                     MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC;
     unsigned threads = config->threads ? config->threads : default_threads();
     const union MHD_DaemonInfo *info;
     int gai;
@@ -580,10 +541,8 @@ uint16_t server_port(const struct server *server)
 }
 
 /*
- * libmicrohttpd must not be stopped with a connection parked. New requests
- * are refused from now on; the ones being handled finish, and the held
- * answers are released (their commits are under way) and sent, before it
- * stops - waiting at most 30 s.
+ * New requests are refused from now on; the ones being handled finish
+ * before libmicrohttpd stops - waiting at most 30 s.
  */
 void server_stop(struct server *server)
 {
@@ -592,9 +551,7 @@ void server_stop(struct server *server)
     if (!server) return;
     atomic_store(&server->stopping, true);
     listener = MHD_quiesce_daemon(server->daemon);
-    for (int waited = 0;
-         (atomic_load(&server->held) > 0 || atomic_load(&server->active) > 0) && waited < 30000;
-         waited++) {
+    for (int waited = 0; atomic_load(&server->active) > 0 && waited < 30000; waited++) {
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }

@@ -9,10 +9,6 @@
  * Nothing here knows DynamoDB: the one protocol fact the server applies is
  * the body size cap, answered with 413 before the body is read when
  * Content-Length allows, and as soon as the cap is passed otherwise.
- *
- * A response may be held (http_response.hold): the connection is parked,
- * not its thread, until the defer hook releases it - how a write waits for
- * its group commit without occupying one of the few worker threads.
  */
 #ifndef DDB_API_SERVER_H
 #define DDB_API_SERVER_H
@@ -51,9 +47,6 @@ struct http_response {
         char *value; /* owned */
     } headers[HTTP_MAX_RESPONSE_HEADERS];
     size_t header_count;
-    /* Nonzero: the answer may go out only once the server's defer hook says
-     * so (a write that must be on disk before it is acknowledged). */
-    uint64_t hold;
 };
 
 /* The value of header name (case-insensitive) in req, or NULL. */
@@ -73,10 +66,6 @@ void http_response_clear(struct http_response *resp);
 
 /* The handler called for every request, on one of the server's threads, concurrently. */
 typedef void http_handler_fn(void *arg, const struct http_request *req, struct http_response *resp);
-
-/* Asked about a response with a hold: returns false when it may go out now;
- * otherwise true, and calls release(ctx) - from any thread - once it may. */
-typedef bool http_defer_fn(void *arg, uint64_t hold, void (*release)(void *ctx), void *ctx);
 
 /* The bounds' defaults (README "Connections and floods"). 1,000 connections
  * of a 64 KiB header pool each, and 256 MiB of bodies (sixteen of DynamoDB's
@@ -98,8 +87,6 @@ struct server_config {
     unsigned request_timeout_s; /* a request not whole this long after its first byte: closed */
     http_handler_fn *handler;
     void *handler_arg;
-    http_defer_fn *defer; /* NULL: every response goes out at once */
-    void *defer_arg;
 };
 
 struct server;

@@ -506,6 +506,34 @@ static void get_gsi_limits(struct codec_in *f, struct table_def *out)
     free(name);
 }
 
+/* Whether every key attribute of the table and of its indexes has a
+ * definition: the engine relies on it (index_init), and a damaged record
+ * must be refused rather than trusted. */
+static bool key_schema_defined(const struct table_def *def, const struct key_schema *k)
+{
+    enum value_type type;
+
+    for (size_t i = 0; i < k->hash_count; i++) {
+        if (!k->hash_names[i] || !table_def_attr_type(def, k->hash_names[i], &type)) return false;
+    }
+    for (size_t i = 0; i < k->range_count; i++) {
+        if (!k->range_names[i] || !table_def_attr_type(def, k->range_names[i], &type)) return false;
+    }
+    return true;
+}
+
+static bool keys_defined(const struct table_def *def)
+{
+    if (!key_schema_defined(def, &def->key)) return false;
+    for (size_t i = 0; i < def->gsi_count; i++) {
+        if (!key_schema_defined(def, &def->gsis[i].key)) return false;
+    }
+    for (size_t i = 0; i < def->lsi_count; i++) {
+        if (!key_schema_defined(def, &def->lsis[i].key)) return false;
+    }
+    return true;
+}
+
 bool codec_get_table_def(struct codec_in *in, struct table_def *out)
 {
     uint64_t tag, n, seen = 0;
@@ -585,6 +613,7 @@ bool codec_get_table_def(struct codec_in *in, struct table_def *out)
         if (f.bad) in->bad = true;
     }
     if (!out->name || !out->key.hash_count) in->bad = true;
+    if (!in->bad && !keys_defined(out)) in->bad = true;
     if (in->bad) {
         table_def_clear(out);
         memset(out, 0, sizeof *out);

@@ -23,7 +23,10 @@
 /* Version 1 is the first layout. Version 2 added the client-token table, so
  * that a TransactWriteItems retry after a restart is still recognised.
  * Version 3 added the point-in-time recovery history of tables and the
- * on-demand backups with their items, so that restores work after a restart. */
+ * on-demand backups with their items, so that restores work after a restart.
+ * Version 4 added the log (wal_log.h): a file records the last unit of the
+ * log folded into it, and the changes after it are in the log files next to
+ * it - which an older ddbemu would not read, so it must refuse the file. */
 const char *const disk_migrations[] = {
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE tables(uid INTEGER PRIMARY KEY, state BLOB NOT NULL);"
@@ -39,6 +42,7 @@ const char *const disk_migrations[] = {
     "CREATE TABLE backups(arn TEXT PRIMARY KEY, state BLOB NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE backup_items(arn TEXT NOT NULL, seq INTEGER NOT NULL, item BLOB NOT NULL,"
     "  PRIMARY KEY(arn, seq)) WITHOUT ROWID;",
+    "INSERT OR REPLACE INTO meta(key, value) VALUES ('" DISK_META_FOLDED "', 0);",
 };
 const size_t disk_migration_count = sizeof disk_migrations / sizeof disk_migrations[0];
 

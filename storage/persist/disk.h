@@ -9,7 +9,8 @@
  * record), tokens (client request tokens), pitr_history (uid, seq, time,
  * encoded old and new item: a table's point-in-time recovery history),
  * backups (ARN, encoded description) and backup_items (ARN, seq, encoded
- * item). ddbemu.db holds the
+ * item); its meta also records how far the log has been folded into it
+ * (DISK_META_FOLDED). ddbemu.db holds the
  * engine-wide integers (meta). Every file carries PRAGMA application_id
  * DISK_APPLICATION_ID and PRAGMA user_version = its schema version.
  *
@@ -35,6 +36,9 @@
 /* The namespace file ddbemu.db is not one. */
 #define DISK_META_FILE "ddbemu.db"
 #define DISK_LOCK_FILE "ddbemu.lock"
+/* The meta key of a namespace file that holds the number of the last unit
+ * of the log (wal_log.h) whose changes to the file it holds. */
+#define DISK_META_FOLDED "log_folded"
 
 /* The SQL of each upgrade step of a namespace file: [0] creates version 1. */
 extern const char *const disk_migrations[];

@@ -4,39 +4,68 @@
  *
  * The in-memory engine stays the source of truth; the files only follow it.
  * Every change is recorded, under the engine's exclusive lock and in commit
- * order, as a record in the journal's pending list (a few pointers; items
- * are immutable and recorded by reference). When the engine call that made
- * the changes releases the lock, journal_submit() hands the whole list to the
- * writer thread as one unit, and journal_wait() returns once the writer has
- * committed it: the request is answered only after its changes are on disk.
- * The writer takes every unit that is waiting and commits them in one SQLite
- * transaction per file (group commit), so a unit - a transaction, a batch -
- * is all or nothing on disk, and concurrent writers share the cost of a
- * commit.
+ * order, into the unit being built: the changes of one engine call (a put,
+ * a transaction, a batch), encoded once. When the call releases the lock,
+ * journal_submit() appends the unit to the log (wal_log.h) with one write()
+ * - still under the lock, so the log's order is the commit order - and
+ * from then on the unit is as durable as it will be: the request is answered
+ * at once. The writer thread folds the logged units into the SQLite files in
+ * large groups (one transaction per file and group, so a unit is all or
+ * nothing there too); each file records the last unit it holds, and a log
+ * file is deleted once every unit in it is folded. Nobody waits for the
+ * writer, except a submitter when the writer has fallen UNFOLDED_MAX_BYTES
+ * behind (journal.c): backpressure keeps the queue's memory bounded.
  *
- * Durability: the files are in WAL mode with synchronous=NORMAL. A commit is
- * in the operating system's hands once the writer's write() returns, so
- * everything acknowledged survives a crash or kill -9 of the process; a
- * power loss or an operating-system crash can lose the commits made since
- * the last checkpoint (never a part of one: SQLite's WAL stays consistent).
+ * The log's payload, one unit: ops back to back, each a byte of kind then
+ * its operands (uvar/ivar: codec.h's varints; blob: u32 length, bytes):
+ *   OP_FILE          blob namespace - the file the ops after it change
+ *   OP_ITEM_PUT      uvar uid, blob key, blob item (codec_put_value)
+ *   OP_ITEM_DEL      uvar uid, blob key
+ *   OP_TABLE_PUT     uvar uid, blob state          OP_TABLE_DEL uvar uid
+ *   OP_STREAM_PUT    blob arn, blob state          OP_STREAM_DEL blob arn
+ *   OP_STREAM_RECORD blob arn, uvar seq, blob record
+ *   OP_STREAM_TRIM   blob arn, uvar upto
+ *   OP_TOKEN_PUT     blob token, blob digest, ivar expires_ms
+ *   OP_RESET         -
+ *   OP_HISTORY_PUT   uvar uid, uvar seq, ivar ms, u8 flags (1 old, 2 new),
+ *                    blob old item, blob new item (each when flagged)
+ *   OP_HISTORY_TRIM  uvar uid, uvar upto
+ *   OP_BACKUP_PUT    blob arn, blob state, uvar count, count blobs (items)
+ *   OP_BACKUP_DEL    blob arn
+ * (numbers in journal.c's enum op). Keys and items are the bytes the SQLite
+ * rows hold, so the writer binds them as they are.
+ *
+ * At start (journal_open), before anything is loaded, the log a previous run
+ * left - after kill -9 or a crash; a clean close folds everything and
+ * deletes it - is replayed into the files (the units above each file's
+ * folded one), committed and deleted. A torn record at the end of the last
+ * log file was never acknowledged and is ignored; a damaged one elsewhere
+ * refuses the directory (wal_log.h).
+ *
+ * Durability: a unit is in the operating system's hands once its write() to
+ * the log returned, so everything acknowledged survives a crash or kill -9
+ * of the process. The SQLite files are in WAL mode with synchronous=NORMAL
+ * and the log is not fsync'd: a power loss or an operating-system crash can
+ * lose the last units.
  *
  * Layout of DIR: ddbemu.lock (held with flock while a ddbemu uses DIR),
  * ddbemu.db (the engine-wide state: the clock offset, the streams' secret),
- * and one database per namespace, named as DynamoDB Local names its files:
+ * the log files ddbemu-<first unit>.log (wal_log.h), and one database per
+ * namespace, named as DynamoDB Local names its files:
  * "shared-local-instance.db" with --shared-db, "<access key>_<region>.db"
- * otherwise. Each file records its schema version (PRAGMA user_version) and
- * our application id; a file of a newer version, of another program, or one
- * that is damaged is refused with a message, never reset or overwritten.
+ * otherwise. Each database records its schema version (PRAGMA user_version)
+ * and our application id; a file of a newer version, of another program, or
+ * one that is damaged is refused with a message, never reset or overwritten.
  *
  * Failure: when a file cannot be created or written (a full disk, a file
  * removed underneath), ddbemu prints why and exits at once rather than go on
- * answering writes it can no longer keep; nothing unacknowledged is lost
- * that was promised.
+ * answering writes it can no longer keep; nothing that was acknowledged is
+ * lost.
  *
  * Locking: journal_put_* and journal_file_for are called with the engine
  * lock held exclusively (which orders them); journal_submit too, just before
- * the lock is released. journal_wait and the meta functions take no engine
- * lock. Loading (journal_load_*) happens before any request is served.
+ * the lock is released. The meta functions take no engine lock. Loading
+ * (journal_load_*) happens before any request is served.
  */
 #ifndef DDB_JOURNAL_H
 #define DDB_JOURNAL_H
@@ -52,17 +81,18 @@ struct journal;
 struct journal_file;
 
 /* The schema version this build writes; files of older versions are upgraded. */
-#define JOURNAL_SCHEMA_VERSION 3
+#define JOURNAL_SCHEMA_VERSION 4
 
 /* ---- opening and closing ---- */
 
 /* Opens the data directory dir (created if missing): takes its lock, opens
- * every namespace file in it and upgrades old ones, and starts the writer
- * thread. On failure returns NULL with *why set to an owned, printable reason
- * (another ddbemu holds the directory, a newer or foreign or damaged file). */
+ * every namespace file in it and upgrades old ones, replays the log a
+ * previous run left into them, starts a new log and the writer thread. On
+ * failure returns NULL with *why set to an owned, printable reason (another
+ * ddbemu holds the directory, a newer or foreign or damaged file or log). */
 struct journal *journal_open(const char *dir, char **why);
-/* Commits what is pending, stops the writer, closes the files and releases
- * the directory. NULL is a no-op. */
+/* Submits what is pending, folds everything, stops the writer, deletes the
+ * log, closes the files and releases the directory. NULL is a no-op. */
 void journal_close(struct journal *j);
 
 /* ---- reading back, at start ---- */
@@ -151,18 +181,11 @@ void journal_reset(struct journal_file *f);
 
 /* ---- committing ---- */
 
-/* Hands the records made since the last submit to the writer as one unit and
- * returns the number to wait for (0 when there were none). Called with the
- * engine lock held exclusively, just before it is released. */
-uint64_t journal_submit(struct journal *j);
-/* The last unit submitted (everything recorded so far). */
-uint64_t journal_last(struct journal *j);
-/* Returns once everything up to lsn is committed. */
-void journal_wait(struct journal *j, uint64_t lsn);
-/* Calls ready(ctx) once everything up to lsn is committed: returns false at
- * once when it already is (ready is not called); otherwise returns true and
- * ready runs later, on the writer's thread with the journal's mutex held:
- * it must be quick and must not call back into the journal. */
-bool journal_notify(struct journal *j, uint64_t lsn, void (*ready)(void *ctx), void *ctx);
+/* Appends the changes recorded since the last submit to the log as one unit
+ * and queues it for the writer; once it returns, they survive kill -9.
+ * Called with the engine lock held exclusively, just before it is released;
+ * a no-op when nothing was recorded. Waits for the writer only when it is
+ * UNFOLDED_MAX_BYTES behind. */
+void journal_submit(struct journal *j);
 
 #endif

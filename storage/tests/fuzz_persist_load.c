@@ -5,11 +5,16 @@
  * endian) and the record's bytes: 0 a table (the tables.state column),
  * 1 an item of the first table (items.item), 2 a stream (streams.state),
  * 3 a stream record (stream_records.record); a stream or stream record
- * starts with its stream ARN and a NUL. Every record is first decoded on
+ * starts with its stream ARN and a NUL. 4 and 5: a unit's payload (the ops
+ * of journal.h), appended to the log as a whole, well-checksummed record
+ * numbered after the ones before; 6 and 7: raw bytes appended to the log
+ * file written last (a torn tail, or damage when a unit follows: the next
+ * unit then starts a new file). Every record is first decoded on
  * its own with the codec (model/codec.c: values, table definitions), then
- * all of them are written into a data directory's file, as the journal
- * writes them, and the engine is opened from it (db_open_dir: persistence.c's
- * loaders, stream_restore), as ddbemu does at start. A damaged record must
+ * all of them are written into a data directory's file and log, as the
+ * journal writes them, and the engine is opened from it (db_open_dir: the
+ * log's replay, persistence.c's loaders, stream_restore), as ddbemu does at
+ * start. A damaged record must
  * be refused, never trusted: nothing may crash, trip an assertion or
  * sanitizer, or leak, whatever the bytes. A fresh engine per input.
  * Built only with -DDDB_FUZZ=ON and clang (see storage/CMakeLists.txt).
@@ -17,9 +22,12 @@
 #include "storage/db.h"
 #include "storage/model/codec.h"
 #include "storage/model/schema.h"
+#include "storage/persist/disk.h"
+#include "storage/persist/wal_log.h"
 
 #include <dirent.h>
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +99,92 @@ static void cleanup(void)
     rmdir(dir);
 }
 
+/* Whether name is the directory's own file, the namespace's, or one of
+ * their SQLite companions (-wal, -shm, -journal). */
+static bool kept(const char *name)
+{
+    const char *base = strrchr(file, '/') + 1;
+    static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+    const char *own[] = {base, "ddbemu.db", "ddbemu.lock"};
+
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        size_t n = strlen(own[i]);
+        if (strncmp(name, own[i], n) != 0) continue;
+        for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++) {
+            if (strcmp(name + n, suffixes[k]) == 0) return true;
+        }
+    }
+    return false;
+}
+
+/* Removes what an earlier input left besides those: logs a refused replay
+ * kept, files its units created. */
+static void remove_leftovers(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[600];
+
+    while (d && (e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || kept(e->d_name))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d) closedir(d);
+}
+
+/* The log being written for one input: units numbered from 1 (the file's
+ * folded unit is set to 0), raw bytes appended to the file written last. */
+struct log_writer {
+    struct wal_log *log;
+    uint64_t next_seq;
+    char last_path[600];
+};
+
+/* A new log file from w->next_seq on (after a gap when a file of that
+ * number exists already: one that raw bytes were appended to). */
+static void start_file(struct log_writer *w)
+{
+    char path[600], *why = NULL;
+
+    for (;;) {
+        snprintf(path, sizeof path, "%s/ddbemu-%020llu.log", dir, (unsigned long long) w->next_seq);
+        if (strcmp(path, w->last_path) != 0) break;
+        w->next_seq++;
+    }
+    w->log = wal_log_create(dir, w->next_seq, 1u << 30, &why);
+    if (!w->log) __builtin_trap();
+    snprintf(w->last_path, sizeof w->last_path, "%s", path);
+}
+
+static void log_unit(struct log_writer *w, const uint8_t *payload, size_t len)
+{
+    struct text_buf b = {0};
+    char *why = NULL;
+    uint64_t seq;
+
+    if (!w->log) start_file(w);
+    wal_log_unit_start(&b);
+    text_buf_add(&b, (const char *) payload, len);
+    if (wal_log_append(w->log, &b, &seq, &why) != 0) __builtin_trap();
+    w->next_seq = seq + 1;
+    text_buf_clear(&b);
+}
+
+static void log_raw(struct log_writer *w, const uint8_t *bytes, size_t len)
+{
+    FILE *f;
+
+    if (!w->last_path[0]) start_file(w); /* a file to damage */
+    wal_log_close(w->log, false);
+    w->log = NULL;
+    f = fopen(w->last_path, "ab");
+    if (!f) __builtin_trap();
+    fwrite(bytes, 1, len, f);
+    fclose(f);
+}
+
 /* The codec on its own: whatever decodes is encoded again without trouble. */
 static void decode_alone(const uint8_t *rec, size_t len)
 {
@@ -132,24 +226,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct db *db;
     char *why = NULL;
     int n = 0;
+    struct log_writer w = {.next_seq = 1};
+    const uint8_t *log_data = data;
+    size_t log_size = size;
 
     if (!file[0]) {
         setup();
         atexit(cleanup);
     }
+    remove_leftovers();
     if (sqlite3_open(file, &sq) != SQLITE_OK) __builtin_trap();
     sqlite3_exec(sq, "PRAGMA synchronous = OFF", NULL, NULL, NULL); /* a scratch file */
     sqlite3_exec(sq,
                  "BEGIN; DELETE FROM tables; DELETE FROM items; DELETE FROM streams;"
                  " DELETE FROM stream_records; DELETE FROM tokens; DELETE FROM pitr_history;"
-                 " DELETE FROM backups; DELETE FROM backup_items;",
+                 " DELETE FROM backups; DELETE FROM backup_items;"
+                 " UPDATE meta SET value = 0 WHERE key = '" DISK_META_FOLDED "';",
                  NULL, NULL, NULL);
     while (size >= 3) {
-        unsigned kind = data[0] & 3;
+        unsigned kind = data[0] & 7;
         size_t len = (size_t) data[1] | (size_t) data[2] << 8;
         sqlite3_stmt *st;
         if (len > size - 3) len = size - 3;
         decode_alone(data + 3, len);
+        if (kind >= 4) { /* the log's, written below */
+            data += 3 + len;
+            size -= 3 + len;
+            continue;
+        }
         if (sqlite3_prepare_v2(sq, sql[kind], -1, &st, NULL) != SQLITE_OK) __builtin_trap();
         sqlite3_bind_int(st, 1, ++n);
         if (kind < 2)
@@ -166,6 +270,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();
     }
     sqlite3_close(sq);
+
+    /* The log, after the file: what the file holds was folded before it. */
+    while (log_size >= 3) {
+        unsigned kind = log_data[0] & 7;
+        size_t len = (size_t) log_data[1] | (size_t) log_data[2] << 8;
+        if (len > log_size - 3) len = log_size - 3;
+        if (kind == 4 || kind == 5) log_unit(&w, log_data + 3, len);
+        if (kind >= 6) log_raw(&w, log_data + 3, len);
+        log_data += 3 + len;
+        log_size -= 3 + len;
+    }
+    wal_log_close(w.log, false);
 
     db = db_open_dir(dir, &why);
     if (db) {
