@@ -110,7 +110,8 @@ struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_
     return NULL;
 }
 
-void skiplist_insert(struct skiplist *sl, const struct row_key *key, struct item *item)
+struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key *key,
+                                      struct item *item)
 {
     struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
     struct skiplist_node *at = descend(sl, key, KEY_BIAS_LOW, true, update);
@@ -134,6 +135,7 @@ void skiplist_insert(struct skiplist *sl, const struct row_key *key, struct item
     n->prev = update[0] == sl->head ? NULL : update[0];
     if (n->next[0]) n->next[0]->prev = n;
     sl->count++;
+    return n;
 }
 
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item)

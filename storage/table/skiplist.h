@@ -64,8 +64,9 @@ struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const stru
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
 
 /* Inserts a new node for key (which must not be present), taking the item
- * reference; key's parts must point into item. */
-void skiplist_insert(struct skiplist *sl, const struct row_key *key, struct item *item);
+ * reference; key's parts must point into item. Returns the node. */
+struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key *key,
+                                      struct item *item);
 /* Puts item (reference taken) into the existing node for key, whose parts
  * must point into the new item, and drops the old item's reference. */
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item);

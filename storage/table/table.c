@@ -171,6 +171,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     /* AWS reports LastUpdateToPayPerRequestDateTime for tables created on demand too. */
     if (t->def.billing == BILLING_PAY_PER_REQUEST) t->billing_last_update_ms = now_ms;
     skiplist_init(&t->items);
+    key_index_init(&t->item_keys);
     ttl_index_init(&t->ttl_index);
     collection_sizes_init(&t->collections);
     t->insight = insight_new(now_ms);
@@ -190,6 +191,7 @@ void table_free(struct table *t, int64_t now_ms)
     free(t->indexes);
     collection_sizes_clear(&t->collections);
     ttl_index_clear(&t->ttl_index);
+    key_index_clear(&t->item_keys);
     skiplist_clear(&t->items);
     table_def_clear(&t->def);
     free(t->arn);
@@ -461,7 +463,7 @@ int table_check_key_paths(const struct table *t, const struct expr *e, struct dd
 struct item *table_find(const struct table *t, const struct row_key *key)
 {
     assert_lock_held();
-    struct skiplist_node *n = skiplist_find(&t->items, key);
+    struct skiplist_node *n = key_index_find(&t->item_keys, key_index_hash(key), key);
     return n ? n->item : NULL;
 }
 
@@ -529,7 +531,8 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
                         const struct commit_info *info)
 {
     assert_lock_exclusive();
-    struct skiplist_node *node = skiplist_find(&t->items, key);
+    uint64_t exact_hash = key_index_hash(key);
+    struct skiplist_node *node = key_index_find(&t->item_keys, exact_hash, key);
     /* Keep the old item alive until every structure has let go of it. */
     struct item *old_item = node ? item_ref(node->item) : NULL;
     struct row_key new_key;
@@ -541,7 +544,10 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
         index_apply_write(&t->indexes[i], key, old_item, new_item);
     if (old_item) t->size_bytes -= (int64_t) old_item->size_bytes;
     if (!new_item) {
-        if (node) skiplist_remove(&t->items, key);
+        if (node) {
+            key_index_remove(&t->item_keys, exact_hash, node);
+            skiplist_remove(&t->items, key);
+        }
     } else {
         /* The row key must point into the item the node holds. */
         table_row_key(t, &new_item->attrs, &new_key);
@@ -549,7 +555,8 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
         if (node)
             skiplist_replace(node, &new_key, new_item);
         else
-            skiplist_insert(&t->items, &new_key, new_item);
+            key_index_add(&t->item_keys, exact_hash,
+                          skiplist_insert(&t->items, &new_key, new_item));
     }
     if (t->ttl.enabled)
         ttl_index_apply_write(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, key, old_item,

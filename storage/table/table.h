@@ -27,6 +27,7 @@
 #include "storage/table/collection.h"
 #include "storage/table/history.h"
 #include "storage/table/index.h"
+#include "storage/table/key_index.h"
 #include "storage/table/skiplist.h"
 #include "storage/table/table_meta.h"
 #include "storage/table/ttl_index.h"
@@ -87,6 +88,7 @@ struct table {
     int64_t throughput_last_decrease_ms;
     int64_t throughput_decreases_today;
     struct skiplist items;
+    struct key_index item_keys;  /* the nodes of items by exact key (key_index.h) */
     int64_t size_bytes;          /* sum of item sizes */
     struct table_index *indexes; /* GSIs in definition order, then LSIs */
     size_t index_count;
