@@ -287,6 +287,10 @@ bool codec_next_field(struct codec_in *in, uint64_t *tag, struct codec_in *field
 
     if (codec_at_end(in)) return false;
     *tag = codec_get_uvar(in);
+    /* Refused here, once for every decoder: a larger tag, cast to a decoder's
+     * enum, could wrap onto a real one and slip past its repeated-field check
+     * (2^32 + 1 read as the name a second time: fuzz_persist_load). */
+    if (*tag >= CODEC_MAX_TAG) in->bad = true;
     data = codec_get_bytes(in, &len);
     if (in->bad) return false;
     codec_in_init(field, data, len);

@@ -66,7 +66,10 @@ char *codec_get_str(struct codec_in *in);
 char *codec_get_strn(struct codec_in *in, size_t *len);
 /* Reads a value into *out (owned by the caller); false (and bad) when malformed. */
 bool codec_get_value(struct codec_in *in, struct value *out);
-/* The next field: its tag, and a reader over its payload. False at the end. */
+/* Field tags are below this (every record's tags are small enums). */
+#define CODEC_MAX_TAG 64
+/* The next field: its tag, and a reader over its payload. False at the end,
+ * and false (and bad) for a tag of CODEC_MAX_TAG or more: damage. */
 bool codec_next_field(struct codec_in *in, uint64_t *tag, struct codec_in *field);
 
 /* ---- definitions ---- */

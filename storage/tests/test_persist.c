@@ -141,6 +141,24 @@ static void test_damaged_bytes_are_refused_not_trusted(void)
     codec_in_init(&r, b.data, b.len);
     CHECK(!codec_get_table_def(&r, &def));
     text_buf_clear(&b);
+    /* The name again under tag 2^32 + 1, which an enum cast reads as 1. */
+    text_buf_init(&b);
+    for (int i = 0; i < 2; i++) {
+        size_t m = codec_field_begin(&b, i ? (UINT64_C(1) << 32) + 1 : 1);
+        codec_put_str(&b, "t");
+        codec_field_end(&b, m);
+    }
+    codec_in_init(&r, b.data, b.len);
+    CHECK(!codec_get_table_def(&r, &def));
+    {
+        struct codec_in field;
+        uint64_t tag;
+        codec_in_init(&r, b.data, b.len);
+        CHECK(codec_next_field(&r, &tag, &field) && tag == 1);
+        CHECK(!codec_next_field(&r, &tag, &field));
+        CHECK(!codec_ok(&r));
+    }
+    text_buf_clear(&b);
 }
 
 static void create_table(struct db *db, const char *name)
