@@ -80,6 +80,14 @@ static void add_item(struct text_buf *b, uint64_t i)
                     (unsigned long long) (BASE_EPOCH_MS + i));
 }
 
+/* The k-th PutRequest of a BatchWriteItem body, for item i. */
+static void add_put_request(struct text_buf *b, uint64_t k, uint64_t i)
+{
+    text_buf_puts(b, k ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
+    add_item(b, i);
+    text_buf_puts(b, "}}");
+}
+
 /* The k-th of n items spread evenly over a table of `items` items from item i:
  * distinct for k < n as long as items >= n. */
 static uint64_t spread(uint64_t i, uint64_t k, uint64_t n, uint64_t items)
@@ -137,11 +145,8 @@ void workload_body(struct text_buf *b, const char *table, uint64_t items, enum o
         break;
     case OP_BATCH_WRITE:
         text_buf_printf(b, "{\"RequestItems\":{\"%s\":[", table);
-        for (uint64_t k = 0; k < BATCH_MAX; k++) {
-            text_buf_puts(b, k ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
-            add_item(b, spread(i, k, BATCH_MAX, items));
-            text_buf_puts(b, "}}");
-        }
+        for (uint64_t k = 0; k < BATCH_MAX; k++)
+            add_put_request(b, k, spread(i, k, BATCH_MAX, items));
         text_buf_puts(b, "]}}");
         break;
     case OP_BATCH_GET:
@@ -155,11 +160,8 @@ void workload_body(struct text_buf *b, const char *table, uint64_t items, enum o
         break;
     case OP_LOAD_BATCH:
         text_buf_printf(b, "{\"RequestItems\":{\"%s\":[", table);
-        for (uint64_t k = 0; k < n; k++) {
-            text_buf_puts(b, k ? ",{\"PutRequest\":{\"Item\":" : "{\"PutRequest\":{\"Item\":");
-            add_item(b, scramble ? workload_pick(i + k, items) : i + k);
-            text_buf_puts(b, "}}");
-        }
+        for (uint64_t k = 0; k < n; k++)
+            add_put_request(b, k, scramble ? workload_pick(i + k, items) : i + k);
         text_buf_puts(b, "]}}");
         break;
     }
