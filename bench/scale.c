@@ -29,10 +29,10 @@
  * jansson and released at once.
  */
 #include "api/http/dispatch.h"
-#include "api/http/request.h"
 #include "api/ops/ops.h"
+#include "api/ops/request.h"
 #include "storage/base/text.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -10,7 +10,7 @@
 #ifndef DDB_EMULATOR_CREDENTIALS_FILE_H
 #define DDB_EMULATOR_CREDENTIALS_FILE_H
 
-#include "api/http/credentials.h"
+#include "api/sigv4/credentials.h"
 
 #define CREDENTIALS_ENV "DDBEMU_CREDENTIALS"
 

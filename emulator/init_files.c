@@ -5,8 +5,8 @@
  */
 #include "emulator/init_files.h"
 
+#include "api/control/init.h"
 #include "api/design/design.h"
-#include "api/http/design_http.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,15 +50,9 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
-static int replay(void *arg, const char *access_key, const char *region, const char *target,
-                  const char *body, char **answer)
-{
-    return api_call(arg, access_key, region, target, body, answer);
-}
-
 int init_files_load(const struct api_context *ctx, const char *const *files, size_t count)
 {
-    struct design_target to = {DESIGN_DEFAULT_ACCESS_KEY, DESIGN_DEFAULT_REGION, replay,
+    struct design_target to = {DESIGN_DEFAULT_ACCESS_KEY, DESIGN_DEFAULT_REGION, api_design_call,
                                (void *) ctx};
 
     for (size_t i = 0; i < count; i++) {

@@ -3,7 +3,7 @@
  * [--access-key KEY --region REGION] [--json] [--reset]`.
  *
  * A client of the control interface, nothing more: the report is computed by
- * the server (api/http/insight.c renders it, storage/insight/ counts and
+ * the server (api/control/insight.c renders it, storage/insight/ counts and
  * judges); this file chooses what to ask for and lays the JSON out as text,
  * one table after another, findings last so that they are what stays on the
  * screen.

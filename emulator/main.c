@@ -5,6 +5,7 @@
  * HTTP server -> one line on stderr -> TTL sweeper -> wait for SIGINT/SIGTERM
  * -> stop in reverse order (the engine last: with --db-path it flushes).
  */
+#include "api/control/control.h"
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
@@ -17,7 +18,7 @@
 #include "emulator/sweeper.h"
 #include "emulator/transfer_cli.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,7 @@ int main(int argc, char **argv)
     ctx.db = db;
     ctx.config = &api_cfg;
     ctx.operations = api_operations;
+    ctx.control = control_handle;
 
     /* --init: the tables exist before the first request can arrive. */
     if (init_files_load(&ctx, cfg.init_files, cfg.init_count) != 0) {

@@ -10,7 +10,8 @@
 #include "emulator/sweeper.h"
 
 #include "storage/base/alloc.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_ttl.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -3,7 +3,7 @@
  */
 #include "api/client/http_client.h"
 
-#include "api/http/sigv4.h"
+#include "api/sigv4/sigv4.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -12,7 +12,7 @@
  * Requests are signed as an SDK signs them: X-Amz-Date and an Authorization
  * header with an AWS4-HMAC-SHA256 credential scope, SignedHeaders and a
  * Signature. Given a secret key (http_target.secret_key), the signature is
- * real (api/http/sigv4.h, the rules the server verifies with), so the
+ * real (api/sigv4/sigv4.h, the rules the server verifies with), so the
  * clients work against a ddbemu started with --credentials, control paths
  * included; without one, ddbemu only checks the signature's shape (and
  * takes the access key and region as the namespace), so a fixed string

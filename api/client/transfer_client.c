@@ -4,8 +4,8 @@
  */
 #include "api/client/transfer_client.h"
 
+#include "api/transfer/transfer_files.h"
 #include "api/wire/json_out.h"
-#include "api/wire/transfer_files.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"

@@ -6,7 +6,7 @@
  * The server may run on another machine, so nothing here touches its files:
  * an export is a paged, consistent Scan written as a DYNAMODB_JSON (or ION)
  * export into a local folder, in the very layout ExportTableToPointInTime
- * writes (api/wire/transfer_files.c); an import reads such a folder (or any
+ * writes (api/transfer/transfer_files.c); an import reads such a folder (or any
  * folder of data files: DYNAMODB_JSON, ION or CSV, each plain, gzip'd or
  * zstd'd), creates the table from a CreateTable request (what
  * `aws dynamodb create-table --cli-input-json` takes), waits until it is

@@ -1,7 +1,7 @@
 /*
  * console.h - the web console's files (api/console/web/), compiled into the
  * binary by embed.cmake, and what a server needs to send one: its bytes and
- * its media type. Serving them is api/http/console_http.c's job; this room
+ * its media type. Serving them is api/http/ui.c's job; this room
  * knows nothing of HTTP, so the files can be looked up from anywhere.
  */
 #ifndef DDB_API_CONSOLE_H

@@ -40,7 +40,7 @@
  */
 #include "api/http/auth.h"
 
-#include "api/http/sigv4.h"
+#include "api/sigv4/sigv4.h"
 #include "storage/base/alloc.h"
 
 #include <stdarg.h>

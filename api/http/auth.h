@@ -17,8 +17,8 @@
 #ifndef DDB_API_AUTH_H
 #define DDB_API_AUTH_H
 
-#include "api/http/credentials.h"
 #include "api/http/server.h"
+#include "api/sigv4/credentials.h"
 #include "storage/base/error.h"
 
 #include <time.h>

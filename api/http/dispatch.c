@@ -27,9 +27,7 @@
 #include "api/http/dispatch.h"
 
 #include "api/http/auth.h"
-#include "api/http/control.h"
 #include "api/http/cors.h"
-#include "api/http/design_http.h"
 #include "api/http/encoding.h"
 #include "api/http/response.h"
 #include "api/wire/json_in.h"
@@ -193,10 +191,6 @@ static bool control_authenticated(const struct api_context *ctx, const struct ht
     return false;
 }
 
-/* Replays one request of a design document (api/design/design.h). */
-static int replay(void *arg, const char *access_key, const char *region, const char *target,
-                  const char *body, char **answer);
-
 void api_handle(const struct api_context *ctx, const struct http_request *req,
                 struct http_response *resp)
 {
@@ -221,12 +215,10 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
     /* The emulator's control interface (control.h): a reserved path,
      * never the DynamoDB protocol, and only when enabled. Tables from a
      * design replay their requests through this function (api_call). */
-    if (ctx->config && ctx->config->control_enabled && control_is_path(req->path)) {
+    if (ctx->control && ctx->config && ctx->config->control_enabled &&
+        strncmp(req->path, API_CONTROL_PREFIX, strlen(API_CONTROL_PREFIX)) == 0) {
         if (!control_authenticated(ctx, req, resp)) return;
-        if (strcmp(req->path, DESIGN_HTTP_PATH) == 0)
-            design_http_handle(req, replay, (void *) ctx, resp);
-        else
-            control_handle(ctx->db, ctx->config, req, resp);
+        ctx->control(ctx, req, resp);
         return;
     }
 
@@ -355,8 +347,8 @@ int api_call(const struct api_context *ctx, const char *access_key, const char *
     return status;
 }
 
-static int replay(void *arg, const char *access_key, const char *region, const char *target,
-                  const char *body, char **answer)
+int api_design_call(void *ctx, const char *access_key, const char *region, const char *target,
+                    const char *body, char **answer)
 {
-    return api_call(arg, access_key, region, target, body, answer);
+    return api_call(ctx, access_key, region, target, body, answer);
 }

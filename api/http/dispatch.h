@@ -14,9 +14,20 @@
 #ifndef DDB_API_DISPATCH_H
 #define DDB_API_DISPATCH_H
 
-#include "api/http/request.h"
 #include "api/http/server.h"
 #include "api/ops/ops.h"
+#include "api/ops/request.h"
+
+struct api_context;
+
+/* The emulator-only control interface's one entry point (api/control/
+ * control.h): answers a request under API_CONTROL_PREFIX into resp. Taken
+ * as data, like the operations table, so that http/ links no control code. */
+typedef void api_control_fn(const struct api_context *ctx, const struct http_request *req,
+                            struct http_response *resp);
+
+/* The control interface's reserved path prefix on the DynamoDB port. */
+#define API_CONTROL_PREFIX "/ddbemu/"
 
 /* What every request shares: borrowed, immutable while the server runs. */
 struct api_context {
@@ -24,6 +35,7 @@ struct api_context {
     const struct api_config *config;
     const struct operation *operations; /* api_operations; tests pass their own table */
     const char *health_region;          /* region named by GET /; NULL: "us-east-1" */
+    api_control_fn *control;            /* control_handle; NULL: no control interface */
 };
 
 /* The namespace every credential shares under --shared-db (DynamoDB Local's name for it). */
@@ -44,6 +56,11 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
  * control request already authenticated), never checked against --credentials. */
 int api_call(const struct api_context *ctx, const char *access_key, const char *region,
              const char *target, const char *body, char **answer);
+
+/* api_call as a design_call_fn (api/design/design.h): ctx is a const struct
+ * api_context *. Tables from a design replay their requests through it. */
+int api_design_call(void *ctx, const char *access_key, const char *region, const char *target,
+                    const char *body, char **answer);
 
 /* http_handler_fn adapter for server.c: arg is a const struct api_context *.
  * With persistence the request's changes are in the log (safe from kill -9)

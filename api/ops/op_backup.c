@@ -18,7 +18,10 @@
 #include "api/wire/wire_backup.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
+#include "storage/control/jobs.h"
+#include "storage/control/settings.h"
+#include "storage/engine/db.h"
+#include "storage/jobs/backup_record.h"
 
 #include <stdlib.h>
 #include <string.h>

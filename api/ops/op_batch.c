@@ -34,8 +34,9 @@
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
-#include "storage/batch.h"
-#include "storage/db.h"
+#include "storage/engine/batch.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
 #include "storage/expr/expr_legacy.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * op_insights.c - DescribeContributorInsights, UpdateContributorInsights,
  * ListContributorInsights.
  *
- * Storage (insights.c) keeps the setting per table and global secondary
+ * Storage (contributor_insights.c) keeps the setting per table and global secondary
  * index; this file writes DynamoDB's answers. The rule list names the
  * CloudWatch rules DynamoDB creates
  * (DynamoDBContributorInsights-{PKC,SKC,PKT,SKT}-<resource>-<creation ms>;
@@ -16,7 +16,7 @@
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/limits.h"
-#include "storage/db_settings.h"
+#include "storage/control/settings.h"
 
 #include <errno.h>
 #include <inttypes.h>

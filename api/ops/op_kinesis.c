@@ -9,7 +9,7 @@
 #include "api/ops/ops.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
-#include "storage/db_settings.h"
+#include "storage/control/settings.h"
 
 #include <stdlib.h>
 

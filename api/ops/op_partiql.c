@@ -36,7 +36,8 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/text.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_partiql.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 #include "api/wire/arn.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
-#include "storage/db_settings.h"
+#include "storage/control/settings.h"
 
 #include <stdlib.h>
 #include <string.h>

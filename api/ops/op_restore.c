@@ -33,7 +33,8 @@
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
+#include "storage/control/jobs.h"
+#include "storage/engine/db.h"
 
 #include <string.h>
 

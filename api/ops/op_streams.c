@@ -30,7 +30,8 @@
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_streams.h"
 
 #include <stdlib.h>
 #include <string.h>

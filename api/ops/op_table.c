@@ -30,8 +30,9 @@
 #include "api/wire/wire_table.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
-#include "storage/db_settings.h"
+#include "storage/control/settings.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_tables.h"
 
 #include <stdarg.h>
 #include <stdio.h>

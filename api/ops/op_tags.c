@@ -18,7 +18,7 @@
 #include "api/wire/shape.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
-#include "storage/db_settings.h"
+#include "storage/control/settings.h"
 
 #include <errno.h>
 #include <stdio.h>

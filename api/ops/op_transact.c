@@ -45,7 +45,8 @@
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
 #include "storage/expr/expr.h"
 #include "storage/model/item.h"
 

@@ -13,20 +13,23 @@
  * ItemValidationError, as AWS's does. An INCREMENTAL_EXPORT writes the net
  * changes of its span, which storage reads from the point-in-time history.
  * Storage keeps the jobs (storage/transfer.c); the file formats are
- * api/wire/transfer_files.c's.
+ * api/transfer/transfer_files.c's.
  *
  * Messages marked "not recorded" below are ours: AWS documents the exception
  * but no answer of it has been recorded (docs/differences.md).
  */
 #include "api/ops/ops.h"
 #include "api/ops/table_rules.h"
+#include "api/transfer/transfer_files.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
-#include "api/wire/transfer_files.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
-#include "storage/db.h"
+#include "storage/control/jobs.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_tables.h"
+#include "storage/jobs/transfer_record.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -15,7 +15,8 @@
 #include "api/ops/ops.h"
 #include "api/wire/shape.h"
 #include "storage/base/limits.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_ttl.h"
 
 #include <string.h>
 

@@ -32,7 +32,8 @@
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
 #include "storage/expr/expr_legacy.h"
 #include "storage/model/item.h"
 

@@ -14,7 +14,7 @@
 #ifndef DDB_API_OPS_H
 #define DDB_API_OPS_H
 
-#include "api/http/request.h"
+#include "api/ops/request.h"
 #include "api/wire/shape.h"
 
 /* One row of the operations table: "DynamoDB_20120810.PutItem" -> handler. */

@@ -14,6 +14,7 @@
 #include "api/wire/body.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/model/schema.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -22,6 +22,7 @@
  * and every answer must be a status with a body DynamoDB could send.
  * Built only with -DDDB_FUZZ=ON and clang (see api/CMakeLists.txt).
  */
+#include "api/control/control.h"
 #include "api/http/dispatch.h"
 #include "api/ops/ops.h"
 
@@ -216,7 +217,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const struct api_config config = {.control_enabled = true};
     static const char sep[] = "\n----\n";
-    struct api_context ctx = {.config = &config, .operations = api_operations};
+    struct api_context ctx = {
+        .config = &config, .operations = api_operations, .control = control_handle};
     size_t n = 0;
 
     ctx.db = db_new();

@@ -8,8 +8,8 @@
  * 20240101T000000Z, so a mistake shared by signer and verifier cannot hide.
  */
 #include "api/http/auth.h"
-#include "api/http/credentials.h"
-#include "api/http/sigv4.h"
+#include "api/sigv4/credentials.h"
+#include "api/sigv4/sigv4.h"
 #include "storage/tests/check.h"
 
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  * InvalidSignatureException (recorded in dynalite's index.js), whose hash
  * is the one its string to sign carried.
  */
-#include "api/http/sigv4.h"
+#include "api/sigv4/sigv4.h"
 #include "storage/tests/check.h"
 
 #include <stdlib.h>

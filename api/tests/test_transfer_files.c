@@ -6,7 +6,7 @@
  * client's endpoint URLs.
  */
 #include "api/client/http_client.h"
-#include "api/wire/transfer_files.h"
+#include "api/transfer/transfer_files.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"

@@ -8,7 +8,7 @@
 #ifndef DDB_API_BODY_H
 #define DDB_API_BODY_H
 
-#include "storage/db.h"
+#include "storage/engine/db.h"
 
 #include <jansson.h>
 #include <stdbool.h>

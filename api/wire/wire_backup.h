@@ -9,7 +9,8 @@
 #ifndef DDB_API_WIRE_BACKUP_H
 #define DDB_API_WIRE_BACKUP_H
 
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/jobs/backup_record.h"
 
 #include <jansson.h>
 

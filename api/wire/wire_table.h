@@ -23,7 +23,8 @@
 #define DDB_API_WIRE_TABLE_H
 
 #include "api/wire/json_out.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
 #include "storage/model/schema.h"
 
 #include <jansson.h>

@@ -3,7 +3,7 @@
  * table's counters (insight.h) with the table facts it is judged against,
  * the monthly cost at the observed rate, and the findings in plain language.
  *
- * storage/insight.c fills the snapshot under the engine lock; everything
+ * storage/engine/db_report.c fills the snapshot under the engine lock; everything
  * here after that is pure arithmetic on the snapshot (no lock, no clock), so
  * api/ can render it and unit tests can check it. Every string and value in
  * a report is owned by it (insight_report_table_clear).

@@ -1,7 +1,7 @@
 /*
  * journal_load.c - reading a namespace file back at start: the journal_load_*
  * functions of journal.h, one SELECT each, every row handed to the caller's
- * function (persistence.c rebuilds the engine from them). Reads only: the
+ * function (engine/db_persist.c rebuilds the engine from them). Reads only: the
  * log has been replayed into the file before (journal_open).
  */
 #include "storage/persist/disk.h"

@@ -34,7 +34,7 @@
 #include "storage/model/key.h"
 #include "storage/model/schema.h"
 #include "storage/table/skiplist.h"
-#include "storage/throttle/throttle.h"
+#include "storage/table/throttle.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -107,7 +107,7 @@ struct table {
     struct journal_file *journal;   /* where its changes are recorded; NULL: in memory */
     uint64_t uid;                   /* its row in the journal's file */
     struct insight_table *insight;  /* the access-pattern counters (insight/insight.h); owned */
-    struct table_throttle throttle; /* --throughput-model aws state (throttle/throttle.h) */
+    struct table_throttle throttle; /* --throughput-model aws state (table/throttle.h) */
     /* --delay-transient-statuses: the table is `transient` (CREATING, UPDATING
      * or DELETING) until the engine's clock reaches transient_until_ms; 0: no
      * delayed status. Not persisted: after a restart the change is complete. */

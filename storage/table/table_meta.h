@@ -6,8 +6,8 @@
  * None of it changes how items are stored or read: ddbemu keeps, validates
  * and describes these settings (docs/differences.md says what they do not
  * do here). They live and die with the table, are recorded with its state
- * (persistence.c) and are changed only by storage's entry points
- * (policies.c, insights.c, kinesis.c) under the engine lock held
+ * (engine/db_persist.c) and are changed only by storage's entry points
+ * (policies.c, contributor_insights.c, kinesis.c) under the engine lock held
  * exclusively. Tags are part of the definition (schema.h, struct tag).
  *
  * Ownership: every pointer is owned by the struct; table_meta_clear() frees.
@@ -71,7 +71,7 @@ struct kinesis_destination *table_meta_kinesis(struct table_meta *m, const char 
 /* The same, added (DISABLED) when missing. */
 struct kinesis_destination *table_meta_kinesis_add(struct table_meta *m, const char *stream_arn);
 
-/* The record persistence.c stores for m, and its reading (false: malformed). */
+/* The record engine/db_persist.c stores for m, and its reading (false: malformed). */
 void table_meta_encode(struct text_buf *b, const struct table_meta *m);
 bool table_meta_decode(struct codec_in *in, struct table_meta *out);
 

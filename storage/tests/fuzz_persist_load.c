@@ -13,13 +13,14 @@
  * its own with the codec (model/codec.c: values, table definitions), then
  * all of them are written into a data directory's file and log, as the
  * journal writes them, and the engine is opened from it (db_open_dir: the
- * log's replay, persistence.c's loaders, stream_restore), as ddbemu does at
+ * log's replay, engine/db_persist.c's loaders, stream_restore), as ddbemu does at
  * start. A damaged record must
  * be refused, never trusted: nothing may crash, trip an assertion or
  * sanitizer, or leak, whatever the bytes. A fresh engine per input.
  * Built only with -DDDB_FUZZ=ON and clang (see storage/CMakeLists.txt).
  */
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_tables.h"
 #include "storage/model/codec.h"
 #include "storage/model/schema.h"
 #include "storage/persist/disk.h"

@@ -4,7 +4,12 @@
  * [from, to), from its state before the span to its state at the end, with
  * the time of its last change; items whose two states are equal left out.
  */
-#include "storage/db.h"
+#include "storage/control/jobs.h"
+#include "storage/control/settings.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
+#include "storage/jobs/transfer_record.h"
 #include "storage/tests/check.h"
 
 #include <stdio.h>

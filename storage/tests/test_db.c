@@ -5,7 +5,9 @@
  * A model-based check compares every Query shape against a brute-force
  * filter of all items, and every index against one recomputed from the table.
  */
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
 

@@ -5,7 +5,7 @@
  * history are tested in test_persist.c and conformance/test_emulator_pitr.py.
  */
 #include "storage/base/lock_check.h"
-#include "storage/db.h"
+#include "storage/engine/db.h"
 #include "storage/table/history.h"
 #include "storage/tests/check.h"
 

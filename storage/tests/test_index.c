@@ -15,7 +15,10 @@
  * The comparison reads the engine's internals (storage/db_internal.h) on
  * purpose: it is the recomputation the issue asks for, not an API test.
  */
-#include "storage/db_internal.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_internal.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
 

@@ -6,7 +6,10 @@
  * with workloads; here the engine clock is set exactly, so the window
  * arithmetic is checked to the millisecond.
  */
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_report.h"
+#include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/insight/heat.h"
 #include "storage/insight/prices.h"

@@ -9,7 +9,13 @@
  * conformance/test_emulator_persistence.py covers the same through the real
  * server (kill -9, concurrent writers, foreign and damaged files).
  */
-#include "storage/db.h"
+#include "storage/control/jobs.h"
+#include "storage/control/settings.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
+#include "storage/engine/db_ttl.h"
+#include "storage/jobs/backup_record.h"
 #include "storage/model/codec.h"
 #include "storage/persist/disk.h"
 #include "storage/tests/check.h"

@@ -4,7 +4,10 @@
  * the 24-hour trim, iterator expiry, disable/re-enable, deleted tables,
  * namespaces and the exact errors. Time is moved with db_clock_advance.
  */
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_streams.h"
+#include "storage/engine/db_tables.h"
 #include "storage/tests/check.h"
 
 #include <stdint.h>

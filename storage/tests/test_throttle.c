@@ -1,12 +1,12 @@
 /*
  * test_throttle.c - the token bucket of provisioned capacity with burst
- * (throttle/bucket.h), to the millisecond of the engine clock.
+ * (table/bucket.h), to the millisecond of the engine clock.
  *
  * conformance/test_emulator_throughput_model.py drives the whole model over
  * the wire with the control clock; here the arithmetic alone.
  */
+#include "storage/table/bucket.h"
 #include "storage/tests/check.h"
-#include "storage/throttle/bucket.h"
 
 #include <math.h>
 #include <string.h>

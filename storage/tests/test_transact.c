@@ -6,7 +6,9 @@
  * errors between request-level exceptions and cancellation reasons, checked
  * here on the C structures that api/http/response.c turns into JSON.
  */
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
 

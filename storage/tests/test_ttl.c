@@ -4,8 +4,12 @@
  * maintenance, REMOVE stream records with the service identity, and the
  * bounded sweep. Time is moved with db_clock_set/db_clock_advance.
  */
-#include "storage/db.h"
-#include "storage/db_internal.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_internal.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_streams.h"
+#include "storage/engine/db_tables.h"
+#include "storage/engine/db_ttl.h"
 #include "storage/tests/check.h"
 
 #include <inttypes.h>

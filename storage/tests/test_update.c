@@ -9,7 +9,9 @@
  * DynamoDB's, with their sources in conformance/test_legacy_params.py and
  * test_update_expression.py, which pin them through the server.
  */
-#include "storage/db.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/expr/expr_legacy.h"
 #include "storage/tests/check.h"

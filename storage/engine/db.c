@@ -1,0 +1,295 @@
+/*
+ * db.c - struct db: namespaces, the lock and the clock; see db.h and db_internal.h.
+ */
+#include "storage/engine/db.h"
+
+#include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
+#include "storage/engine/db_internal.h"
+#include "storage/engine/db_items.h"
+#include "storage/jobs/backup_record.h"
+#include "storage/persist/journal.h"
+#include "storage/stream/stream.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct db *db_new(void)
+{
+    struct db *db = xcalloc(1, sizeof *db);
+    pthread_rwlockattr_t attr;
+
+    pthread_rwlockattr_init(&attr);
+#ifdef PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
+    /* glibc's default prefers readers, which can starve writers under a read-heavy load. */
+    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+#endif
+    pthread_rwlock_init(&db->lock, &attr);
+    pthread_rwlockattr_destroy(&attr);
+    atomic_init(&db->clock_offset_ms, 0);
+    db->streams = stream_registry_new();
+    return db;
+}
+
+void db_free(struct db *db)
+{
+    int64_t now_ms;
+
+    if (!db) return;
+    /* Nothing else may use db now; the lock is taken so that the teardown
+     * meets the same contracts as every other change. The tables are only
+     * unloaded, not deleted: nothing of the teardown is recorded. */
+    db_write_lock(db);
+    now_ms = db_now_ms(db);
+    if (db->journal) {
+        for (size_t i = 0; i < db->namespace_count; i++) {
+            for (size_t t = 0; t < db->namespaces[i].table_count; t++)
+                db->namespaces[i].tables[t]->journal = NULL;
+        }
+        stream_registry_forget_journal(db->streams);
+    }
+    for (size_t i = 0; i < db->namespace_count; i++) {
+        struct namespace *ns = &db->namespaces[i];
+        for (size_t t = 0; t < ns->table_count; t++)
+            table_free(ns->tables[t], now_ms);
+        free(ns->tables);
+        free(ns->id);
+    }
+    free(db->namespaces);
+    db_forget_tokens(db, NULL, INT64_MAX);
+    free(db->tokens);
+    transfer_jobs_forget(&db->transfers, NULL);
+    free(db->transfers.exports);
+    free(db->transfers.imports);
+    backup_list_forget(&db->backups, NULL);
+    free(db->backups.backups);
+    stream_registry_free(db->streams); /* after the tables, which detach from their streams */
+    db_unlock(db);
+    journal_close(db->journal);
+    pthread_rwlock_destroy(&db->lock);
+    free(db);
+}
+
+void db_read_lock(struct db *db)
+{
+    pthread_rwlock_rdlock(&db->lock);
+    lock_check_acquired(LOCK_HOLD_SHARED);
+}
+
+void db_write_lock(struct db *db)
+{
+    pthread_rwlock_wrlock(&db->lock);
+    lock_check_acquired(LOCK_HOLD_EXCLUSIVE);
+}
+
+/*
+ * Releases the lock. With persistence, the changes the caller made under it
+ * (only an exclusive holder makes any) go to the journal's log as one unit
+ * first, in commit order; once it is appended they survive kill -9, so the
+ * answer that acknowledges them can go out at once (journal.h).
+ */
+void db_unlock(struct db *db)
+{
+    if (db->journal) journal_submit(db->journal);
+    lock_check_released();
+    pthread_rwlock_unlock(&db->lock);
+}
+
+void db_set_delay_transient(struct db *db, bool on)
+{
+    db->delay_transient = on;
+}
+
+void db_set_throughput_model(struct db *db, bool aws)
+{
+    db->aws_throughput = aws;
+}
+
+/* The only call to the system clock in the engine (STYLE B8). */
+static int64_t wall_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t db_now_ms(struct db *db)
+{
+    return wall_clock_ms() + atomic_load(&db->clock_offset_ms);
+}
+
+/* The clock's offset is part of what --db-path keeps, so that TTL expiry and
+ * stream ages carry on from where a test left the clock. */
+static void persist_clock(struct db *db)
+{
+    if (db->journal)
+        journal_meta_set(db->journal, META_CLOCK_OFFSET, atomic_load(&db->clock_offset_ms));
+}
+
+void db_clock_advance(struct db *db, int64_t delta_ms)
+{
+    atomic_fetch_add(&db->clock_offset_ms, delta_ms);
+    persist_clock(db);
+}
+
+void db_clock_set(struct db *db, int64_t now_ms)
+{
+    atomic_store(&db->clock_offset_ms, now_ms - wall_clock_ms());
+    persist_clock(db);
+}
+
+static struct namespace *find_namespace(struct db *db, const char *id)
+{
+    for (size_t i = 0; i < db->namespace_count; i++) {
+        if (strcmp(db->namespaces[i].id, id) == 0) return &db->namespaces[i];
+    }
+    return NULL;
+}
+
+struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope)
+{
+    assert_lock_held();
+    return find_namespace(db, scope->namespace_id);
+}
+
+struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name)
+{
+    struct table *t = db_find_table_entry(db, scope, name);
+    return t && !table_is_deleting(t) ? t : NULL;
+}
+
+struct table *db_find_table_entry(struct db *db, const struct db_scope *scope, const char *name)
+{
+    assert_lock_held();
+    struct namespace *ns = find_namespace(db, scope->namespace_id);
+    size_t lo = 0, hi;
+    if (!ns) return NULL;
+    hi = ns->table_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ns->tables[mid]->def.name, name);
+        if (c == 0) return ns->tables[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+struct table *db_find_table_by_arn(struct db *db, const struct db_scope *scope, const char *arn)
+{
+    static const char prefix[] = "arn:aws:dynamodb:";
+    const char *region, *account, *name;
+    size_t region_len;
+
+    assert_lock_held();
+    if (strncmp(arn, prefix, sizeof prefix - 1) != 0) return NULL;
+    region = arn + sizeof prefix - 1;
+    account = strchr(region, ':');
+    if (!account) return NULL;
+    region_len = (size_t) (account - region);
+    account++;
+    name = strchr(account, ':');
+    if (!name || strncmp(name, ":table/", 7) != 0) return NULL;
+    if (strlen(scope->region) != region_len || strncmp(region, scope->region, region_len) != 0)
+        return NULL;
+    if ((size_t) (name - account) != strlen(DDB_ACCOUNT_ID) ||
+        strncmp(account, DDB_ACCOUNT_ID, strlen(DDB_ACCOUNT_ID)) != 0)
+        return NULL;
+    name += 7;
+    if (strchr(name, '/')) return NULL;
+    return db_find_table(db, scope, name);
+}
+
+int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
+                     struct table **out, struct ddb_error *err)
+{
+    assert_lock_held();
+    *out = db_find_table(db, scope, name);
+    if (*out && (*out)->transient_until_ms &&
+        table_status_at(*out, db_now_ms(db)) == TABLE_CREATING)
+        *out = NULL;
+    if (!*out) return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, "Requested resource not found");
+    return 0;
+}
+
+/* The scope's namespace, created on first use; caller holds the lock exclusively. */
+struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *scope)
+{
+    assert_lock_exclusive();
+    struct namespace *ns = find_namespace(db, scope->namespace_id);
+    if (ns) return ns;
+    db->namespaces = xrealloc(db->namespaces, sizeof *db->namespaces * (db->namespace_count + 1));
+    ns = &db->namespaces[db->namespace_count++];
+    memset(ns, 0, sizeof *ns);
+    ns->id = xstrdup(scope->namespace_id);
+    return ns;
+}
+
+size_t db_namespace_position(const struct namespace *ns, const char *name)
+{
+    size_t lo = 0, hi = ns->table_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(ns->tables[mid]->def.name, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void db_namespace_insert(struct namespace *ns, struct table *t)
+{
+    assert_lock_exclusive();
+    size_t pos = db_namespace_position(ns, t->def.name);
+
+    if (ns->table_count == ns->table_cap) {
+        ns->table_cap = ns->table_cap ? ns->table_cap * 2 : 8;
+        ns->tables = xrealloc(ns->tables, sizeof *ns->tables * ns->table_cap);
+    }
+    memmove(&ns->tables[pos + 1], &ns->tables[pos], sizeof *ns->tables * (ns->table_count - pos));
+    ns->tables[pos] = t;
+    ns->table_count++;
+}
+
+void consumed_capacity_clear(struct consumed_capacity *c)
+{
+    free(c->table_name);
+    for (size_t i = 0; i < c->index_count; i++)
+        free(c->indexes[i].index_name);
+    free(c->indexes);
+    memset(c, 0, sizeof *c);
+}
+
+void write_result_clear(struct write_result *r)
+{
+    item_unref(r->old_item);
+    item_unref(r->new_item);
+    consumed_capacity_clear(&r->capacity);
+    value_clear(&r->collection_metrics.key);
+    failure_details_clear(&r->failure);
+    memset(r, 0, sizeof *r);
+}
+
+void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms)
+{
+    assert_lock_exclusive();
+    size_t kept = 0;
+
+    for (size_t i = 0; i < db->token_count; i++) {
+        struct client_token *ct = &db->tokens[i];
+        bool in_namespace = !namespace_id || strcmp(ct->namespace_id, namespace_id) == 0;
+        if (in_namespace && ct->expires_ms <= until_ms) {
+            free(ct->namespace_id);
+            free(ct->token);
+            free(ct->digest);
+        } else {
+            db->tokens[kept++] = *ct;
+        }
+    }
+    db->token_count = kept;
+}

@@ -1,0 +1,161 @@
+/*
+ * db_internal.h - struct db and the lookups shared by catalog.c, write.c and read.c.
+ *
+ * Not for api/: the public surface is db.h.
+ *
+ * Locking: one writer-preferring rwlock. Reads (GetItem, Query, Scan,
+ * Describe*) take it shared and never block each other; every change takes it
+ * exclusively, so each db_* call is atomic and isolated and commit order is a
+ * single total order (what streams and the journal will record).
+ */
+#ifndef DDB_DB_INTERNAL_H
+#define DDB_DB_INTERNAL_H
+
+#include "storage/engine/db.h"
+#include "storage/engine/db_items.h"
+#include "storage/engine/db_tables.h"
+#include "storage/jobs/backup_record.h"
+#include "storage/jobs/transfer_record.h"
+#include "storage/table/table.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+/* The tables of one namespace, sorted by name (ListTables order, O(log n) lookup). */
+struct namespace
+{
+    char *id;
+    struct table **tables;
+    size_t table_count;
+    size_t table_cap;
+};
+
+/* A TransactWriteItems ClientRequestToken remembered for idempotent retries. */
+struct client_token {
+    char *namespace_id;
+    char *token;
+    char *digest;       /* of the request's parameters */
+    int64_t expires_ms; /* engine clock */
+};
+
+struct db {
+    pthread_rwlock_t lock;
+    atomic_llong clock_offset_ms; /* added to the wall clock; tests move it */
+    struct namespace *namespaces;
+    size_t namespace_count;
+    struct client_token *tokens; /* guarded by lock */
+    size_t token_count;
+    struct stream_registry *streams; /* every stream, open or readable for 24 h (stream.c) */
+    struct journal *journal;         /* --db-path: where changes are recorded; NULL in memory */
+    struct transfer_jobs transfers;  /* exports and imports, in start order */
+    struct backup_list backups;      /* in creation order */
+    bool delay_transient;            /* --delay-transient-statuses (db.h); set before serving */
+    bool aws_throughput;             /* --throughput-model aws (db.h); set before serving */
+};
+
+/* Forgets the client tokens of namespace_id (NULL: of every namespace) that
+ * expire at or before until_ms (INT64_MAX: all of them). Caller holds the
+ * lock exclusively. */
+void db_forget_tokens(struct db *db, const char *namespace_id, int64_t until_ms);
+
+/* Drops the expired backups, and their records (kept_backups.c); caller holds the lock
+ * exclusively. */
+void db_drop_expired_backups(struct db *db, int64_t now_ms);
+/* The SYSTEM backup DeleteTable leaves of table t when its point-in-time
+ * recovery is on; caller holds the lock exclusively. */
+void db_backup_deleted_table(struct db *db, const struct db_scope *scope, const struct table *t,
+                             int64_t now_ms);
+
+/* Whether name is taken in the scope, by a table or one still DELETING
+ * (--delay-transient-statuses), after freeing those whose time has come;
+ * caller holds the lock exclusively (catalog.c). */
+bool catalog_name_taken(struct db *db, const struct db_scope *scope, const char *name,
+                        int64_t now_ms);
+/* Adds a new table made from def (taken) to the scope's namespace, as
+ * CreateTable does: its file, its stream, its record, its CREATING time under
+ * --delay-transient-statuses (catalog.c). The caller holds the lock
+ * exclusively and checked the name with catalog_name_taken. */
+struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
+                                int64_t now_ms);
+/* Describes a table just added as AWS answers the call that created it
+ * (CreateTable, a restore): the table and its GSIs CREATING. */
+void catalog_describe_new(const struct table *t, struct table_desc *out);
+
+/* Take and release the one lock; they also record the hold for the
+ * "caller holds the lock" assertions of every room (base/lock_check.h). */
+void db_read_lock(struct db *db);
+void db_write_lock(struct db *db);
+void db_unlock(struct db *db);
+
+/* The namespace's table by name, or NULL; caller holds the lock. A DELETING
+ * table (kept to be described, catalog.c) is NULL here: it is gone for
+ * every operation but the table ones. */
+struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name);
+/* The table an ARN names in the scope ("arn:aws:dynamodb:<region>:<account>:table/<name>"),
+ * or NULL: an ARN of another region or account names no table here. */
+struct table *db_find_table_by_arn(struct db *db, const struct db_scope *scope, const char *arn);
+/* db_find_table, DELETING tables included (catalog.c). */
+struct table *db_find_table_entry(struct db *db, const struct db_scope *scope, const char *name);
+/* Same as db_find_table, raising ResourceNotFoundException with the item
+ * operations' text, also while the table is CREATING (AWS: item operations
+ * on a table that is not yet ACTIVE find no table). */
+int db_require_table(struct db *db, const struct db_scope *scope, const char *name,
+                     struct table **out, struct ddb_error *err);
+
+/* The scope's namespace, or NULL when it has never had a table; caller holds the lock. */
+struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope);
+/* The scope's namespace, created on first use; caller holds the lock exclusively. */
+struct namespace *db_namespace_for_write(struct db *db, const struct db_scope *scope);
+/* Where name is, or would go, in the namespace's sorted tables. */
+size_t db_namespace_position(const struct namespace *ns, const char *name);
+/* Adds t (taken) to the namespace in name order; caller holds the lock exclusively. */
+void db_namespace_insert(struct namespace *ns, struct table *t);
+
+/* ---- persistence (engine/db_persist.c); every function is a no-op in memory ---- */
+
+/* Gives a new table its file and uid, so that its changes are recorded. */
+void persist_attach_table(struct db *db, const char *namespace_id, struct table *t);
+/* Records a table's definition and state after it changed. */
+void persist_table(const struct table *t);
+/* Records that a table is gone, with its items. */
+void persist_table_removed(const struct table *t);
+/* Records a backup (description and items), or its removal. */
+void persist_backup(struct db *db, const struct backup *b);
+void persist_backup_removed(struct db *db, const struct backup *b);
+/* Records a transaction's client token. */
+void persist_token(struct db *db, const struct client_token *ct);
+/* Records that a namespace was reset. */
+void persist_reset(struct db *db, const char *namespace_id);
+
+/*
+ * One write in three steps, shared by single-item writes, batches and
+ * transactions (write.c). prepare: find the table, check the key/item against
+ * the schema, find the current item. evaluate: the condition, then the new
+ * item (UpdateItem's expression); sets matched = false when the condition
+ * fails. apply: charge capacity and commit. Only apply changes anything.
+ * Caller holds the lock exclusively.
+ */
+struct prepared_write {
+    const struct write_op *op;
+    struct table *t;
+    struct row_key key;    /* parts point into the request's values */
+    struct item *old;      /* borrowed: the current item, or NULL */
+    struct item *new_item; /* owned reference: what apply stores (NULL deletes) */
+    bool matched;          /* the condition held */
+    int64_t now_ms;        /* the engine's clock when the write was prepared */
+    bool throttle;         /* --throughput-model aws: admit, then charge the buckets */
+};
+
+int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
+                  struct prepared_write *pw, struct ddb_error *err);
+int write_evaluate(struct prepared_write *pw, struct ddb_error *err);
+/* After write_evaluate, before anything changes: whether AWS's throughput
+ * model lets the write start (always, without --throughput-model aws). A
+ * refused write changes nothing and consumes nothing. */
+int write_admit(const struct prepared_write *pw, struct ddb_error *err);
+/* Commits; charges units * multiplier (2 for transactions) into c. Leaves pw cleared. */
+void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
+                 struct consumed_capacity *c);
+void prepared_write_clear(struct prepared_write *pw);
+
+#endif

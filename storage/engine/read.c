@@ -1,0 +1,865 @@
+/*
+ * read.c - the read entry points: GetItem, and Query and Scan (one page of
+ * items from a table or an index).
+ *
+ * Reads hold the lock shared, so they never block each other. They return
+ * references to immutable items (see item.h) and leave projection and
+ * encoding to the caller, outside the lock; GetItem only checks, with the
+ * table's schema at hand, that its projection does not go inside a key
+ * attribute.
+ *
+ * A Query or Scan page is read in two steps. Under the shared lock the request is checked
+ * against the schema (index, ExclusiveStartKey, key condition, filter and
+ * projection rules, in the order AWS reports them), then the walker seeks to
+ * the start of the key range (O(log n)), walks it in the requested direction
+ * and takes references to the items it reads, stopping at Limit or after 1 MB
+ * of item data read (both count items read, before any filter, as on AWS).
+ * After the lock is released the filter and projections run on those
+ * immutable items, so a costly filter never holds up writers.
+ *
+ * Query touches only its partition and sort-key range: O(log n + k), however
+ * many other partitions the table has. Scan walks in partition-hash order, and
+ * a parallel-scan segment is a contiguous range of hashes, so segments are
+ * disjoint and together cover every item exactly once.
+ *
+ * LastEvaluatedKey is returned whenever the page stopped because of Limit or
+ * the 1 MB read limit, even when no item follows (dynalite test/query.js
+ * "should return LastEvaluatedKey if just over limit"; see docs/differences.md
+ * for the cases where AWS can tell that nothing follows).
+ *
+ * Error texts and their order come from dynalite's recorded AWS answers
+ * (test/query.js, test/scan.js; actions/query.js, actions/scan.js).
+ */
+#include "storage/base/alloc.h"
+#include "storage/base/limits.h"
+#include "storage/engine/capacity.h"
+#include "storage/engine/db.h"
+#include "storage/engine/db_internal.h"
+#include "storage/engine/db_items.h"
+#include "storage/expr/expr_legacy.h"
+#include "storage/table/throttle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- GetItem ---- */
+
+int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op *op,
+                enum return_capacity return_capacity, struct item **item,
+                struct consumed_capacity *capacity, struct ddb_error *err)
+{
+    struct table *t;
+    struct row_key key;
+    struct item *found;
+    double units;
+    int rc = -1;
+
+    *item = NULL;
+    memset(capacity, 0, sizeof *capacity);
+    db_read_lock(db);
+    if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto out;
+    if (table_check_key(t, &op->key, err) != 0) goto out;
+    if (op->projection && table_check_key_paths(t, op->projection, err) != 0) goto out;
+    table_row_key(t, &op->key, &key);
+    if (db->aws_throughput &&
+        throttle_admit_read(t, NULL, key.hash, key.parts, 1, db_now_ms(db), err) != 0)
+        goto out;
+    found = table_find(t, &key);
+    units = capacity_read_units(found ? found->size_bytes : 0, op->consistent_read);
+    capacity_begin(capacity, return_capacity, t->def.name);
+    capacity_add_table(capacity, units, 0);
+    if (db->aws_throughput) throttle_charge(t, NULL, units, 0, db_now_ms(db));
+    insight_lock(t->insight);
+    insight_count_request(t->insight, INSIGHT_GET_ITEM);
+    insight_read_item(t->insight, key.hash, key.parts[0], units, found != NULL, db_now_ms(db));
+    insight_unlock(t->insight);
+    *item = item_ref(found);
+    rc = 0;
+out:
+    db_unlock(db);
+    return rc;
+}
+
+/* ---- Query and Scan ---- */
+
+#define INVALID_START_KEY "The provided starting key is invalid"
+#define KEY_MISMATCH      "The provided key element does not match the schema"
+
+/* What the walk needs to know about its source, copied so it outlives the lock. */
+struct source {
+    const struct skiplist *rows;
+    const struct table_index *index; /* NULL for the table; valid under the lock only */
+    struct index_def index_def;      /* copy, for projection after the lock */
+    struct key_schema table_key;     /* copy */
+    bool is_index;
+    bool is_global;
+    bool fetch; /* LSI read that needs the rest of the item (table reads) */
+};
+
+static void source_clear(struct source *s)
+{
+    if (s->is_index) index_def_clear(&s->index_def);
+    key_schema_clear(&s->table_key);
+}
+
+/* Drops the page's item references and frees what it owns; p becomes empty. */
+void read_page_clear(struct read_page *p)
+{
+    for (size_t i = 0; i < p->count; i++)
+        item_unref(p->items[i]);
+    free(p->items);
+    value_clear(&p->last_evaluated_key);
+    consumed_capacity_clear(&p->capacity);
+    memset(p, 0, sizeof *p);
+    value_init_null(&p->last_evaluated_key);
+}
+
+static int open_source(const struct table *t, const struct read_page_op *op, int64_t now_ms,
+                       struct source *s, struct ddb_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->rows = &t->items;
+    if (op->index_name) {
+        const struct table_index *idx = table_find_index(t, op->index_name);
+        if (!idx)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "The table does not have the specified index: %s", op->index_name);
+        if (idx->def->is_global && op->consistent_read)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Consistent reads are not supported on global secondary indexes");
+        /* A GSI added by UpdateTable answers only once its backfill is done (the
+         * text AWS sends meanwhile, quoted in public bug reports; see index.h). */
+        if (idx->backfilling || index_status_at(idx, now_ms) == INDEX_CREATING)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "Cannot read from backfilling global secondary index: %s",
+                                 op->index_name);
+        s->rows = &idx->rows;
+        s->index = idx;
+        s->is_index = true;
+        s->is_global = idx->def->is_global;
+        index_def_copy(&s->index_def, idx->def);
+    }
+    key_schema_copy(&s->table_key, &t->def.key);
+    return 0;
+}
+
+/* The key schema the request reads by: the index's, or the table's. */
+static const struct key_schema *source_schema(const struct source *s)
+{
+    return s->is_index ? &s->index_def.key : &s->table_key;
+}
+
+/* The key attribute names a row of the source is identified by (index keys, then table keys). */
+static size_t source_key_names(const struct source *s, const char **names)
+{
+    size_t n = 0;
+    if (s->is_index) {
+        for (size_t i = 0; i < s->index_def.key.hash_count; i++)
+            names[n++] = s->index_def.key.hash_names[i];
+        for (size_t i = 0; i < s->index_def.key.range_count; i++)
+            names[n++] = s->index_def.key.range_names[i];
+    }
+    for (size_t i = 0; i < 1 + s->table_key.range_count; i++) {
+        const char *name = i == 0 ? s->table_key.hash_names[0] : s->table_key.range_names[0];
+        bool dup = false;
+        for (size_t j = 0; j < n; j++)
+            dup = dup || strcmp(names[j], name) == 0;
+        if (!dup) names[n++] = name;
+    }
+    return n;
+}
+
+/* The row key of a source row for the item or key map attrs (index or table layout). */
+static bool source_row_key(const struct table *t, const struct source *s, const struct value *attrs,
+                           struct row_key *out)
+{
+    if (s->is_index) return index_row_key(s->index, attrs, out);
+    table_row_key(t, attrs, out);
+    return true;
+}
+
+static enum value_type key_type(const struct table *t, const char *name)
+{
+    enum value_type type = VALUE_S;
+    table_def_attr_type(&t->def, name, &type);
+    return type;
+}
+
+static const struct value *esk_get(const struct value *esk, const char *name)
+{
+    return value_map_get(esk, name, strlen(name));
+}
+
+/*
+ * ExclusiveStartKey, first part (before the key condition): it names exactly
+ * the source's key attributes, and the attributes of the key schema read by
+ * have the declared types. AWS's texts differ by operation: a Scan of a table
+ * answers a wrong attribute count with the longer text (dynalite actions/scan.js).
+ */
+static int check_start_key_names(const struct table *t, const struct source *s,
+                                 const struct value *esk, bool is_scan, struct ddb_error *err)
+{
+    const char *names[ROW_KEY_MAX_PARTS];
+    const struct key_schema *k = source_schema(s);
+    size_t n = source_key_names(s, names);
+
+    if (esk->u.map.count != n) {
+        if (is_scan && !s->is_index)
+            return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY ": " KEY_MISMATCH);
+        return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY);
+    }
+    if (is_scan && !s->is_index) return 0; /* the table-key check below has the Scan's text */
+    for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
+        const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
+        const struct value *v = esk_get(esk, name);
+        if (!v) return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY);
+        if (v->type != key_type(t, name)) return ddb_error_set(err, DDB_VALIDATION, KEY_MISMATCH);
+    }
+    return 0;
+}
+
+/* ExclusiveStartKey, second part: the table's own key attributes. */
+static int check_start_key_table(const struct table *t, const struct value *esk,
+                                 struct ddb_error *err)
+{
+    const struct key_schema *k = &t->def.key;
+    for (size_t i = 0; i < 1 + k->range_count; i++) {
+        const char *name = i == 0 ? k->hash_names[0] : k->range_names[0];
+        const struct value *v = esk_get(esk, name);
+        if (!v || v->type != key_type(t, name))
+            return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY ": " KEY_MISMATCH);
+    }
+    return 0;
+}
+
+/* Whether v satisfies the resolved sort-key condition of kc. */
+static bool range_matches(const struct key_condition *kc, const struct value *v)
+{
+    int c;
+    if (v->type != kc->lo.type) return false;
+    if (kc->range_op == KEY_RANGE_BEGINS_WITH)
+        return v->u.str.len >= kc->lo.u.str.len &&
+               memcmp(v->u.str.data, kc->lo.u.str.data, kc->lo.u.str.len) == 0;
+    c = value_compare_scalar(v, &kc->lo);
+    switch (kc->range_op) {
+    case KEY_RANGE_EQ: return c == 0;
+    case KEY_RANGE_LT: return c < 0;
+    case KEY_RANGE_LE: return c <= 0;
+    case KEY_RANGE_GT: return c > 0;
+    case KEY_RANGE_GE: return c >= 0;
+    case KEY_RANGE_BETWEEN: return c >= 0 && value_compare_scalar(v, &kc->hi) <= 0;
+    default: return true;
+    }
+}
+
+/*
+ * A Query's ExclusiveStartKey must lie inside the key condition: its sort key
+ * must satisfy the sort-key condition ("The provided starting key does not
+ * match the range key predicate"), and its partition key must be the queried
+ * one ("The query can return at most one row and cannot be restarted" when a
+ * sort-key condition was given, "The provided starting key is outside query
+ * boundaries based on provided conditions" otherwise) - dynalite
+ * actions/query.js and test/query.js, recorded against AWS.
+ */
+static int check_start_key_bounds(const struct key_condition *kc, const struct value *esk,
+                                  struct ddb_error *err)
+{
+    bool same_hash = true;
+    for (size_t i = 0; i < kc->hash_count; i++) {
+        const struct value *v = esk_get(esk, kc->hash[i].name);
+        same_hash = same_hash && v && value_equal(v, &kc->hash[i].value);
+    }
+    if (kc->range_op == KEY_RANGE_NONE) {
+        if (!same_hash)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "The provided starting key is outside query boundaries based on "
+                                 "provided conditions");
+        return 0;
+    }
+    {
+        bool matches = range_matches(kc, esk_get(esk, kc->range_name));
+        for (size_t i = 0; i < kc->range_eq_count; i++) {
+            const struct value *v = esk_get(esk, kc->range_eq[i].name);
+            matches = matches && v && value_equal(v, &kc->range_eq[i].value);
+        }
+        if (!matches)
+            return ddb_error_set(
+                err, DDB_VALIDATION,
+                "The provided starting key does not match the range key predicate");
+    }
+    if (!same_hash)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "The query can return at most one row and cannot be restarted");
+    return 0;
+}
+
+/* A Query's filter may not use the key attributes it reads by ("Filter
+ * Expression can only contain non-primary key attributes: Primary key
+ * attribute: b", or "QueryFilter ..." for the legacy parameter). */
+static int check_filter_keys(const struct source *s, const struct read_page_op *op,
+                             struct ddb_error *err)
+{
+    const struct key_schema *k = source_schema(s);
+    if (!op->filter || op->filter_may_use_keys) return 0;
+    for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
+        const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
+        if (expr_references(op->filter, name, strlen(name)))
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 "%s can only contain non-primary key attributes: Primary key "
+                                 "attribute: %s",
+                                 op->filter_param ? op->filter_param : "Filter Expression", name);
+    }
+    return 0;
+}
+
+/* Select ALL_ATTRIBUTES needs the whole item, which a GSI without ALL projection lacks. */
+static int check_select(const struct source *s, const struct read_page_op *op,
+                        struct ddb_error *err)
+{
+    if (s->is_global && op->select == SELECT_ALL_ATTRIBUTES &&
+        s->index_def.projection.type != PROJECTION_ALL)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "One or more parameter values were invalid: Select type "
+                             "ALL_ATTRIBUTES is not supported for global secondary index %s "
+                             "because its projection type is not ALL",
+                             s->index_def.name);
+    return 0;
+}
+
+static bool index_has_attr(const void *ctx, const char *name, size_t name_len)
+{
+    return index_projects(ctx, name, name_len);
+}
+
+/* A local secondary index read fetches the rest of the item from the table
+ * (and pays table reads for it) when it asks for attributes the index does
+ * not hold (developerguide/LSI.html "Attribute projections"). */
+static void decide_fetch(struct source *s, const struct read_page_op *op)
+{
+    if (!s->is_index || s->is_global || s->index_def.projection.type == PROJECTION_ALL) return;
+    s->fetch = op->select == SELECT_ALL_ATTRIBUTES ||
+               (op->projection && !expr_names_all(op->projection, index_has_attr, s->index));
+}
+
+/* The smallest byte string greater than every string with this prefix, or
+ * false when there is none (the prefix is all 0xff bytes). */
+static bool prefix_successor(const struct value *prefix, struct value *out)
+{
+    size_t len = prefix->u.str.len;
+    while (len > 0 && (unsigned char) prefix->u.str.data[len - 1] == 0xff)
+        len--;
+    if (len == 0) return false;
+    value_copy(out, prefix);
+    out->u.str.len = len;
+    out->u.str.data[len - 1] = (char) ((unsigned char) out->u.str.data[len - 1] + 1);
+    return true;
+}
+
+/* [first, end) of the rows a resolved key condition selects. */
+static void query_range(const struct source *s, const struct key_condition *kc,
+                        struct skiplist_node **first, struct skiplist_node **end)
+{
+    struct row_key lo, hi;
+    const struct value *hash_parts[DDB_MAX_KEY_PARTS];
+    struct value succ;
+    size_t n = 0;
+
+    memset(&lo, 0, sizeof lo);
+    for (size_t i = 0; i < kc->hash_count; i++)
+        hash_parts[i] = lo.parts[n++] = &kc->hash[i].value;
+    for (size_t i = 0; i < kc->range_eq_count; i++)
+        lo.parts[n++] = &kc->range_eq[i].value;
+    lo.part_count = n;
+    lo.hash = key_hash(hash_parts, kc->hash_count);
+    hi = lo;
+
+    switch (kc->range_op) {
+    case KEY_RANGE_NONE:
+        *first = skiplist_lower_bound(s->rows, &lo, KEY_BIAS_LOW);
+        *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
+        return;
+    case KEY_RANGE_EQ:
+    case KEY_RANGE_BETWEEN:
+    case KEY_RANGE_GE:
+    case KEY_RANGE_GT:
+    case KEY_RANGE_BEGINS_WITH: lo.parts[lo.part_count++] = &kc->lo; break;
+    case KEY_RANGE_LT:
+    case KEY_RANGE_LE: break;
+    }
+    switch (kc->range_op) {
+    case KEY_RANGE_EQ: hi.parts[hi.part_count++] = &kc->lo; break;
+    case KEY_RANGE_BETWEEN: hi.parts[hi.part_count++] = &kc->hi; break;
+    case KEY_RANGE_LT:
+    case KEY_RANGE_LE: hi.parts[hi.part_count++] = &kc->lo; break;
+    default: break;
+    }
+
+    *first = kc->range_op == KEY_RANGE_GT ? skiplist_upper_bound(s->rows, &lo, KEY_BIAS_HIGH)
+                                          : skiplist_lower_bound(s->rows, &lo, KEY_BIAS_LOW);
+    if (kc->range_op == KEY_RANGE_LT) {
+        *end = skiplist_lower_bound(s->rows, &hi, KEY_BIAS_LOW);
+    } else if (kc->range_op == KEY_RANGE_BEGINS_WITH) {
+        if (prefix_successor(&kc->lo, &succ)) {
+            hi.parts[hi.part_count++] = &succ;
+            *end = skiplist_lower_bound(s->rows, &hi, KEY_BIAS_LOW);
+            value_clear(&succ);
+        } else {
+            *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
+        }
+    } else {
+        *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
+    }
+}
+
+/* True when node comes before end in forward order (end NULL = past the last row). */
+static bool before(const struct skiplist_node *node, const struct skiplist_node *end)
+{
+    return end == NULL || row_key_compare(&node->key, &end->key, KEY_BIAS_LOW) < 0;
+}
+
+struct walk {
+    struct item **read; /* references to the items read, in walk order */
+    size_t read_count;
+    size_t read_cap;
+    size_t read_bytes;  /* by AWS's item-size rules (projected size on an index) */
+    size_t fetch_bytes; /* whole items fetched from the table for an LSI read */
+    bool stopped_early; /* Limit or the 1 MB page limit ended the page */
+};
+
+/* Takes node's item into the page; returns false when the page is full after it. */
+static bool walk_take(struct walk *w, const struct source *s, const struct read_page_op *op,
+                      struct skiplist_node *node)
+{
+    size_t size = s->is_index ? index_projected_size(s->index, node->item) : node->item->size_bytes;
+    if (w->read_count == w->read_cap) {
+        w->read_cap = w->read_cap ? w->read_cap * 2 : 64;
+        w->read = xrealloc(w->read, sizeof *w->read * w->read_cap);
+    }
+    w->read[w->read_count++] = item_ref(node->item);
+    w->read_bytes += size;
+    if (s->fetch) w->fetch_bytes += node->item->size_bytes;
+    if ((op->limit > 0 && (int64_t) w->read_count >= op->limit) ||
+        w->read_bytes >= DDB_MAX_PAGE_READ_BYTES) {
+        w->stopped_early = true;
+        return false;
+    }
+    return true;
+}
+
+/* Copies the key attributes of the source's row into a LastEvaluatedKey map. */
+static void make_last_key(const struct source *s, const struct item *item, struct value *out)
+{
+    const char *names[ROW_KEY_MAX_PARTS];
+    size_t n = source_key_names(s, names);
+    value_init_map(out);
+    for (size_t i = 0; i < n; i++) {
+        struct value v;
+        value_copy(&v, item_get(item, names[i], strlen(names[i])));
+        value_map_set(out, names[i], strlen(names[i]), &v);
+    }
+}
+
+/* The attributes of item that the index holds, into *out (a new VALUE_M). */
+static void project_to_index(const struct table_index *view, const struct item *item,
+                             struct value *out)
+{
+    value_init_map(out);
+    for (size_t a = 0; a < item->attrs.u.map.count; a++) {
+        const struct attr *at = &item->attrs.u.map.attrs[a];
+        struct value copy;
+        if (!index_projects(view, at->name, at->name_len)) continue;
+        value_copy(&copy, &at->value);
+        value_map_set(out, at->name, at->name_len, &copy);
+    }
+}
+
+/*
+ * Applies filter, Select and projections to the items read; runs outside the
+ * lock. A GSI holds only its projected attributes, so its filter and result
+ * see only those; an LSI fetches the rest of the item from the table when the
+ * request needs it.
+ */
+static int finish_page(const struct source *s, const struct read_page_op *op, struct walk *w,
+                       struct read_page *out, struct ddb_error *err)
+{
+    struct table_index view = {.def = &s->index_def, .table_key = &s->table_key};
+    bool partial = s->is_index && s->index_def.projection.type != PROJECTION_ALL;
+    bool index_view = partial && op->select != SELECT_ALL_ATTRIBUTES;
+    int rc = 0;
+
+    out->scanned_count = w->read_count;
+    /* Zeroed: read_page_clear unrefs items[0..count) and COUNT pages fill none. */
+    out->items = xcalloc(w->read_count ? w->read_count : 1, sizeof *out->items);
+    for (size_t i = 0; i < w->read_count; i++) {
+        struct item *item = w->read[i];
+        struct value projected, gsi_view;
+        const struct value *base = &item->attrs;
+        bool matched = true, have_view = false;
+
+        w->read[i] = NULL;
+        if (partial && s->is_global) {
+            project_to_index(&view, item, &gsi_view);
+            have_view = true;
+        }
+        if (op->filter && rc == 0 &&
+            expr_eval_condition(op->filter, have_view ? &gsi_view : &item->attrs, &matched, err) !=
+                0)
+            rc = -1;
+        if (rc != 0 || !matched || op->select == SELECT_COUNT) {
+            if (rc == 0 && matched) out->count++;
+            if (have_view) value_clear(&gsi_view);
+            item_unref(item);
+            continue;
+        }
+        if (index_view && (s->is_global || !op->projection)) {
+            if (!have_view) project_to_index(&view, item, &gsi_view);
+            have_view = true;
+            base = &gsi_view;
+        }
+        if (op->projection) {
+            expr_project(op->projection, base, &projected);
+            item_unref(item);
+            item = item_new(&projected);
+        } else if (base != &item->attrs) {
+            item_unref(item);
+            item = item_new(&gsi_view);
+            have_view = false; /* taken by item_new */
+        }
+        if (have_view) value_clear(&gsi_view);
+        out->items[out->count++] = item;
+    }
+    return rc;
+}
+
+static void walk_clear(struct walk *w)
+{
+    for (size_t i = 0; i < w->read_count; i++)
+        item_unref(w->read[i]);
+    free(w->read);
+}
+
+/* Read capacity of a page: the total size read, rounded up to 4 KB once; an
+ * LSI read that fetched items from the table also pays for those (dynalite
+ * test/query.js "should return all attributes when specified for secondary
+ * indexes": Table 3 + index 1). The units charged to the index and to the
+ * table go to *index_units and *table_units, for the report. */
+static void charge_page(const struct table *t, const struct source *s,
+                        const struct read_page_op *op, enum return_capacity mode,
+                        const struct walk *w, struct read_page *out, double *index_units,
+                        double *table_units)
+{
+    double units = capacity_read_units(w->read_bytes, op->consistent_read);
+    *index_units = *table_units = 0;
+    capacity_begin(&out->capacity, mode, t->def.name);
+    if (s->is_index) {
+        *index_units = units;
+        capacity_add_index(&out->capacity, mode, s->index_def.name, s->is_global, units, 0);
+        if (s->fetch && w->fetch_bytes) {
+            *table_units = capacity_read_units(w->fetch_bytes, op->consistent_read);
+            capacity_add_table(&out->capacity, *table_units, 0);
+        }
+    } else {
+        *table_units = units;
+        capacity_add_table(&out->capacity, units, 0);
+    }
+}
+
+/* --throughput-model aws: whether a page may be read - from the GSI, or
+ * from the table (its LSIs read the table's capacity) - of the Query's
+ * partition (kc) or of none (a Scan, kc NULL). */
+static int admit_page(struct db *db, struct table *t, const struct source *s,
+                      const struct key_condition *kc, struct ddb_error *err)
+{
+    const struct value *parts[4];
+    size_t count = 0;
+
+    if (!db->aws_throughput) return 0;
+    for (; kc && count < kc->hash_count && count < 4; count++)
+        parts[count] = &kc->hash[count].value;
+    return throttle_admit_read(t, s->is_global ? s->index : NULL,
+                               count ? key_hash(parts, count) : 0, parts, count, db_now_ms(db),
+                               err);
+}
+
+/* ...and what it consumed, where it was admitted. */
+static void charge_page_throttle(struct db *db, struct table *t, const struct source *s,
+                                 double index_units, double table_units)
+{
+    if (!db->aws_throughput) return;
+    if (s->is_global) {
+        throttle_charge(t, s->index, index_units, 0, db_now_ms(db));
+        index_units = 0;
+    }
+    throttle_charge(t, NULL, index_units + table_units, 0, db_now_ms(db));
+}
+
+/* Collects a filter's top-level attribute names into a sorted, ", "-separated
+ * list (the report names a filter by what it reads). */
+struct name_list {
+    const char *names[16];
+    size_t lens[16];
+    size_t count;
+};
+
+static bool collect_name(const void *ctx, const char *name, size_t name_len)
+{
+    struct name_list *l = (struct name_list *) ctx;
+    size_t at = 0;
+    for (; at < l->count; at++) {
+        size_t n = l->lens[at] < name_len ? l->lens[at] : name_len;
+        int c = memcmp(l->names[at], name, n);
+        if (c == 0 && l->lens[at] == name_len) return true; /* seen */
+        if (c > 0 || (c == 0 && l->lens[at] > name_len)) break;
+    }
+    if (l->count == 16) return true;
+    memmove(&l->names[at + 1], &l->names[at], sizeof *l->names * (l->count - at));
+    memmove(&l->lens[at + 1], &l->lens[at], sizeof *l->lens * (l->count - at));
+    l->names[at] = name;
+    l->lens[at] = name_len;
+    l->count++;
+    return true;
+}
+
+static const char *filter_attrs(const struct expr *filter, char *buf, size_t size)
+{
+    struct name_list l = {.count = 0};
+    size_t pos = 0;
+
+    if (!filter) return NULL;
+    expr_names_all(filter, collect_name, &l);
+    buf[0] = '\0';
+    for (size_t i = 0; i < l.count && pos + 3 < size; i++) {
+        int n =
+            snprintf(buf + pos, size - pos, "%s%.*s", i ? ", " : "", (int) l.lens[i], l.names[i]);
+        if (n < 0) break;
+        pos += (size_t) n < size - pos ? (size_t) n : size - pos - 1;
+    }
+    return buf;
+}
+
+/* Records a page in the table's counters (engine lock shared); *page takes
+ * the items returned once the filter has run. */
+static void record_page(struct db *db, const struct table *t, const struct source *s,
+                        const struct read_page_op *op, const struct walk *w, bool is_scan,
+                        const struct key_condition *kc, double index_units, double table_units,
+                        struct insight_page *page)
+{
+    char attrs[INSIGHT_FILTER_TEXT];
+    const struct value *parts[4];
+    struct insight_page_read r = {
+        .index_name = s->is_index ? s->index_def.name : NULL,
+        .is_global = s->is_global,
+        .is_scan = is_scan,
+        .items_read = w->read_count,
+        .bytes_read = w->read_bytes,
+        .index_units = index_units,
+        .table_units = table_units,
+        .filter_attrs = filter_attrs(op->filter, attrs, sizeof attrs),
+        .now_ms = db_now_ms(db),
+    };
+    if (kc) {
+        for (size_t i = 0; i < kc->hash_count && i < 4; i++)
+            parts[i] = &kc->hash[i].value;
+        r.part_count = kc->hash_count < 4 ? kc->hash_count : 4;
+        r.hash = key_hash(parts, r.part_count);
+        r.parts = parts;
+    }
+    insight_lock(t->insight);
+    insight_read_page(t->insight, &r, page);
+    insight_unlock(t->insight);
+}
+
+/* The key condition resolved against the source's schema: parsed
+ * KeyConditionExpression or legacy KeyConditions. */
+static int resolve_key_condition(const struct table *t, const struct source *s,
+                                 const struct read_page_op *op, struct key_condition *kc,
+                                 struct ddb_error *err)
+{
+    if (expr_legacy_is_built(op->key_condition))
+        return expr_legacy_key_resolve(op->key_condition, source_schema(s), t->def.attr_defs,
+                                       t->def.attr_def_count, kc, err);
+    return expr_key_condition_resolve(op->key_condition, source_schema(s), t->def.attr_defs,
+                                      t->def.attr_def_count, kc, err);
+}
+
+/* Query's checks against the schema, in the order AWS reports them. Caller holds the lock. */
+static int check_query(const struct table *t, const struct source *s, const struct read_page_op *op,
+                       struct key_condition *kc, struct ddb_error *err)
+{
+    const struct value *esk = op->exclusive_start_key;
+
+    if (esk && check_start_key_names(t, s, esk, false, err) != 0) return -1;
+    if (resolve_key_condition(t, s, op, kc, err) != 0) return -1;
+    if (esk && check_start_key_table(t, esk, err) != 0) return -1;
+    if (esk && check_start_key_bounds(kc, esk, err) != 0) return -1;
+    if (table_check_key_paths(t, op->projection, err) != 0) return -1;
+    if (check_filter_keys(s, op, err) != 0) return -1;
+    if (check_select(s, op, err) != 0) return -1;
+    return table_check_key_paths(t, op->filter, err);
+}
+
+/*
+ * Query: one page of the key range of op->key_condition (see db.h). Takes the
+ * lock shared for the checks and the walk; *out is owned by the caller
+ * (read_page_clear) and left empty on -1.
+ */
+int db_query(struct db *db, const struct db_scope *scope, const struct read_page_op *op,
+             enum return_capacity return_capacity, struct read_page *out, struct ddb_error *err)
+{
+    struct table *t;
+    struct source s;
+    struct key_condition kc;
+    struct walk w;
+    struct skiplist_node *first, *end, *node;
+    struct insight_page page = {.ins = NULL};
+    double index_units, table_units;
+    bool source_open = false;
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    value_init_null(&out->last_evaluated_key);
+    memset(&kc, 0, sizeof kc);
+    value_init_null(&kc.lo);
+    value_init_null(&kc.hi);
+    memset(&w, 0, sizeof w);
+    db_read_lock(db);
+    if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
+    if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
+    source_open = true;
+    if (check_query(t, &s, op, &kc, err) != 0) goto unlock;
+    if (admit_page(db, t, &s, &kc, err) != 0) goto unlock;
+    decide_fetch(&s, op);
+    query_range(&s, &kc, &first, &end);
+    if (op->exclusive_start_key) {
+        struct row_key esk;
+        struct skiplist_node *bound;
+        source_row_key(t, &s, op->exclusive_start_key, &esk);
+        if (op->scan_forward) {
+            /* Resume at the first row after the start key, if that is later. */
+            bound = skiplist_upper_bound(s.rows, &esk, KEY_BIAS_LOW);
+            if (!bound)
+                first = NULL;
+            else if (first && before(first, bound))
+                first = bound;
+        } else {
+            /* Resume below the start key, if that is lower than the range's end. */
+            bound = skiplist_lower_bound(s.rows, &esk, KEY_BIAS_LOW);
+            if (bound && (!end || before(bound, end))) end = bound;
+        }
+    }
+    if (op->scan_forward) {
+        for (node = first; node && before(node, end); node = skiplist_next(node)) {
+            if (!walk_take(&w, &s, op, node)) break;
+        }
+    } else {
+        node = end ? skiplist_prev(end) : skiplist_last(s.rows);
+        for (; node && first && !before(node, first); node = skiplist_prev(node)) {
+            if (!walk_take(&w, &s, op, node)) break;
+        }
+    }
+    if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
+    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page_throttle(db, t, &s, index_units, table_units);
+    record_page(db, t, &s, op, &w, false, &kc, index_units, table_units, &page);
+    rc = 0;
+unlock:
+    db_unlock(db);
+    if (rc == 0) rc = finish_page(&s, op, &w, out, err);
+    insight_page_finish(&page, rc == 0 ? out->count : 0);
+    if (rc != 0) read_page_clear(out);
+    if (source_open) source_clear(&s);
+    key_condition_clear(&kc);
+    walk_clear(&w);
+    return rc;
+}
+
+/* The first hash of parallel-scan segment `segment` of `total`: segments split
+ * the 64-bit hash space into equal contiguous ranges. */
+static uint64_t segment_start(uint32_t segment, uint32_t total)
+{
+    return (uint64_t) (((unsigned __int128) segment << 64) / total);
+}
+
+/* Scan's checks against the schema, in the order AWS reports them (dynalite
+ * actions/scan.js). Caller holds the lock. */
+static int check_scan(const struct table *t, const struct source *s, const struct read_page_op *op,
+                      struct ddb_error *err)
+{
+    const struct value *esk = op->exclusive_start_key;
+
+    if (esk && check_start_key_names(t, s, esk, true, err) != 0) return -1;
+    if (check_select(s, op, err) != 0) return -1;
+    if (esk && check_start_key_table(t, esk, err) != 0) return -1;
+    if (table_check_key_paths(t, op->projection, err) != 0) return -1;
+    return table_check_key_paths(t, op->filter, err);
+}
+
+/* Scan: one page of the table or index, or of one parallel-scan segment
+ * (see db.h). Same locking and ownership as db_query. */
+int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_op *op,
+            enum return_capacity return_capacity, struct read_page *out, struct ddb_error *err)
+{
+    struct table *t;
+    struct source s;
+    struct walk w;
+    struct skiplist_node *node;
+    struct row_key probe;
+    struct insight_page page = {.ins = NULL};
+    double index_units, table_units;
+    bool source_open = false, last_segment = true;
+    uint64_t seg_start = 0, seg_end = 0;
+    int rc = -1;
+
+    memset(out, 0, sizeof *out);
+    value_init_null(&out->last_evaluated_key);
+    memset(&w, 0, sizeof w);
+    memset(&probe, 0, sizeof probe);
+    db_read_lock(db);
+    if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
+    if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
+    source_open = true;
+    if (check_scan(t, &s, op, err) != 0) goto unlock;
+    if (admit_page(db, t, &s, NULL, err) != 0) goto unlock;
+    decide_fetch(&s, op);
+    if (op->total_segments > 1) {
+        seg_start = probe.hash = segment_start(op->segment, op->total_segments);
+        last_segment = op->segment + 1 == op->total_segments;
+        if (!last_segment) seg_end = segment_start(op->segment + 1, op->total_segments);
+    }
+    node = skiplist_lower_bound(s.rows, &probe, KEY_BIAS_LOW);
+    if (op->exclusive_start_key) {
+        struct row_key esk;
+        /* A sparse index row needs every index key; the start key has them (checked). */
+        if (source_row_key(t, &s, op->exclusive_start_key, &esk)) {
+            /* A start key from another segment would walk into it (dynalite
+             * actions/scan.js, recorded against AWS). */
+            if (op->total_segments > 1 &&
+                (esk.hash < seg_start || (!last_segment && esk.hash >= seg_end))) {
+                ddb_error_set(err, DDB_VALIDATION,
+                              INVALID_START_KEY ": Invalid ExclusiveStartKey. Please use "
+                                                "ExclusiveStartKey with correct Segment. "
+                                                "TotalSegments: %u Segment: %u",
+                              (unsigned) op->total_segments, (unsigned) op->segment);
+                goto unlock;
+            }
+            node = skiplist_upper_bound(s.rows, &esk, KEY_BIAS_LOW);
+        }
+    }
+    for (; node && (last_segment || node->key.hash < seg_end); node = skiplist_next(node)) {
+        if (!walk_take(&w, &s, op, node)) break;
+    }
+    if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
+    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page_throttle(db, t, &s, index_units, table_units);
+    record_page(db, t, &s, op, &w, true, NULL, index_units, table_units, &page);
+    rc = 0;
+unlock:
+    db_unlock(db);
+    if (rc == 0) rc = finish_page(&s, op, &w, out, err);
+    insight_page_finish(&page, rc == 0 ? out->count : 0);
+    if (rc != 0) read_page_clear(out);
+    if (source_open) source_clear(&s);
+    walk_clear(&w);
+    return rc;
+}
