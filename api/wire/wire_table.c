@@ -28,15 +28,11 @@
 #include "api/wire/body.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
+#include "storage/model/throughput.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The warm throughput DynamoDB reports for an on-demand table or GSI that never
- * configured one (ack-api-quirks DDB-TABLE-134, ScyllaDB issue #21853). */
-#define WARM_DEFAULT_READ_UNITS  12000
-#define WARM_DEFAULT_WRITE_UNITS 4000
 
 /* The key id reported when a table uses the AWS managed KMS key (no
  * KMSMasterKeyId given). AWS reports the account's aws/dynamodb key. */
@@ -354,27 +350,17 @@ static json_t *throughput_to_json(const struct throughput *t, int64_t last_incre
     return obj;
 }
 
-static int64_t max64(int64_t a, int64_t b)
-{
-    return a > b ? a : b;
-}
-
 /* warm: what the table was asked to be ready for (NULL or zeros: nothing);
- * it is never below the defaults or the provisioned units. */
+ * what is reported is never below the defaults or the provisioned units
+ * (storage/model/throughput.c). */
 static json_t *warm_throughput_to_json(enum billing_mode billing, const struct throughput *t,
                                        const struct warm_throughput *warm, const char *status)
 {
     json_t *obj = json_object();
-    bool on_demand = billing == BILLING_PAY_PER_REQUEST;
-    int64_t read = on_demand ? WARM_DEFAULT_READ_UNITS : t->read_units;
-    int64_t write = on_demand ? WARM_DEFAULT_WRITE_UNITS : t->write_units;
+    struct warm_throughput described = throughput_warm_described(billing, t, warm);
 
-    if (warm) {
-        read = max64(read, warm->read_per_s);
-        write = max64(write, warm->write_per_s);
-    }
-    json_object_set_new(obj, "ReadUnitsPerSecond", json_integer(read));
-    json_object_set_new(obj, "WriteUnitsPerSecond", json_integer(write));
+    json_object_set_new(obj, "ReadUnitsPerSecond", json_integer(described.read_per_s));
+    json_object_set_new(obj, "WriteUnitsPerSecond", json_integer(described.write_per_s));
     json_object_set_new(obj, "Status", json_string(status));
     return obj;
 }
