@@ -12,9 +12,11 @@
 
 #include "api/ops/tag_rules.h"
 #include "api/wire/body.h"
+#include "api/wire/wire_table.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/model/schema.h"
+#include "storage/model/throughput.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,22 +97,12 @@ static bool list_has_member(const json_t *list, const char *key, const char *nam
 
 int table_rules_throughput_bounds(const json_t *pt, const char *index, struct ddb_error *err)
 {
-    static const char *const units[] = {"ReadCapacityUnits", "WriteCapacityUnits"};
+    struct throughput units;
 
     if (!pt) return 0;
-    for (size_t i = 0; i < 2; i++) {
-        json_int_t v = body_member_int(pt, units[i]);
-        if (v <= TABLE_RULES_MAX_CAPACITY_UNITS) continue;
-        if (index)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Given value %" JSON_INTEGER_FORMAT
-                                 " for %s is out of bounds for index %s",
-                                 v, units[i], index);
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "Given value %" JSON_INTEGER_FORMAT " for %s is out of bounds", v,
-                             units[i]);
-    }
-    return 0;
+    units.read_units = body_member_int(pt, "ReadCapacityUnits");
+    units.write_units = body_member_int(pt, "WriteCapacityUnits");
+    return throughput_check_bounds(&units, index, err);
 }
 
 /* "Keys: [...], AttributeDefinitions: [...]" when a key of ks is not defined in defs. */
@@ -620,34 +612,20 @@ int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err)
  * (or -1 to clear one on UpdateTable). An index's texts say "for index : <i>"
  * where the table's say "for table" (the catalogue records the variant, not
  * its placement in the PROVISIONED text). */
-int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, const char *index,
-                          struct ddb_error *err)
+/* OnDemandThroughput of a table (index NULL) or of its GSI named index at
+ * creation (the rule is storage's, model/throughput.c). */
+static int check_on_demand(const json_t *spec, bool on_demand, const char *index,
+                           struct ddb_error *err)
 {
-    static const char *const members[] = {"MaxReadRequestUnits", "MaxWriteRequestUnits"};
-    char whose[300];
+    struct on_demand_throughput units;
+    struct units_sent sent = {
+        .any = json_object_size(spec) > 0,
+        .read = body_member(spec, "MaxReadRequestUnits") != NULL,
+        .write = body_member(spec, "MaxWriteRequestUnits") != NULL,
+    };
 
-    if (index)
-        snprintf(whose, sizeof whose, "index : %s", index);
-    else
-        snprintf(whose, sizeof whose, "table");
-    for (size_t i = 0; i < 2; i++) {
-        const json_t *v = body_member(spec, members[i]);
-        json_int_t n = json_integer_value(v);
-        if (!v) continue;
-        if (!on_demand)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 TABLE_RULES_INVALID
-                                 "%s for OnDemandThroughput%s%s cannot be specified when the "
-                                 "table BillingMode is PROVISIONED",
-                                 members[i], index ? " for " : "", index ? whose : "");
-        if (n == 0 || n < -1 || (n == -1 && !updating))
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 TABLE_RULES_INVALID
-                                 "Requested %s for OnDemandThroughput for %s is outside of "
-                                 "valid range",
-                                 members[i], whose);
-    }
-    return 0;
+    wire_table_on_demand_from_json(spec, &units);
+    return throughput_check_on_demand(&units, &sent, on_demand, false, index, err);
 }
 
 /* The table's and its GSIs' OnDemandThroughput at creation. */
@@ -657,13 +635,12 @@ static int check_create_on_demand(const json_t *body, struct ddb_error *err)
     size_t i;
     json_t *g;
 
-    if (table_rules_on_demand(body_member(body, "OnDemandThroughput"), on_demand, false, NULL,
-                              err) != 0)
+    if (check_on_demand(body_member(body, "OnDemandThroughput"), on_demand, NULL, err) != 0)
         return -1;
     json_array_foreach(body_member(body, "GlobalSecondaryIndexes"), i, g)
     {
-        if (table_rules_on_demand(body_member(g, "OnDemandThroughput"), on_demand, false,
-                                  body_member_str(g, "IndexName"), err) != 0)
+        if (check_on_demand(body_member(g, "OnDemandThroughput"), on_demand,
+                            body_member_str(g, "IndexName"), err) != 0)
             return -1;
     }
     return 0;

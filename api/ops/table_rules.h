@@ -18,13 +18,11 @@
 /* The prefix AWS puts on most of these messages. */
 #define TABLE_RULES_INVALID "One or more parameter values were invalid: "
 
-/* The largest ProvisionedThroughput value AWS accepts before "out of bounds" [d]. */
-#define TABLE_RULES_MAX_CAPACITY_UNITS 1000000000000LL
-
 /* KeySchemaElement, the element of every key schema (tables, GSIs, LSIs):
  * CreateTable's and UpdateTable's shapes use it, and the rules render it. */
 extern const struct field table_rules_key_schema_element;
 
+/* ProvisionedThroughput pt (NULL: absent) within bounds (model/throughput.h). */
 int table_rules_throughput_bounds(const json_t *pt, const char *index, struct ddb_error *err);
 int table_rules_keys_defined(const json_t *ks, const json_t *defs, const json_t *more_defs,
                              struct ddb_error *err);
@@ -36,10 +34,5 @@ int table_rules_table_class(const json_t *body, struct ddb_error *err);
 int table_rules_check_create(const json_t *body, struct ddb_error *err);
 /* Refuses key attribute names that contain U+0000 (a ddbemu limitation). */
 int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err);
-/* OnDemandThroughput of a table (index NULL) or of its GSI named index, whose
- * billing mode is (or becomes) on_demand; updating: -1 clears a maximum
- * (refused at creation). */
-int table_rules_on_demand(const json_t *spec, bool on_demand, bool updating, const char *index,
-                          struct ddb_error *err);
 
 #endif
