@@ -32,16 +32,16 @@ extern const struct operation api_operations[];
 const struct operation *operation_find(const struct operation *table, const char *target,
                                        size_t len);
 
-/* ---- op_table.c: tables ---- */
+/* ---- op_table.c, op_update_table.c: tables ---- */
 int op_create_table(struct api_request *rq);
 int op_describe_table(struct api_request *rq);
-int op_update_table(struct api_request *rq);
+int op_update_table(struct api_request *rq); /* in op_update_table.c */
 int op_delete_table(struct api_request *rq);
 int op_list_tables(struct api_request *rq);
 extern const struct field create_table_fields[];
 extern const struct field table_creation_parameters_fields[];
 extern const struct field describe_table_fields[];
-extern const struct field update_table_fields[];
+extern const struct field update_table_fields[]; /* in op_table.c, with CreateTable's members */
 extern const struct field delete_table_fields[];
 extern const struct field list_tables_fields[];
 
