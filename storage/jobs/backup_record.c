@@ -31,14 +31,24 @@ const char *backup_status_name(enum backup_status s)
     return names[s];
 }
 
+/* The strings a description owns, listed once so that clearing and copying
+ * cannot disagree; def, the one owned member that is no string, is handled
+ * beside them. */
+#define BACKUP_DESC_STRINGS(X)                                                                     \
+    X(arn);                                                                                        \
+    X(name);                                                                                       \
+    X(table_name);                                                                                 \
+    X(table_id);                                                                                   \
+    X(table_arn);                                                                                  \
+    X(ttl_attribute)
+
+/* One owned string m of a description: freed in d, or copied from src to dst. */
+#define FREE_STRING(m) free(d->m)
+#define COPY_STRING(m) dst->m = xstrdup_or_null(src->m)
+
 void backup_desc_clear(struct backup_desc *d)
 {
-    free(d->arn);
-    free(d->name);
-    free(d->table_name);
-    free(d->table_id);
-    free(d->table_arn);
-    free(d->ttl_attribute);
+    BACKUP_DESC_STRINGS(FREE_STRING);
     table_def_clear(&d->def);
     memset(d, 0, sizeof *d);
 }
@@ -46,12 +56,7 @@ void backup_desc_clear(struct backup_desc *d)
 void backup_desc_copy(struct backup_desc *dst, const struct backup_desc *src)
 {
     *dst = *src;
-    dst->arn = xstrdup_or_null(src->arn);
-    dst->name = xstrdup_or_null(src->name);
-    dst->table_name = xstrdup_or_null(src->table_name);
-    dst->table_id = xstrdup_or_null(src->table_id);
-    dst->table_arn = xstrdup_or_null(src->table_arn);
-    dst->ttl_attribute = xstrdup_or_null(src->ttl_attribute);
+    BACKUP_DESC_STRINGS(COPY_STRING);
     table_def_copy(&dst->def, &src->def);
 }
 

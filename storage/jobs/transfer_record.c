@@ -23,44 +23,53 @@ const char *transfer_status_name(enum transfer_status s)
     return names[s];
 }
 
+/* The strings each description owns, listed once so that clearing and
+ * copying cannot disagree (a member copied but not freed would leak, one freed
+ * but not copied would be freed twice). table_def, the one owned member that
+ * is no string, is handled beside them. */
+#define EXPORT_DESC_STRINGS(X)                                                                     \
+    X(arn);                                                                                        \
+    X(table_arn);                                                                                  \
+    X(table_id);                                                                                   \
+    X(client_token);                                                                               \
+    X(s3_bucket);                                                                                  \
+    X(s3_bucket_owner);                                                                            \
+    X(s3_prefix);                                                                                  \
+    X(s3_sse_algorithm);                                                                           \
+    X(s3_sse_kms_key_id);                                                                          \
+    X(format);                                                                                     \
+    X(export_type);                                                                                \
+    X(view_type);                                                                                  \
+    X(manifest_key);                                                                               \
+    X(failure_code);                                                                               \
+    X(failure_message)
+#define IMPORT_DESC_STRINGS(X)                                                                     \
+    X(arn);                                                                                        \
+    X(table_arn);                                                                                  \
+    X(table_id);                                                                                   \
+    X(client_token);                                                                               \
+    X(s3_bucket);                                                                                  \
+    X(s3_bucket_owner);                                                                            \
+    X(s3_key_prefix);                                                                              \
+    X(format);                                                                                     \
+    X(compression);                                                                                \
+    X(failure_code);                                                                               \
+    X(failure_message)
+
+/* One owned string m of a description: freed in d, or copied from src to dst. */
+#define FREE_STRING(m) free(d->m)
+#define COPY_STRING(m) dst->m = xstrdup_or_null(src->m)
+
 void export_desc_clear(struct export_desc *d)
 {
-    free(d->arn);
-    free(d->table_arn);
-    free(d->table_id);
-    free(d->client_token);
-    free(d->s3_bucket);
-    free(d->s3_bucket_owner);
-    free(d->s3_prefix);
-    free(d->s3_sse_algorithm);
-    free(d->s3_sse_kms_key_id);
-    free(d->format);
-    free(d->export_type);
-    free(d->view_type);
-    free(d->manifest_key);
-    free(d->failure_code);
-    free(d->failure_message);
+    EXPORT_DESC_STRINGS(FREE_STRING);
     memset(d, 0, sizeof *d);
 }
 
 void export_desc_copy(struct export_desc *dst, const struct export_desc *src)
 {
     *dst = *src;
-    dst->arn = xstrdup_or_null(src->arn);
-    dst->table_arn = xstrdup_or_null(src->table_arn);
-    dst->table_id = xstrdup_or_null(src->table_id);
-    dst->client_token = xstrdup_or_null(src->client_token);
-    dst->s3_bucket = xstrdup_or_null(src->s3_bucket);
-    dst->s3_bucket_owner = xstrdup_or_null(src->s3_bucket_owner);
-    dst->s3_prefix = xstrdup_or_null(src->s3_prefix);
-    dst->s3_sse_algorithm = xstrdup_or_null(src->s3_sse_algorithm);
-    dst->s3_sse_kms_key_id = xstrdup_or_null(src->s3_sse_kms_key_id);
-    dst->format = xstrdup_or_null(src->format);
-    dst->export_type = xstrdup_or_null(src->export_type);
-    dst->view_type = xstrdup_or_null(src->view_type);
-    dst->manifest_key = xstrdup_or_null(src->manifest_key);
-    dst->failure_code = xstrdup_or_null(src->failure_code);
-    dst->failure_message = xstrdup_or_null(src->failure_message);
+    EXPORT_DESC_STRINGS(COPY_STRING);
 }
 
 bool export_desc_is_incremental(const struct export_desc *d)
@@ -79,17 +88,7 @@ void export_data_clear(struct export_data *x)
 
 void import_desc_clear(struct import_desc *d)
 {
-    free(d->arn);
-    free(d->table_arn);
-    free(d->table_id);
-    free(d->client_token);
-    free(d->s3_bucket);
-    free(d->s3_bucket_owner);
-    free(d->s3_key_prefix);
-    free(d->format);
-    free(d->compression);
-    free(d->failure_code);
-    free(d->failure_message);
+    IMPORT_DESC_STRINGS(FREE_STRING);
     table_def_clear(&d->table_def);
     memset(d, 0, sizeof *d);
 }
@@ -97,17 +96,7 @@ void import_desc_clear(struct import_desc *d)
 void import_desc_copy(struct import_desc *dst, const struct import_desc *src)
 {
     *dst = *src;
-    dst->arn = xstrdup_or_null(src->arn);
-    dst->table_arn = xstrdup_or_null(src->table_arn);
-    dst->table_id = xstrdup_or_null(src->table_id);
-    dst->client_token = xstrdup_or_null(src->client_token);
-    dst->s3_bucket = xstrdup_or_null(src->s3_bucket);
-    dst->s3_bucket_owner = xstrdup_or_null(src->s3_bucket_owner);
-    dst->s3_key_prefix = xstrdup_or_null(src->s3_key_prefix);
-    dst->format = xstrdup_or_null(src->format);
-    dst->compression = xstrdup_or_null(src->compression);
-    dst->failure_code = xstrdup_or_null(src->failure_code);
-    dst->failure_message = xstrdup_or_null(src->failure_message);
+    IMPORT_DESC_STRINGS(COPY_STRING);
     table_def_copy(&dst->table_def, &src->table_def);
 }
 
