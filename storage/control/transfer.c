@@ -56,6 +56,97 @@ static char *new_job_arn(const char *table_arn, const char *kind, int64_t now_ms
 }
 
 /* ------------------------------------------------------------------------ */
+/* the jobs of either kind                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Exports and imports are kept, found and listed alike; the lookups below
+ * work on either list through these, and each entry point copies out the
+ * description of its own kind. Every lookup runs under the engine lock
+ * (asserted in job_count, which each of them calls first). */
+enum job_kind { JOB_EXPORT, JOB_IMPORT };
+
+struct job_ref {
+    const char *namespace_id;
+    const char *arn;
+    const char *table_arn;
+    const char *client_token;
+    int64_t start_ms;
+};
+
+static size_t job_count(const struct transfer_jobs *j, enum job_kind kind)
+{
+    assert_lock_held();
+    return kind == JOB_EXPORT ? j->export_count : j->import_count;
+}
+
+static struct job_ref job_ref(const struct transfer_jobs *j, enum job_kind kind, size_t i)
+{
+    if (kind == JOB_EXPORT) {
+        const struct export_job *e = &j->exports[i];
+        return (struct job_ref){e->namespace_id, e->desc.arn, e->desc.table_arn,
+                                e->desc.client_token, e->desc.start_ms};
+    }
+    const struct import_job *m = &j->imports[i];
+    return (struct job_ref){m->namespace_id, m->desc.arn, m->desc.table_arn, m->desc.client_token,
+                            m->desc.start_ms};
+}
+
+/* The index of the job named arn, in namespace_id (NULL: in any), or -1. */
+static long find_job(const struct transfer_jobs *j, enum job_kind kind, const char *namespace_id,
+                     const char *arn)
+{
+    for (size_t i = 0; i < job_count(j, kind); i++) {
+        struct job_ref r = job_ref(j, kind, i);
+        if ((!namespace_id || strcmp(r.namespace_id, namespace_id) == 0) && strcmp(r.arn, arn) == 0)
+            return (long) i;
+    }
+    return -1;
+}
+
+/* The index of the job of namespace_id that client_token started less than
+ * 8 hours before now_ms, or -1 (also for no token). */
+static long find_job_by_token(const struct transfer_jobs *j, enum job_kind kind,
+                              const char *namespace_id, const char *client_token, int64_t now_ms)
+{
+    for (size_t i = 0; client_token && i < job_count(j, kind); i++) {
+        struct job_ref r = job_ref(j, kind, i);
+        if (strcmp(r.namespace_id, namespace_id) == 0 && r.client_token &&
+            strcmp(r.client_token, client_token) == 0 &&
+            r.start_ms + TRANSFER_TOKEN_TTL_MS >= now_ms)
+            return (long) i;
+    }
+    return -1;
+}
+
+/* The indexes of the jobs one page of a List call holds (owned; *count of
+ * them): the jobs of scope's namespace, of table_arn unless it is NULL, in
+ * start order or newest first, the first skip passed over, at most limit;
+ * *more when some are left after the page. */
+static size_t *list_jobs(const struct transfer_jobs *j, enum job_kind kind, bool newest_first,
+                         const struct db_scope *scope, const char *table_arn, size_t skip,
+                         size_t limit, size_t *count, bool *more)
+{
+    size_t n = job_count(j, kind), seen = 0;
+    size_t *page = xmalloc(sizeof *page * (n ? n : 1));
+
+    *count = 0;
+    *more = false;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = newest_first ? n - 1 - k : k;
+        struct job_ref r = job_ref(j, kind, i);
+        if (strcmp(r.namespace_id, scope->namespace_id) != 0) continue;
+        if (table_arn && strcmp(r.table_arn, table_arn) != 0) continue;
+        if (seen++ < skip) continue;
+        if (*count == limit) {
+            *more = true;
+            break;
+        }
+        page[(*count)++] = i;
+    }
+    return page;
+}
+
+/* ------------------------------------------------------------------------ */
 /* exports                                                                   */
 /* ------------------------------------------------------------------------ */
 
@@ -167,6 +258,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     int64_t now_ms, earliest, latest, to_ms = 0;
     bool incremental = is_incremental(r);
     size_t n = 0;
+    long retry;
     int rc = -1;
 
     memset(out, 0, sizeof *out);
@@ -175,12 +267,10 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     now_ms = db_now_ms(db);
     /* A retry with the same token answers the job it started (for 8 hours);
      * the same token with other parameters is a conflict. */
-    for (size_t i = 0; r->client_token && i < db->transfers.export_count; i++) {
-        job = &db->transfers.exports[i];
-        if (strcmp(job->namespace_id, scope->namespace_id) != 0 || !job->desc.client_token ||
-            strcmp(job->desc.client_token, r->client_token) != 0 ||
-            job->desc.start_ms + TRANSFER_TOKEN_TTL_MS < now_ms)
-            continue;
+    retry =
+        find_job_by_token(&db->transfers, JOB_EXPORT, scope->namespace_id, r->client_token, now_ms);
+    if (retry >= 0) {
+        job = &db->transfers.exports[retry];
         if (!same_export(&job->desc, r)) {
             ddb_error_set(err, DDB_EXPORT_CONFLICT, DUPLICATE_REQUEST_MESSAGE);
             goto out;
@@ -261,79 +351,6 @@ out:
     return rc;
 }
 
-int db_export_finish(struct db *db, const char *export_arn, const struct export_result *result)
-{
-    int rc = -1;
-
-    db_write_lock(db);
-    for (size_t i = 0; i < db->transfers.export_count; i++) {
-        struct export_desc *d = &db->transfers.exports[i].desc;
-        if (strcmp(d->arn, export_arn) != 0) continue;
-        d->status = result->failure_code ? TRANSFER_FAILED : TRANSFER_COMPLETED;
-        d->end_ms = db_now_ms(db);
-        d->item_count = result->item_count;
-        d->billed_size_bytes = result->billed_size_bytes;
-        free(d->manifest_key);
-        d->manifest_key = xstrdup_or_null(result->manifest_key);
-        free(d->failure_code);
-        d->failure_code = xstrdup_or_null(result->failure_code);
-        free(d->failure_message);
-        d->failure_message = xstrdup_or_null(result->failure_message);
-        rc = 0;
-        break;
-    }
-    db_unlock(db);
-    return rc;
-}
-
-int db_describe_export(struct db *db, const struct db_scope *scope, const char *export_arn,
-                       struct export_desc *out, struct ddb_error *err)
-{
-    int rc = -1;
-
-    memset(out, 0, sizeof *out);
-    db_read_lock(db);
-    for (size_t i = 0; i < db->transfers.export_count; i++) {
-        const struct export_job *job = &db->transfers.exports[i];
-        if (strcmp(job->namespace_id, scope->namespace_id) == 0 &&
-            strcmp(job->desc.arn, export_arn) == 0) {
-            export_desc_copy(out, &job->desc);
-            rc = 0;
-            break;
-        }
-    }
-    db_unlock(db);
-    /* Not recorded from AWS (the exception is documented, its text is not). */
-    if (rc != 0) ddb_error_set(err, DDB_EXPORT_NOT_FOUND, "Export not found: %s", export_arn);
-    return rc;
-}
-
-int db_list_exports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
-                    size_t limit, struct export_desc **out, size_t *count, bool *more)
-{
-    size_t seen = 0;
-
-    *out = NULL;
-    *count = 0;
-    *more = false;
-    db_read_lock(db);
-    /* Newest first, as AWS lists them (observed). */
-    for (size_t i = db->transfers.export_count; i-- > 0;) {
-        const struct export_job *job = &db->transfers.exports[i];
-        if (strcmp(job->namespace_id, scope->namespace_id) != 0) continue;
-        if (table_arn && strcmp(job->desc.table_arn, table_arn) != 0) continue;
-        if (seen++ < skip) continue;
-        if (*count == limit) {
-            *more = true;
-            break;
-        }
-        *out = xrealloc(*out, sizeof **out * (*count + 1));
-        export_desc_copy(&(*out)[(*count)++], &job->desc);
-    }
-    db_unlock(db);
-    return 0;
-}
-
 /* ------------------------------------------------------------------------ */
 /* imports                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -345,6 +362,7 @@ int db_import_begin(struct db *db, const struct db_scope *scope, const struct im
     struct import_job *job;
     int64_t now_ms = db_now_ms(db);
     char *name = xstrdup(def->name);
+    long retry;
     int rc = -1;
 
     memset(out, 0, sizeof *out);
@@ -358,16 +376,14 @@ int db_import_begin(struct db *db, const struct db_scope *scope, const struct im
     /* A retry with the same token answers the import it started; only another
      * table name is a conflict (observed: another bucket, prefix, format or
      * compression gets the first import back). */
-    for (size_t i = 0; req->client_token && i < db->transfers.import_count; i++) {
-        const struct import_job *j = &db->transfers.imports[i];
-        if (strcmp(j->namespace_id, scope->namespace_id) != 0 || !j->desc.client_token ||
-            strcmp(j->desc.client_token, req->client_token) != 0 ||
-            j->desc.start_ms + TRANSFER_TOKEN_TTL_MS < now_ms)
-            continue;
-        if (strcmp(j->desc.table_def.name, name) != 0) {
+    retry = find_job_by_token(&db->transfers, JOB_IMPORT, scope->namespace_id, req->client_token,
+                              now_ms);
+    if (retry >= 0) {
+        const struct import_desc *first = &db->transfers.imports[retry].desc;
+        if (strcmp(first->table_def.name, name) != 0) {
             ddb_error_set(err, DDB_IMPORT_CONFLICT, DUPLICATE_REQUEST_MESSAGE);
         } else {
-            import_desc_copy(out, &j->desc);
+            import_desc_copy(out, first);
             rc = 1;
         }
         goto refused;
@@ -446,14 +462,41 @@ int db_import_items(struct db *db, const struct db_scope *scope, const char *tab
     return 0;
 }
 
-int db_import_finish(struct db *db, const char *import_arn, const struct import_result *result)
+/* ------------------------------------------------------------------------ */
+/* after the start: either kind finished, described, listed                  */
+/* ------------------------------------------------------------------------ */
+
+int db_export_finish(struct db *db, const char *export_arn, const struct export_result *result)
 {
-    int rc = -1;
+    long i;
 
     db_write_lock(db);
-    for (size_t i = 0; i < db->transfers.import_count; i++) {
+    i = find_job(&db->transfers, JOB_EXPORT, NULL, export_arn);
+    if (i >= 0) {
+        struct export_desc *d = &db->transfers.exports[i].desc;
+        d->status = result->failure_code ? TRANSFER_FAILED : TRANSFER_COMPLETED;
+        d->end_ms = db_now_ms(db);
+        d->item_count = result->item_count;
+        d->billed_size_bytes = result->billed_size_bytes;
+        free(d->manifest_key);
+        d->manifest_key = xstrdup_or_null(result->manifest_key);
+        free(d->failure_code);
+        d->failure_code = xstrdup_or_null(result->failure_code);
+        free(d->failure_message);
+        d->failure_message = xstrdup_or_null(result->failure_message);
+    }
+    db_unlock(db);
+    return i >= 0 ? 0 : -1;
+}
+
+int db_import_finish(struct db *db, const char *import_arn, const struct import_result *result)
+{
+    long i;
+
+    db_write_lock(db);
+    i = find_job(&db->transfers, JOB_IMPORT, NULL, import_arn);
+    if (i >= 0) {
         struct import_desc *d = &db->transfers.imports[i].desc;
-        if (strcmp(d->arn, import_arn) != 0) continue;
         d->status = result->failure_code ? TRANSFER_FAILED : TRANSFER_COMPLETED;
         d->end_ms = db_now_ms(db);
         d->processed_items = result->processed_items;
@@ -464,56 +507,69 @@ int db_import_finish(struct db *db, const char *import_arn, const struct import_
         d->failure_code = xstrdup_or_null(result->failure_code);
         free(d->failure_message);
         d->failure_message = xstrdup_or_null(result->failure_message);
-        rc = 0;
-        break;
     }
     db_unlock(db);
-    return rc;
+    return i >= 0 ? 0 : -1;
+}
+
+int db_describe_export(struct db *db, const struct db_scope *scope, const char *export_arn,
+                       struct export_desc *out, struct ddb_error *err)
+{
+    long i;
+
+    memset(out, 0, sizeof *out);
+    db_read_lock(db);
+    i = find_job(&db->transfers, JOB_EXPORT, scope->namespace_id, export_arn);
+    if (i >= 0) export_desc_copy(out, &db->transfers.exports[i].desc);
+    db_unlock(db);
+    /* Not recorded from AWS (the exception is documented, its text is not). */
+    if (i < 0) return ddb_error_set(err, DDB_EXPORT_NOT_FOUND, "Export not found: %s", export_arn);
+    return 0;
 }
 
 int db_describe_import(struct db *db, const struct db_scope *scope, const char *import_arn,
                        struct import_desc *out, struct ddb_error *err)
 {
-    int rc = -1;
+    long i;
 
     memset(out, 0, sizeof *out);
     db_read_lock(db);
-    for (size_t i = 0; i < db->transfers.import_count; i++) {
-        const struct import_job *job = &db->transfers.imports[i];
-        if (strcmp(job->namespace_id, scope->namespace_id) == 0 &&
-            strcmp(job->desc.arn, import_arn) == 0) {
-            import_desc_copy(out, &job->desc);
-            rc = 0;
-            break;
-        }
-    }
+    i = find_job(&db->transfers, JOB_IMPORT, scope->namespace_id, import_arn);
+    if (i >= 0) import_desc_copy(out, &db->transfers.imports[i].desc);
     db_unlock(db);
     /* Not recorded from AWS (the exception is documented, its text is not). */
-    if (rc != 0) ddb_error_set(err, DDB_IMPORT_NOT_FOUND, "Import not found: %s", import_arn);
-    return rc;
+    if (i < 0) return ddb_error_set(err, DDB_IMPORT_NOT_FOUND, "Import not found: %s", import_arn);
+    return 0;
+}
+
+int db_list_exports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
+                    size_t limit, struct export_desc **out, size_t *count, bool *more)
+{
+    size_t *page;
+
+    db_read_lock(db);
+    /* Newest first, as AWS lists them (observed). */
+    page = list_jobs(&db->transfers, JOB_EXPORT, true, scope, table_arn, skip, limit, count, more);
+    *out = *count ? xcalloc(*count, sizeof **out) : NULL;
+    for (size_t k = 0; k < *count; k++)
+        export_desc_copy(&(*out)[k], &db->transfers.exports[page[k]].desc);
+    db_unlock(db);
+    free(page);
+    return 0;
 }
 
 int db_list_imports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
                     size_t limit, struct import_desc **out, size_t *count, bool *more)
 {
-    size_t seen = 0;
+    size_t *page;
 
-    *out = NULL;
-    *count = 0;
-    *more = false;
     db_read_lock(db);
-    for (size_t i = 0; i < db->transfers.import_count; i++) {
-        const struct import_job *job = &db->transfers.imports[i];
-        if (strcmp(job->namespace_id, scope->namespace_id) != 0) continue;
-        if (table_arn && strcmp(job->desc.table_arn, table_arn) != 0) continue;
-        if (seen++ < skip) continue;
-        if (*count == limit) {
-            *more = true;
-            break;
-        }
-        *out = xrealloc(*out, sizeof **out * (*count + 1));
-        import_desc_copy(&(*out)[(*count)++], &job->desc);
-    }
+    /* Oldest first (jobs.h). */
+    page = list_jobs(&db->transfers, JOB_IMPORT, false, scope, table_arn, skip, limit, count, more);
+    *out = *count ? xcalloc(*count, sizeof **out) : NULL;
+    for (size_t k = 0; k < *count; k++)
+        import_desc_copy(&(*out)[k], &db->transfers.imports[page[k]].desc);
     db_unlock(db);
+    free(page);
     return 0;
 }
