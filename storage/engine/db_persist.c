@@ -76,13 +76,6 @@ void persist_attach_table(struct db *db, const char *namespace_id, struct table 
     t->uid = journal_file_next_uid(t->journal);
 }
 
-static void put_str_field(struct text_buf *b, uint64_t tag, const char *s)
-{
-    size_t m = codec_field_begin(b, tag);
-    codec_put_str(b, s);
-    codec_field_end(b, m);
-}
-
 void persist_table(const struct table *t)
 {
     assert_lock_exclusive();
@@ -93,18 +86,12 @@ void persist_table(const struct table *t)
     m = codec_field_begin(&b, TT_DEF);
     codec_put_table_def(&b, &t->def);
     codec_field_end(&b, m);
-    put_str_field(&b, TT_ARN, t->arn);
-    put_str_field(&b, TT_TABLE_ID, t->table_id);
-    put_str_field(&b, TT_REGION, t->region);
-    m = codec_field_begin(&b, TT_STATUS);
-    codec_put_u8(&b, (uint8_t) t->status);
-    codec_field_end(&b, m);
-    m = codec_field_begin(&b, TT_CREATION);
-    codec_put_ivar(&b, t->creation_ms);
-    codec_field_end(&b, m);
-    m = codec_field_begin(&b, TT_BILLING_UPDATED);
-    codec_put_ivar(&b, t->billing_last_update_ms);
-    codec_field_end(&b, m);
+    codec_put_str_field(&b, TT_ARN, t->arn);
+    codec_put_str_field(&b, TT_TABLE_ID, t->table_id);
+    codec_put_str_field(&b, TT_REGION, t->region);
+    codec_put_u8_field(&b, TT_STATUS, (uint8_t) t->status);
+    codec_put_ivar_field(&b, TT_CREATION, t->creation_ms);
+    codec_put_ivar_field(&b, TT_BILLING_UPDATED, t->billing_last_update_ms);
     m = codec_field_begin(&b, TT_THROUGHPUT_CHANGES);
     codec_put_ivar(&b, t->throughput_last_increase_ms);
     codec_put_ivar(&b, t->throughput_last_decrease_ms);
@@ -149,7 +136,7 @@ void persist_backup(struct db *db, const struct backup *bk)
     size_t m;
 
     if (!db->journal) return;
-    put_str_field(&b, BT_NAME, d->name);
+    codec_put_str_field(&b, BT_NAME, d->name);
     m = codec_field_begin(&b, BT_TIMES);
     codec_put_ivar(&b, d->creation_ms);
     codec_put_ivar(&b, d->table_creation_ms);
@@ -170,11 +157,7 @@ void persist_backup(struct db *db, const struct backup *bk)
     codec_put_bool(&b, d->ttl_enabled);
     codec_put_str(&b, d->ttl_attribute);
     codec_field_end(&b, m);
-    if (d->system) {
-        m = codec_field_begin(&b, BT_SYSTEM);
-        codec_put_ivar(&b, d->expiry_ms);
-        codec_field_end(&b, m);
-    }
+    if (d->system) codec_put_ivar_field(&b, BT_SYSTEM, d->expiry_ms);
     journal_put_backup(journal_file_for(db->journal, bk->namespace_id), d->arn, b.data, b.len,
                        bk->items, bk->item_count);
     text_buf_clear(&b);

@@ -115,6 +115,41 @@ void codec_field_end(struct text_buf *b, size_t mark)
     }
 }
 
+void codec_put_u8_field(struct text_buf *b, uint64_t tag, uint8_t v)
+{
+    size_t m = codec_field_begin(b, tag);
+    codec_put_u8(b, v);
+    codec_field_end(b, m);
+}
+
+void codec_put_uvar_field(struct text_buf *b, uint64_t tag, uint64_t v)
+{
+    size_t m = codec_field_begin(b, tag);
+    codec_put_uvar(b, v);
+    codec_field_end(b, m);
+}
+
+void codec_put_ivar_field(struct text_buf *b, uint64_t tag, int64_t v)
+{
+    size_t m = codec_field_begin(b, tag);
+    codec_put_ivar(b, v);
+    codec_field_end(b, m);
+}
+
+void codec_put_bool_field(struct text_buf *b, uint64_t tag, bool v)
+{
+    size_t m = codec_field_begin(b, tag);
+    codec_put_bool(b, v);
+    codec_field_end(b, m);
+}
+
+void codec_put_str_field(struct text_buf *b, uint64_t tag, const char *s)
+{
+    size_t m = codec_field_begin(b, tag);
+    codec_put_str(b, s);
+    codec_field_end(b, m);
+}
+
 /* ---- reading ---- */
 
 void codec_in_init(struct codec_in *in, const void *data, size_t len)
@@ -423,9 +458,7 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
 {
     size_t m;
 
-    m = codec_field_begin(b, TD_NAME);
-    codec_put_str(b, def->name);
-    codec_field_end(b, m);
+    codec_put_str_field(b, TD_NAME, def->name);
     m = codec_field_begin(b, TD_ATTR_DEFS);
     codec_put_uvar(b, def->attr_def_count);
     for (size_t i = 0; i < def->attr_def_count; i++) {
@@ -436,9 +469,7 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
     m = codec_field_begin(b, TD_KEY);
     codec_put_key_schema(b, &def->key);
     codec_field_end(b, m);
-    m = codec_field_begin(b, TD_BILLING);
-    codec_put_u8(b, (uint8_t) def->billing);
-    codec_field_end(b, m);
+    codec_put_u8_field(b, TD_BILLING, (uint8_t) def->billing);
     m = codec_field_begin(b, TD_THROUGHPUT);
     codec_put_ivar(b, def->throughput.read_units);
     codec_put_ivar(b, def->throughput.write_units);
@@ -458,12 +489,8 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
     codec_put_str(b, def->sse.sse_type);
     codec_put_str(b, def->sse.kms_master_key_id);
     codec_field_end(b, m);
-    m = codec_field_begin(b, TD_DELETION_PROTECTION);
-    codec_put_bool(b, def->deletion_protection);
-    codec_field_end(b, m);
-    m = codec_field_begin(b, TD_TABLE_CLASS);
-    codec_put_str(b, def->table_class);
-    codec_field_end(b, m);
+    codec_put_bool_field(b, TD_DELETION_PROTECTION, def->deletion_protection);
+    codec_put_str_field(b, TD_TABLE_CLASS, def->table_class);
     m = codec_field_begin(b, TD_TAGS);
     codec_put_uvar(b, def->tag_count);
     for (size_t i = 0; i < def->tag_count; i++) {

@@ -42,6 +42,13 @@ void codec_put_value(struct text_buf *b, const struct value *v);
 /* A field of a record: tag, then the payload written between begin and end. */
 size_t codec_field_begin(struct text_buf *b, uint64_t tag);
 void codec_field_end(struct text_buf *b, size_t mark);
+/* A field whose payload is one primitive: codec_field_begin, the put, and
+ * codec_field_end in one call (most fields of a record are one member). */
+void codec_put_u8_field(struct text_buf *b, uint64_t tag, uint8_t v);
+void codec_put_uvar_field(struct text_buf *b, uint64_t tag, uint64_t v);
+void codec_put_ivar_field(struct text_buf *b, uint64_t tag, int64_t v);
+void codec_put_bool_field(struct text_buf *b, uint64_t tag, bool v);
+void codec_put_str_field(struct text_buf *b, uint64_t tag, const char *s);
 
 /* ---- reading ---- */
 
