@@ -1,96 +1,20 @@
 /*
  * operations.c - THE operations table: one row per X-Amz-Target.
  *
- * dispatch.c looks the target up here; a target that is not listed answers
- * UnknownOperationException, exactly like a misspelt one, so an operation is
- * added here in the same change that adds its handler (ops.h). Targets are
- * matched exactly (case-sensitive), as DynamoDB does.
+ * The rows come from the lists in ops.h (DYNAMODB_OPERATIONS,
+ * STREAMS_OPERATIONS), in their order. dispatch.c looks the target up here; a
+ * target that is not listed answers UnknownOperationException, exactly like a
+ * misspelt one, so an operation joins a list in the same change that adds its
+ * handler. Targets are matched exactly (case-sensitive), as DynamoDB does.
  */
 #include "api/ops/ops.h"
 
+/* A row of the table from a row of the lists (ops.h). */
+#define DYNAMODB_ROW(name, stem) {"DynamoDB_20120810." #name, op_##stem, stem##_fields},
+#define STREAMS_ROW(name, stem)  {"DynamoDBStreams_20120810." #name, op_##stem, stem##_fields},
+
 const struct operation api_operations[] = {
-    {"DynamoDB_20120810.CreateTable", op_create_table, create_table_fields},
-    {"DynamoDB_20120810.DescribeTable", op_describe_table, describe_table_fields},
-    {"DynamoDB_20120810.UpdateTable", op_update_table, update_table_fields},
-    {"DynamoDB_20120810.DeleteTable", op_delete_table, delete_table_fields},
-    {"DynamoDB_20120810.ListTables", op_list_tables, list_tables_fields},
-    {"DynamoDB_20120810.PutItem", op_put_item, put_item_fields},
-    {"DynamoDB_20120810.GetItem", op_get_item, get_item_fields},
-    {"DynamoDB_20120810.DeleteItem", op_delete_item, delete_item_fields},
-    {"DynamoDB_20120810.UpdateItem", op_update_item, update_item_fields},
-    {"DynamoDB_20120810.Query", op_query, query_fields},
-    {"DynamoDB_20120810.Scan", op_scan, scan_fields},
-    {"DynamoDB_20120810.BatchGetItem", op_batch_get_item, batch_get_item_fields},
-    {"DynamoDB_20120810.BatchWriteItem", op_batch_write_item, batch_write_item_fields},
-    {"DynamoDB_20120810.TransactWriteItems", op_transact_write_items, transact_write_items_fields},
-    {"DynamoDB_20120810.TransactGetItems", op_transact_get_items, transact_get_items_fields},
-    {"DynamoDB_20120810.UpdateTimeToLive", op_update_time_to_live, update_time_to_live_fields},
-    {"DynamoDB_20120810.DescribeTimeToLive", op_describe_time_to_live,
-     describe_time_to_live_fields},
-    {"DynamoDB_20120810.DescribeContinuousBackups", op_describe_continuous_backups,
-     describe_continuous_backups_fields},
-    {"DynamoDB_20120810.UpdateContinuousBackups", op_update_continuous_backups,
-     update_continuous_backups_fields},
-    {"DynamoDB_20120810.CreateBackup", op_create_backup, create_backup_fields},
-    {"DynamoDB_20120810.DescribeBackup", op_describe_backup, describe_backup_fields},
-    {"DynamoDB_20120810.DeleteBackup", op_delete_backup, delete_backup_fields},
-    {"DynamoDB_20120810.ListBackups", op_list_backups, list_backups_fields},
-    {"DynamoDB_20120810.RestoreTableFromBackup", op_restore_table_from_backup,
-     restore_table_from_backup_fields},
-    {"DynamoDB_20120810.RestoreTableToPointInTime", op_restore_table_to_point_in_time,
-     restore_table_to_point_in_time_fields},
-    {"DynamoDB_20120810.ExportTableToPointInTime", op_export_table_to_point_in_time,
-     export_table_to_point_in_time_fields},
-    {"DynamoDB_20120810.DescribeExport", op_describe_export, describe_export_fields},
-    {"DynamoDB_20120810.ListExports", op_list_exports, list_exports_fields},
-    {"DynamoDB_20120810.ImportTable", op_import_table, import_table_fields},
-    {"DynamoDB_20120810.DescribeImport", op_describe_import, describe_import_fields},
-    {"DynamoDB_20120810.ListImports", op_list_imports, list_imports_fields},
-    {"DynamoDB_20120810.TagResource", op_tag_resource, tag_resource_fields},
-    {"DynamoDB_20120810.UntagResource", op_untag_resource, untag_resource_fields},
-    {"DynamoDB_20120810.ListTagsOfResource", op_list_tags_of_resource,
-     list_tags_of_resource_fields},
-    {"DynamoDB_20120810.PutResourcePolicy", op_put_resource_policy, put_resource_policy_fields},
-    {"DynamoDB_20120810.GetResourcePolicy", op_get_resource_policy, get_resource_policy_fields},
-    {"DynamoDB_20120810.DeleteResourcePolicy", op_delete_resource_policy,
-     delete_resource_policy_fields},
-    {"DynamoDB_20120810.DescribeLimits", op_describe_limits, describe_limits_fields},
-    {"DynamoDB_20120810.DescribeEndpoints", op_describe_endpoints, describe_endpoints_fields},
-    {"DynamoDB_20120810.DescribeContributorInsights", op_describe_contributor_insights,
-     describe_contributor_insights_fields},
-    {"DynamoDB_20120810.UpdateContributorInsights", op_update_contributor_insights,
-     update_contributor_insights_fields},
-    {"DynamoDB_20120810.ListContributorInsights", op_list_contributor_insights,
-     list_contributor_insights_fields},
-    {"DynamoDB_20120810.EnableKinesisStreamingDestination", op_enable_kinesis_streaming_destination,
-     enable_kinesis_streaming_destination_fields},
-    {"DynamoDB_20120810.DisableKinesisStreamingDestination",
-     op_disable_kinesis_streaming_destination, disable_kinesis_streaming_destination_fields},
-    {"DynamoDB_20120810.UpdateKinesisStreamingDestination", op_update_kinesis_streaming_destination,
-     update_kinesis_streaming_destination_fields},
-    {"DynamoDB_20120810.DescribeKinesisStreamingDestination",
-     op_describe_kinesis_streaming_destination, describe_kinesis_streaming_destination_fields},
-    {"DynamoDB_20120810.CreateGlobalTable", op_create_global_table, create_global_table_fields},
-    {"DynamoDB_20120810.UpdateGlobalTable", op_update_global_table, update_global_table_fields},
-    {"DynamoDB_20120810.DescribeGlobalTable", op_describe_global_table,
-     describe_global_table_fields},
-    {"DynamoDB_20120810.ListGlobalTables", op_list_global_tables, list_global_tables_fields},
-    {"DynamoDB_20120810.DescribeGlobalTableSettings", op_describe_global_table_settings,
-     describe_global_table_settings_fields},
-    {"DynamoDB_20120810.UpdateGlobalTableSettings", op_update_global_table_settings,
-     update_global_table_settings_fields},
-    {"DynamoDB_20120810.DescribeTableReplicaAutoScaling", op_describe_table_replica_auto_scaling,
-     describe_table_replica_auto_scaling_fields},
-    {"DynamoDB_20120810.UpdateTableReplicaAutoScaling", op_update_table_replica_auto_scaling,
-     update_table_replica_auto_scaling_fields},
-    {"DynamoDB_20120810.ExecuteStatement", op_execute_statement, execute_statement_fields},
-    {"DynamoDB_20120810.BatchExecuteStatement", op_batch_execute_statement,
-     batch_execute_statement_fields},
-    {"DynamoDB_20120810.ExecuteTransaction", op_execute_transaction, execute_transaction_fields},
-    /* DynamoDB Streams, served on the same port (op_streams.c). */
-    {"DynamoDBStreams_20120810.ListStreams", op_list_streams, list_streams_fields},
-    {"DynamoDBStreams_20120810.DescribeStream", op_describe_stream, describe_stream_fields},
-    {"DynamoDBStreams_20120810.GetShardIterator", op_get_shard_iterator, get_shard_iterator_fields},
-    {"DynamoDBStreams_20120810.GetRecords", op_get_records, get_records_fields},
+    DYNAMODB_OPERATIONS(DYNAMODB_ROW) /* the DynamoDB targets */
+    STREAMS_OPERATIONS(STREAMS_ROW)   /* DynamoDB Streams, served on the same port */
     {NULL, NULL, NULL},
 };
