@@ -452,19 +452,38 @@ static json_t *next_token(size_t skip)
     return json_string(buf);
 }
 
+/* The page a ListExports or ListImports request asks for: where it starts
+ * (its NextToken) and how long it is (size_member; 25 when absent). */
+static int page_of_request(struct api_request *rq, const char *size_member, const char *operation,
+                           size_t *skip, size_t *limit)
+{
+    json_t *size = body_member(rq->body, size_member);
+
+    *limit = size ? (size_t) json_integer_value(size) : 25;
+    return token_skip(body_member_str(rq->body, "NextToken"), operation, skip, &rq->err);
+}
+
+/* The answer of a List call: the page's summaries as list_member, and the
+ * NextToken of the next page (next: the entries before it) when more follow. */
+static void reply_page(struct api_request *rq, const char *list_member, json_t *summaries,
+                       bool more, size_t next)
+{
+    rq->reply = json_object();
+    json_object_set_new(rq->reply, list_member, summaries);
+    if (more) json_object_set_new(rq->reply, "NextToken", next_token(next));
+}
+
 int op_list_exports(struct api_request *rq)
 {
-    json_t *max = body_member(rq->body, "MaxResults");
-    size_t skip, limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
+    size_t skip, limit, count = 0;
     struct export_desc *list = NULL;
     json_t *summaries;
     bool more = false;
 
-    if (token_skip(body_member_str(rq->body, "NextToken"), "ListExports", &skip, &rq->err) != 0)
-        return -1;
-    summaries = json_array();
+    if (page_of_request(rq, "MaxResults", "ListExports", &skip, &limit) != 0) return -1;
     db_list_exports(rq->db, &rq->scope, body_member_str(rq->body, "TableArn"), skip, limit, &list,
                     &count, &more);
+    summaries = json_array();
     for (size_t i = 0; i < count; i++) {
         json_t *s = json_object();
         json_object_set_new(s, "ExportArn", json_string(list[i].arn));
@@ -475,9 +494,7 @@ int op_list_exports(struct api_request *rq)
         export_desc_clear(&list[i]);
     }
     free(list);
-    rq->reply = json_object();
-    json_object_set_new(rq->reply, "ExportSummaries", summaries);
-    if (more) json_object_set_new(rq->reply, "NextToken", next_token(skip + count));
+    reply_page(rq, "ExportSummaries", summaries, more, skip + count);
     return 0;
 }
 
@@ -690,24 +707,20 @@ int op_describe_import(struct api_request *rq)
 
 int op_list_imports(struct api_request *rq)
 {
-    json_t *max = body_member(rq->body, "PageSize");
-    size_t skip, limit = max ? (size_t) json_integer_value(max) : 25, count = 0;
+    size_t skip, limit, count = 0;
     struct import_desc *list = NULL;
     json_t *summaries;
     bool more = false;
 
-    if (token_skip(body_member_str(rq->body, "NextToken"), "ListImports", &skip, &rq->err) != 0)
-        return -1;
-    summaries = json_array();
+    if (page_of_request(rq, "PageSize", "ListImports", &skip, &limit) != 0) return -1;
     db_list_imports(rq->db, &rq->scope, body_member_str(rq->body, "TableArn"), skip, limit, &list,
                     &count, &more);
+    summaries = json_array();
     for (size_t i = 0; i < count; i++) {
         json_array_append_new(summaries, import_desc_json(&list[i], true));
         import_desc_clear(&list[i]);
     }
     free(list);
-    rq->reply = json_object();
-    json_object_set_new(rq->reply, "ImportSummaryList", summaries);
-    if (more) json_object_set_new(rq->reply, "NextToken", next_token(skip + count));
+    reply_page(rq, "ImportSummaryList", summaries, more, skip + count);
     return 0;
 }
