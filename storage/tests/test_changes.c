@@ -11,6 +11,7 @@
 #include "storage/engine/db_tables.h"
 #include "storage/jobs/transfer_record.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,43 +21,24 @@ static const struct db_scope scope = {"test", "us-east-1"};
 static const int64_t T0 = 1700000000000; /* the engine's clock at the start */
 #define MINUTE (60 * 1000LL)
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
 static void key_of(struct value *m, const char *pk)
 {
-    struct value v;
     value_init_map(m);
-    value_init_string(&v, pk, strlen(pk));
-    value_map_set(m, "pk", 2, &v);
+    set_s(m, "pk", pk);
 }
 
 /* Puts {pk, v} (v < 0: deletes pk) at the engine's current time. */
 static void write(struct db *db, const char *pk, long v)
 {
-    struct write_op op = {.kind = v < 0 ? WRITE_DELETE : WRITE_PUT, .table_name = "t"};
-    struct write_result res;
-    struct ddb_error err = {0};
-    struct value m, n;
-    char text[32];
+    struct value m;
 
     key_of(&m, pk);
-    if (v >= 0) {
-        snprintf(text, sizeof text, "%ld", v);
-        value_init_number_text(&n, text, strlen(text));
-        value_map_set(&m, "v", 1, &n);
-        op.put_item = item_new(&m);
-    } else {
-        op.key = m;
+    if (v < 0) {
+        delete_ok(db, &scope, "t", &m);
+        return;
     }
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    item_unref(op.put_item);
-    if (v < 0) value_clear(&op.key);
-    write_result_clear(&res);
+    set_n(&m, "v", v);
+    put_ok(db, &scope, "t", &m);
 }
 
 /* A db with table "t" (pk S), PITR on at T0, and its ARN in *arn (owned). */
@@ -69,16 +51,10 @@ static struct db *setup(char **arn)
     struct ddb_error err = {0};
 
     db_clock_set(db, T0);
-    memset(&def, 0, sizeof def);
-    def.name = dup("t");
-    def.attr_def_count = 1;
-    def.attr_defs = calloc(1, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("pk"), VALUE_S};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("pk");
-    def.billing = BILLING_PAY_PER_REQUEST;
+    def_init(&def, "t");
+    def_add_key(&def, "pk", VALUE_S, true);
     CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    *arn = dup(desc.arn);
+    *arn = xstrdup(desc.arn);
     table_desc_clear(&desc);
     CHECK_INT_EQ(db_update_continuous_backups(db, &scope, "t", true, 0, &pitr, &err), 0);
     return db;

@@ -10,6 +10,7 @@
 #include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,66 +18,25 @@
 
 static const struct db_scope scope = {"test", "us-east-1"};
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
-static void set_s(struct value *m, const char *name, const char *text)
-{
-    struct value v;
-    value_init_string(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
-static void set_n(struct value *m, const char *name, long n)
-{
-    struct value v;
-    char text[32];
-    snprintf(text, sizeof text, "%ld", n);
-    value_init_number_text(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
 /* Table "t": pk S, sk N; GSI "g" on gpk S / pk S (KEYS_ONLY); LSI "l" on pk / lsk N (ALL). */
 static void create_table(struct db *db)
 {
     struct table_def def;
     struct table_desc desc;
     struct ddb_error err = {0};
+    struct index_def *x;
 
-    memset(&def, 0, sizeof def);
-    def.name = dup("t");
-    def.attr_def_count = 4;
-    def.attr_defs = calloc(4, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("pk"), VALUE_S};
-    def.attr_defs[1] = (struct attr_def){dup("sk"), VALUE_N};
-    def.attr_defs[2] = (struct attr_def){dup("gpk"), VALUE_S};
-    def.attr_defs[3] = (struct attr_def){dup("lsk"), VALUE_N};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("pk");
-    def.key.range_count = 1;
-    def.key.range_names[0] = dup("sk");
-    def.billing = BILLING_PAY_PER_REQUEST;
-    def.gsi_count = 1;
-    def.gsis = calloc(1, sizeof *def.gsis);
-    def.gsis[0].name = dup("g");
-    def.gsis[0].is_global = true;
-    def.gsis[0].key.hash_count = 1;
-    def.gsis[0].key.hash_names[0] = dup("gpk");
-    def.gsis[0].key.range_count = 1;
-    def.gsis[0].key.range_names[0] = dup("pk");
-    def.gsis[0].projection.type = PROJECTION_KEYS_ONLY;
-    def.lsi_count = 1;
-    def.lsis = calloc(1, sizeof *def.lsis);
-    def.lsis[0].name = dup("l");
-    def.lsis[0].key.hash_count = 1;
-    def.lsis[0].key.hash_names[0] = dup("pk");
-    def.lsis[0].key.range_count = 1;
-    def.lsis[0].key.range_names[0] = dup("lsk");
-    def.lsis[0].projection.type = PROJECTION_ALL;
+    def_init(&def, "t");
+    def_add_key(&def, "pk", VALUE_S, true);
+    def_add_key(&def, "sk", VALUE_N, false);
+    def_add_attr(&def, "gpk", VALUE_S);
+    def_add_attr(&def, "lsk", VALUE_N);
+    x = def_add_index(&def, "g", true, PROJECTION_KEYS_ONLY);
+    key_add(&x->key, "gpk", true);
+    key_add(&x->key, "pk", false);
+    x = def_add_index(&def, "l", false, PROJECTION_ALL);
+    key_add(&x->key, "pk", true);
+    key_add(&x->key, "lsk", false);
     CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
     CHECK_INT_EQ(desc.status, TABLE_CREATING);
     table_desc_clear(&desc);
@@ -103,25 +63,12 @@ static int put(struct db *db, int p, long sk, const char *gpk, long lsk, struct 
     return rc;
 }
 
-static struct expr *parse(enum expr_kind kind, const char *text, struct value *values,
-                          struct expr_ctx *ctx)
-{
-    struct expr *e = NULL;
-    struct ddb_error err = {0};
-    expr_ctx_init(ctx, NULL, values);
-    if (expr_parse(kind, "KeyConditionExpression", text, strlen(text), ctx, &e, &err) != 0) {
-        fprintf(stderr, "parse %s: %s\n", text, err.message);
-        ddb_error_clear(&err);
-    }
-    return e;
-}
-
 /* Runs a whole Query (all pages, Limit per page) and returns the sk values in order. */
 static size_t query_all(struct db *db, const char *index, const char *kc_text, struct value *vals,
                         bool forward, int64_t limit, long *out)
 {
     struct expr_ctx ctx;
-    struct expr *kc = parse(EXPR_KEY_CONDITION, kc_text, vals, &ctx);
+    struct expr *kc = parse_ok(EXPR_KEY_CONDITION, "KeyConditionExpression", kc_text, vals, &ctx);
     struct value esk;
     size_t n = 0;
     bool have_esk = false;

@@ -21,6 +21,7 @@
 #include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -32,29 +33,6 @@
 
 static const struct db_scope scope = {"test", "us-east-1"};
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
-static void set_s(struct value *m, const char *name, const char *text)
-{
-    struct value v;
-    value_init_string(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
-static void set_n(struct value *m, const char *name, long n)
-{
-    struct value v;
-    char text[32];
-    snprintf(text, sizeof text, "%ld", n);
-    value_init_number_text(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
 static uint64_t rng = 88172645463325252ULL;
 
 static unsigned rnd(unsigned n)
@@ -63,20 +41,6 @@ static unsigned rnd(unsigned n)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return (unsigned) (rng % n);
-}
-
-static void key_elem(struct key_schema *k, const char *name, bool hash)
-{
-    if (hash)
-        k->hash_names[k->hash_count++] = dup(name);
-    else
-        k->range_names[k->range_count++] = dup(name);
-}
-
-static void add_attr(struct table_def *def, const char *name, enum value_type type)
-{
-    def->attr_defs = realloc(def->attr_defs, sizeof *def->attr_defs * (def->attr_def_count + 1));
-    def->attr_defs[def->attr_def_count++] = (struct attr_def){dup(name), type};
 }
 
 /*
@@ -88,57 +52,34 @@ static void add_attr(struct table_def *def, const char *name, enum value_type ty
 static void create_table(struct db *db, const char *name, bool with_gsis, bool with_lsi)
 {
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
+    struct index_def *x;
 
-    memset(&def, 0, sizeof def);
-    def.name = dup(name);
-    add_attr(&def, "pk", VALUE_S);
-    add_attr(&def, "sk", VALUE_N);
-    key_elem(&def.key, "pk", true);
-    key_elem(&def.key, "sk", false);
-    def.billing = BILLING_PAY_PER_REQUEST;
+    def_init(&def, name);
+    def_add_key(&def, "pk", VALUE_S, true);
+    def_add_key(&def, "sk", VALUE_N, false);
     if (with_gsis) {
-        add_attr(&def, "gpk", VALUE_S);
-        add_attr(&def, "gsk", VALUE_N);
-        add_attr(&def, "h1", VALUE_S);
-        add_attr(&def, "h2", VALUE_N);
-        add_attr(&def, "r1", VALUE_S);
-        def.gsi_count = 2;
-        def.gsis = calloc(2, sizeof *def.gsis);
-        def.gsis[0].name = dup("g1");
-        def.gsis[0].is_global = true;
-        key_elem(&def.gsis[0].key, "gpk", true);
-        key_elem(&def.gsis[0].key, "gsk", false);
-        def.gsis[0].projection.type = PROJECTION_INCLUDE;
-        def.gsis[0].projection.non_key_count = 1;
-        def.gsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
-        def.gsis[0].projection.non_key_attrs[0] = dup("a");
-        def.gsis[0].projection.non_key_lens = calloc(1, sizeof(size_t));
-        def.gsis[0].projection.non_key_lens[0] = 1;
-        def.gsis[1].name = dup("g2");
-        def.gsis[1].is_global = true;
-        key_elem(&def.gsis[1].key, "h1", true);
-        key_elem(&def.gsis[1].key, "h2", true);
-        key_elem(&def.gsis[1].key, "r1", false);
-        def.gsis[1].projection.type = PROJECTION_KEYS_ONLY;
+        def_add_attr(&def, "gpk", VALUE_S);
+        def_add_attr(&def, "gsk", VALUE_N);
+        def_add_attr(&def, "h1", VALUE_S);
+        def_add_attr(&def, "h2", VALUE_N);
+        def_add_attr(&def, "r1", VALUE_S);
+        x = def_add_index(&def, "g1", true, PROJECTION_INCLUDE);
+        key_add(&x->key, "gpk", true);
+        key_add(&x->key, "gsk", false);
+        index_include(x, "a");
+        x = def_add_index(&def, "g2", true, PROJECTION_KEYS_ONLY);
+        key_add(&x->key, "h1", true);
+        key_add(&x->key, "h2", true);
+        key_add(&x->key, "r1", false);
     }
     if (with_lsi) {
-        add_attr(&def, "lsk", VALUE_N);
-        def.lsi_count = 1;
-        def.lsis = calloc(1, sizeof *def.lsis);
-        def.lsis[0].name = dup("l");
-        key_elem(&def.lsis[0].key, "pk", true);
-        key_elem(&def.lsis[0].key, "lsk", false);
-        def.lsis[0].projection.type = PROJECTION_INCLUDE;
-        def.lsis[0].projection.non_key_count = 1;
-        def.lsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
-        def.lsis[0].projection.non_key_attrs[0] = dup("b");
-        def.lsis[0].projection.non_key_lens = calloc(1, sizeof(size_t));
-        def.lsis[0].projection.non_key_lens[0] = 1;
+        def_add_attr(&def, "lsk", VALUE_N);
+        x = def_add_index(&def, "l", false, PROJECTION_INCLUDE);
+        key_add(&x->key, "pk", true);
+        key_add(&x->key, "lsk", false);
+        index_include(x, "b");
     }
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    create_table_ok(db, &scope, &def);
 }
 
 /* A random item of partition p: each index attribute present or not, from small domains. */
@@ -173,18 +114,6 @@ static void key_of(struct value *key, int p, long sk)
     set_n(key, "sk", sk);
 }
 
-static struct expr *parse_update(const char *text, struct value *values, struct expr_ctx *ctx)
-{
-    struct expr *e = NULL;
-    struct ddb_error err = {0};
-    expr_ctx_init(ctx, NULL, values);
-    if (expr_parse(EXPR_UPDATE, "UpdateExpression", text, strlen(text), ctx, &e, &err) != 0) {
-        fprintf(stderr, "parse %s: %s\n", text, err.message);
-        ddb_error_clear(&err);
-    }
-    return e;
-}
-
 /* One random write: a put, a delete, or an update that sets or removes an index key. */
 static void random_write(struct db *db, const char *table, int partitions)
 {
@@ -196,8 +125,6 @@ static void random_write(struct db *db, const char *table, int partitions)
     int p = (int) rnd((unsigned) partitions);
     long sk = (long) rnd(6);
     struct write_op op = {.table_name = table};
-    struct write_result res;
-    struct ddb_error err = {0};
     struct value values;
     struct expr_ctx ctx;
     struct expr *update = NULL;
@@ -214,16 +141,12 @@ static void random_write(struct db *db, const char *table, int partitions)
         op.kind = WRITE_UPDATE;
         set_s(&values, ":s", rnd(2) ? "x" : "y");
         set_n(&values, ":n", (long) rnd(3));
-        update = parse_update(updates[rnd(sizeof updates / sizeof *updates)], &values, &ctx);
+        update = parse_ok(EXPR_UPDATE, "UpdateExpression",
+                          updates[rnd(sizeof updates / sizeof *updates)], &values, &ctx);
         op.update = update;
         expr_ctx_clear(&ctx);
     }
-    if (db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err) != 0) {
-        fprintf(stderr, "write: %s\n", err.message);
-        CHECK(0);
-        ddb_error_clear(&err);
-    }
-    write_result_clear(&res);
+    write_ok(db, &scope, &op);
     item_unref(op.put_item);
     value_clear(&op.key);
     value_clear(&values);
@@ -349,10 +272,10 @@ static void test_backfill_stays_exact_with_writes_in_between(void)
     db_write_lock(db); /* the test stands in for UpdateTable */
     t = db_find_table(db, &scope, "t");
     memset(&def, 0, sizeof def);
-    def.name = dup("late");
+    def.name = xstrdup("late");
     def.is_global = true;
-    key_elem(&def.key, "gpk", true);
-    key_elem(&def.key, "lsk", false);
+    key_add(&def.key, "gpk", true);
+    key_add(&def.key, "lsk", false);
     def.projection.type = PROJECTION_ALL;
     table_define_attr(t, "gpk", VALUE_S);
     idx = table_add_gsi(t, &def);
@@ -402,10 +325,10 @@ static struct gsi_update create_action(const char *name, const char *hash, const
     struct gsi_update g;
     memset(&g, 0, sizeof g);
     g.kind = GSI_UPDATE_CREATE;
-    g.def.name = dup(name);
+    g.def.name = xstrdup(name);
     g.def.is_global = true;
-    key_elem(&g.def.key, hash, true);
-    if (range) key_elem(&g.def.key, range, false);
+    key_add(&g.def.key, hash, true);
+    if (range) key_add(&g.def.key, range, false);
     g.def.projection.type = PROJECTION_ALL;
     return g;
 }
@@ -415,11 +338,11 @@ static int update_table(struct db *db, struct gsi_update g, const char *attrs,
                         struct table_desc *desc, struct ddb_error *err)
 {
     struct table_update u;
-    char *copy = attrs ? dup(attrs) : NULL, *save = NULL;
+    char *copy = attrs ? xstrdup(attrs) : NULL, *save = NULL;
     int rc;
 
     memset(&u, 0, sizeof u);
-    u.name = dup("t");
+    u.name = xstrdup("t");
     u.gsi_update_count = 1;
     u.gsi_updates = calloc(1, sizeof *u.gsi_updates);
     u.gsi_updates[0] = g;
@@ -430,7 +353,7 @@ static int update_table(struct db *db, struct gsi_update g, const char *attrs,
         enum value_type type = VALUE_S;
         *colon = '\0';
         value_type_from_name(colon + 1, 1, &type);
-        u.attr_defs[u.attr_def_count++] = (struct attr_def){dup(tok), type};
+        u.attr_defs[u.attr_def_count++] = (struct attr_def){xstrdup(tok), type};
     }
     free(copy);
     memset(desc, 0, sizeof *desc);
@@ -490,7 +413,7 @@ static void test_update_table_adds_and_removes_gsis(void)
     ddb_error_clear(&err);
     memset(&del, 0, sizeof del);
     del.kind = GSI_UPDATE_DELETE;
-    del.def.name = dup("l");
+    del.def.name = xstrdup("l");
     CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), -1);
     CHECK_INT_EQ(err.code, DDB_RESOURCE_NOT_FOUND);
     CHECK_STR_EQ(err.message, "Requested resource not found: Index l for table t");
@@ -499,7 +422,7 @@ static void test_update_table_adds_and_removes_gsis(void)
     /* Delete: DELETING in the response, gone afterwards with its attribute definition. */
     memset(&del, 0, sizeof del);
     del.kind = GSI_UPDATE_DELETE;
-    del.def.name = dup("byc");
+    del.def.name = xstrdup("byc");
     CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), 0);
     CHECK_INT_EQ(desc.def.gsi_count, 3);
     CHECK_INT_EQ(desc.gsi_descs[2].status, INDEX_DELETING);
@@ -512,7 +435,7 @@ static void test_update_table_adds_and_removes_gsis(void)
     /* Deleting the first GSI moves the others in the arrays: their definitions follow. */
     memset(&del, 0, sizeof del);
     del.kind = GSI_UPDATE_DELETE;
-    del.def.name = dup("g1");
+    del.def.name = xstrdup("g1");
     CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), 0);
     table_desc_clear(&desc);
     db_read_lock(db);
@@ -556,7 +479,7 @@ static void test_gsi_quota_and_one_change_at_a_time(void)
         struct gsi_update del;
         memset(&del, 0, sizeof del);
         del.kind = GSI_UPDATE_DELETE;
-        del.def.name = dup("idx5");
+        del.def.name = xstrdup("idx5");
         CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), -1);
         CHECK_INT_EQ(err.code, DDB_LIMIT_EXCEEDED);
         CHECK_STR_EQ(err.message, "Subscriber limit exceeded: Only 1 online index can be created "
@@ -645,9 +568,9 @@ static void test_backfilling_index_can_be_deleted(void)
     db_write_lock(db);
     t = db_find_table(db, &scope, "t");
     memset(&def, 0, sizeof def);
-    def.name = dup("late");
+    def.name = xstrdup("late");
     def.is_global = true;
-    key_elem(&def.key, "r1", true);
+    key_add(&def.key, "r1", true);
     def.projection.type = PROJECTION_KEYS_ONLY;
     table_define_attr(t, "r1", VALUE_S);
     idx = table_add_gsi(t, &def);
@@ -656,7 +579,7 @@ static void test_backfilling_index_can_be_deleted(void)
     db_unlock(db);
     memset(&del, 0, sizeof del);
     del.kind = GSI_UPDATE_DELETE;
-    del.def.name = dup("late");
+    del.def.name = xstrdup("late");
     CHECK_INT_EQ(update_table(db, del, NULL, &desc, &err), 0);
     CHECK_INT_EQ(desc.gsi_descs[0].status, INDEX_DELETING);
     table_desc_clear(&desc);

@@ -15,6 +15,7 @@
 #include "storage/insight/prices.h"
 #include "storage/model/key.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,13 +23,6 @@
 #include <string.h>
 
 static const struct db_scope scope = {"test", "us-east-1"};
-
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
 
 static bool near(double a, double b)
 {
@@ -124,22 +118,11 @@ static void test_heat_map_keeps_hot_keys_when_full(void)
 static void create_table(struct db *db)
 {
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
 
-    memset(&def, 0, sizeof def);
-    def.name = dup("t");
-    def.attr_def_count = 2;
-    def.attr_defs = calloc(2, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("p"), VALUE_S};
-    def.attr_defs[1] = (struct attr_def){dup("s"), VALUE_S};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("p");
-    def.key.range_count = 1;
-    def.key.range_names[0] = dup("s");
-    def.billing = BILLING_PAY_PER_REQUEST;
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    def_init(&def, "t");
+    def_add_key(&def, "p", VALUE_S, true);
+    def_add_key(&def, "s", VALUE_S, false);
+    create_table_ok(db, &scope, &def);
 }
 
 /* Puts {p, s, pad: pad_len bytes}; returns its size by AWS's rules. */
@@ -300,8 +283,8 @@ static void test_judge_finds_index_amplification_collections_and_failed_conditio
 {
     struct insight_report_table r;
     memset(&r, 0, sizeof r);
-    r.name = dup("Orders");
-    r.namespace_id = dup("ns");
+    r.name = xstrdup("Orders");
+    r.namespace_id = xstrdup("ns");
     r.since_ms = 0;
     r.now_ms = 7200 * 1000; /* two hours */
     r.item_limit_bytes = 400 * 1024;
@@ -320,14 +303,14 @@ static void test_judge_finds_index_amplification_collections_and_failed_conditio
     r.sources[0].provisioned = true;
     r.sources[0].provisioned_rcu = 5;
     r.sources[0].provisioned_wcu = 10;
-    r.sources[1].name = dup("GSI1");
+    r.sources[1].name = xstrdup("GSI1");
     r.sources[1].is_global = true;
     r.sources[1].wcu = 150;
     r.sources[1].peak_wcu_per_s = 2;
     r.sources[1].provisioned = true;
     r.sources[1].provisioned_rcu = 1;
     r.sources[1].provisioned_wcu = 1;
-    r.sources[2].name = dup("ByDate"); /* an LSI: the table's pool */
+    r.sources[2].name = xstrdup("ByDate"); /* an LSI: the table's pool */
     r.sources[2].wcu = 20;
     insight_report_judge(&r);
 

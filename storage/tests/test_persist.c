@@ -19,6 +19,7 @@
 #include "storage/model/codec.h"
 #include "storage/persist/disk.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -31,18 +32,11 @@
 
 static const struct db_scope scope = {"AK/us-east-1", "us-east-1"};
 
-static char *sdup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
 static char *temp_dir(void)
 {
     char templ[] = "/tmp/ddbemu-test-persist-XXXXXX";
     char *d = mkdtemp(templ);
-    return d ? sdup(d) : NULL;
+    return d ? xstrdup(d) : NULL;
 }
 
 static void remove_dir(const char *dir)
@@ -170,57 +164,29 @@ static void test_damaged_bytes_are_refused_not_trusted(void)
 static void create_table(struct db *db, const char *name)
 {
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
+    struct index_def *g;
 
-    memset(&def, 0, sizeof def);
-    def.name = sdup(name);
-    def.attr_def_count = 2;
-    def.attr_defs = calloc(2, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){sdup("pk"), VALUE_S};
-    def.attr_defs[1] = (struct attr_def){sdup("g"), VALUE_N};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = sdup("pk");
-    def.billing = BILLING_PAY_PER_REQUEST;
-    def.gsi_count = 1;
-    def.gsis = calloc(1, sizeof *def.gsis);
-    def.gsis[0].name = sdup("byg");
-    def.gsis[0].is_global = true;
-    def.gsis[0].key.hash_count = 1;
-    def.gsis[0].key.hash_names[0] = sdup("g");
-    def.gsis[0].projection.type = PROJECTION_INCLUDE;
-    def.gsis[0].projection.non_key_count = 1;
-    def.gsis[0].projection.non_key_attrs = calloc(1, sizeof(char *));
+    def_init(&def, name);
+    def_add_key(&def, "pk", VALUE_S, true);
+    def_add_attr(&def, "g", VALUE_N);
+    g = def_add_index(&def, "byg", true, PROJECTION_INCLUDE);
+    key_add(&g->key, "g", true);
     /* A projected name with a NUL inside survives the codec whole. */
-    def.gsis[0].projection.non_key_attrs[0] = malloc(4);
-    memcpy(def.gsis[0].projection.non_key_attrs[0], "x\0y", 4);
-    def.gsis[0].projection.non_key_lens = calloc(1, sizeof(size_t));
-    def.gsis[0].projection.non_key_lens[0] = 3;
+    index_include_n(g, "x\0y", 3);
     def.tag_count = 1;
-    def.tags = calloc(1, sizeof *def.tags);
-    def.tags[0] = (struct tag){sdup("team"), sdup("chat")};
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    def.tags = xcalloc(1, sizeof *def.tags);
+    def.tags[0] = (struct tag){xstrdup("team"), xstrdup("chat")};
+    create_table_ok(db, &scope, &def);
 }
 
 static void put(struct db *db, const char *table, const char *pk, long g)
 {
-    struct value m, v;
-    char text[32];
-    struct write_op op = {.kind = WRITE_PUT, .table_name = table};
-    struct write_result res;
-    struct ddb_error err = {0};
+    struct value m;
 
     value_init_map(&m);
-    value_init_string(&v, pk, strlen(pk));
-    value_map_set(&m, "pk", 2, &v);
-    snprintf(text, sizeof text, "%ld", g);
-    value_init_number_text(&v, text, strlen(text));
-    value_map_set(&m, "g", 1, &v);
-    op.put_item = item_new(&m);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    write_result_clear(&res);
-    item_unref(op.put_item);
+    set_s(&m, "pk", pk);
+    set_n(&m, "g", g);
+    put_ok(db, &scope, table, &m);
 }
 
 static int64_t count_items(struct db *db, const char *table)
@@ -461,18 +427,13 @@ static void test_a_version_1_file_is_upgraded(void)
 /* The value of attribute g of item pk in table, or -1 when there is no such item. */
 static long get_g(struct db *db, const char *table, const char *pk)
 {
-    struct value key, v;
-    struct get_op op = {.table_name = table, .consistent_read = true};
-    struct item *item = NULL;
-    struct consumed_capacity cap = {0};
-    struct ddb_error err = {0};
+    struct value key;
+    struct item *item;
     long g = -1;
 
     value_init_map(&key);
-    value_init_string(&v, pk, strlen(pk));
-    value_map_set(&key, "pk", 2, &v);
-    op.key = key;
-    CHECK_INT_EQ(db_get_item(db, &scope, &op, RETURN_CAPACITY_NONE, &item, &cap, &err), 0);
+    set_s(&key, "pk", pk);
+    item = get_ok(db, &scope, table, &key);
     if (item) {
         const struct value *gv = item_get_cstr(item, "g");
         char text[32] = "";
@@ -480,24 +441,16 @@ static long get_g(struct db *db, const char *table, const char *pk)
         g = strtol(text, NULL, 10);
     }
     item_unref(item);
-    consumed_capacity_clear(&cap);
-    value_clear(&key);
     return g;
 }
 
 static void delete_item(struct db *db, const char *table, const char *pk)
 {
-    struct value v;
-    struct write_op op = {.kind = WRITE_DELETE, .table_name = table};
-    struct write_result res;
-    struct ddb_error err = {0};
+    struct value key;
 
-    value_init_map(&op.key);
-    value_init_string(&v, pk, strlen(pk));
-    value_map_set(&op.key, "pk", 2, &v);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    write_result_clear(&res);
-    value_clear(&op.key);
+    value_init_map(&key);
+    set_s(&key, "pk", pk);
+    delete_ok(db, &scope, table, &key);
 }
 
 /* ItemCount of a restored table (restores copy no tags, so count_items does not apply). */
@@ -532,7 +485,7 @@ static int restore_into(struct db *db, const char *backup_arn, int64_t at_ms, co
         return -1;
     }
     free(def.name);
-    def.name = sdup(target);
+    def.name = xstrdup(target);
     rc = db_restore_table(db, &scope, &src, &def, &desc, &err);
     if (rc == 0) {
         CHECK(desc.restore.present);

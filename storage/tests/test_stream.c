@@ -9,6 +9,7 @@
 #include "storage/engine/db_streams.h"
 #include "storage/engine/db_tables.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,52 +21,18 @@ static const struct db_scope other_scope = {"other", "us-east-1"};
 
 #define HOUR_MS (60LL * 60 * 1000)
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
-static void set_s(struct value *m, const char *name, const char *text)
-{
-    struct value v;
-    value_init_string(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
-static void set_n(struct value *m, const char *name, long n)
-{
-    struct value v;
-    char text[32];
-    snprintf(text, sizeof text, "%ld", n);
-    value_init_number_text(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
 /* Table name: pk S, sk N; with a stream of view when enabled. */
 static void create_table(struct db *db, const struct db_scope *sc, const char *name, bool enabled,
                          enum stream_view view)
 {
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
 
-    memset(&def, 0, sizeof def);
-    def.name = dup(name);
-    def.attr_def_count = 2;
-    def.attr_defs = calloc(2, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("pk"), VALUE_S};
-    def.attr_defs[1] = (struct attr_def){dup("sk"), VALUE_N};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("pk");
-    def.key.range_count = 1;
-    def.key.range_names[0] = dup("sk");
-    def.billing = BILLING_PAY_PER_REQUEST;
+    def_init(&def, name);
+    def_add_key(&def, "pk", VALUE_S, true);
+    def_add_key(&def, "sk", VALUE_N, false);
     def.stream.enabled = enabled;
     def.stream.view = view;
-    CHECK_INT_EQ(db_create_table(db, sc, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    create_table_ok(db, sc, &def);
 }
 
 static void delete_table(struct db *db, const char *name)
@@ -83,7 +50,7 @@ static void set_stream(struct db *db, const char *name, bool enabled, enum strea
     struct ddb_error err = {0};
 
     memset(&u, 0, sizeof u);
-    u.name = dup(name);
+    u.name = xstrdup(name);
     u.has_stream = true;
     u.stream.enabled = enabled;
     u.stream.view = view;
@@ -100,7 +67,7 @@ static char *latest_arn(struct db *db, const char *name)
     char *arn = NULL;
 
     CHECK_INT_EQ(db_describe_table(db, &scope, name, &desc, &err), 0);
-    if (desc.latest_stream_arn) arn = dup(desc.latest_stream_arn);
+    if (desc.latest_stream_arn) arn = xstrdup(desc.latest_stream_arn);
     table_desc_clear(&desc);
     return arn;
 }
@@ -108,32 +75,22 @@ static char *latest_arn(struct db *db, const char *name)
 static void put(struct db *db, const char *table, const char *pk, long sk, const char *a)
 {
     struct value m;
-    struct write_op op = {.kind = WRITE_PUT, .table_name = table};
-    struct write_result res;
-    struct ddb_error err = {0};
 
     value_init_map(&m);
     set_s(&m, "pk", pk);
     set_n(&m, "sk", sk);
     if (a) set_s(&m, "a", a);
-    op.put_item = item_new(&m);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    item_unref(op.put_item);
-    write_result_clear(&res);
+    put_ok(db, &scope, table, &m);
 }
 
 static void delete_item(struct db *db, const char *table, const char *pk, long sk)
 {
-    struct write_op op = {.kind = WRITE_DELETE, .table_name = table};
-    struct write_result res;
-    struct ddb_error err = {0};
+    struct value key;
 
-    value_init_map(&op.key);
-    set_s(&op.key, "pk", pk);
-    set_n(&op.key, "sk", sk);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    value_clear(&op.key);
-    write_result_clear(&res);
+    value_init_map(&key);
+    set_s(&key, "pk", pk);
+    set_n(&key, "sk", sk);
+    delete_ok(db, &scope, table, &key);
 }
 
 static struct stream_desc describe(struct db *db, const char *arn)
@@ -439,7 +396,7 @@ static void test_records_are_trimmed_after_24_hours(void)
     it = iterator(db, arn, d.shards[0].shard_id, SHARD_ITERATOR_TRIM_HORIZON, NULL);
     r = records(db, it, 10);
     CHECK_INT_EQ(r.count, 1);
-    seq = r.count ? dup(r.records[0].sequence_number) : dup("000000000000000000001");
+    seq = r.count ? xstrdup(r.records[0].sequence_number) : xstrdup("000000000000000000001");
     stream_records_clear(&r);
     db_clock_advance(db, 2 * 60 * 1000); /* the record is now 24 h + 1 min old */
     CHECK_INT_EQ(db_get_records(db, &scope, it, 10, &r, &err), -1);
@@ -594,7 +551,7 @@ static void test_streams_errors_have_aws_types_and_texts(void)
     CHECK_STR_EQ(err.message, "Invalid StreamArn");
     ddb_error_clear(&err);
 
-    missing = dup(arn);
+    missing = xstrdup(arn);
     missing[strlen(missing) - 1] = missing[strlen(missing) - 1] == '1' ? '2' : '1';
     CHECK_INT_EQ(db_describe_stream(db, &scope, missing, 100, NULL, NULL, &d, &err), -1);
     CHECK_INT_EQ(err.code, DDB_RESOURCE_NOT_FOUND);

@@ -11,6 +11,7 @@
 #include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,47 +19,29 @@
 
 static const struct db_scope scope = {"test", "us-east-1"};
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
 /* Table "t": hash key p (S), no indexes. */
 static void create_table(struct db *db)
 {
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
 
-    memset(&def, 0, sizeof def);
-    def.name = dup("t");
-    def.attr_def_count = 1;
-    def.attr_defs = calloc(1, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("p"), VALUE_S};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("p");
-    def.billing = BILLING_PAY_PER_REQUEST;
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    def_init(&def, "t");
+    def_add_key(&def, "p", VALUE_S, true);
+    create_table_ok(db, &scope, &def);
 }
 
 static struct value key_s(const char *p)
 {
-    struct value m, v;
+    struct value m;
     value_init_map(&m);
-    value_init_string(&v, p, strlen(p));
-    value_map_set(&m, "p", 1, &v);
+    set_s(&m, "p", p);
     return m;
 }
 
 static struct value key_n(const char *n)
 {
-    struct value m, v;
+    struct value m;
     value_init_map(&m);
-    value_init_number_text(&v, n, strlen(n));
-    value_map_set(&m, "p", 1, &v);
+    set_n_text(&m, "p", n);
     return m;
 }
 
@@ -119,13 +102,9 @@ static int transact(struct db *db, struct write_op *ops, size_t n, const char *t
 
 static bool exists(struct db *db, const char *p)
 {
-    struct get_op op = {.table_name = "t", .key = key_s(p), .consistent_read = true};
-    struct item *item = NULL;
-    struct consumed_capacity c;
-    struct ddb_error err = {0};
-    CHECK_INT_EQ(db_get_item(db, &scope, &op, RETURN_CAPACITY_NONE, &item, &c, &err), 0);
-    value_clear(&op.key);
-    consumed_capacity_clear(&c);
+    struct value key = key_s(p);
+    struct item *item = get_ok(db, &scope, "t", &key);
+
     item_unref(item);
     return item != NULL;
 }

@@ -11,6 +11,7 @@
 #include "storage/engine/db_tables.h"
 #include "storage/engine/db_ttl.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -24,54 +25,20 @@ static const struct db_scope scope = {"test", "us-east-1"};
 /* A fixed "now" for the expiry cases: 2026-01-01T00:00:00Z. */
 #define NOW_S 1767225600LL
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
-static void set_s(struct value *m, const char *name, const char *text)
-{
-    struct value v;
-    value_init_string(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
-static void set_n_text(struct value *m, const char *name, const char *text)
-{
-    struct value v;
-    value_init_number_text(&v, text, strlen(text));
-    value_map_set(m, name, strlen(name), &v);
-}
-
 /* Table name: pk S; GSI "g" on gpk S (ALL); stream NEW_AND_OLD_IMAGES when asked. */
 static void create_table(struct db *db, const char *name, bool stream)
 {
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
+    struct index_def *g;
 
-    memset(&def, 0, sizeof def);
-    def.name = dup(name);
-    def.attr_def_count = 2;
-    def.attr_defs = calloc(2, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("pk"), VALUE_S};
-    def.attr_defs[1] = (struct attr_def){dup("gpk"), VALUE_S};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("pk");
-    def.billing = BILLING_PAY_PER_REQUEST;
-    def.gsi_count = 1;
-    def.gsis = calloc(1, sizeof *def.gsis);
-    def.gsis[0].name = dup("g");
-    def.gsis[0].is_global = true;
-    def.gsis[0].key.hash_count = 1;
-    def.gsis[0].key.hash_names[0] = dup("gpk");
-    def.gsis[0].projection.type = PROJECTION_ALL;
+    def_init(&def, name);
+    def_add_key(&def, "pk", VALUE_S, true);
+    def_add_attr(&def, "gpk", VALUE_S);
+    g = def_add_index(&def, "g", true, PROJECTION_ALL);
+    key_add(&g->key, "gpk", true);
     def.stream.enabled = stream;
     def.stream.view = STREAM_NEW_AND_OLD_IMAGES;
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    create_table_ok(db, &scope, &def);
 }
 
 /* Puts {pk, gpk: "g", <ttl attribute>} where ttl_text is a Number text, or a
@@ -79,9 +46,6 @@ static void create_table(struct db *db, const char *name, bool stream)
 static void put(struct db *db, const char *pk, const char *attr, const char *ttl_text)
 {
     struct value m;
-    struct write_op op = {.kind = WRITE_PUT, .table_name = "t"};
-    struct write_result res;
-    struct ddb_error err = {0};
 
     value_init_map(&m);
     set_s(&m, "pk", pk);
@@ -90,24 +54,17 @@ static void put(struct db *db, const char *pk, const char *attr, const char *ttl
         set_s(&m, attr, ttl_text + 2);
     else if (ttl_text)
         set_n_text(&m, attr, ttl_text);
-    op.put_item = item_new(&m);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    item_unref(op.put_item);
-    write_result_clear(&res);
+    put_ok(db, &scope, "t", &m);
 }
 
 static bool exists(struct db *db, const char *pk)
 {
-    struct get_op op = {.table_name = "t", .consistent_read = true};
-    struct item *item = NULL;
-    struct consumed_capacity cap;
-    struct ddb_error err = {0};
+    struct value key;
+    struct item *item;
 
-    value_init_map(&op.key);
-    set_s(&op.key, "pk", pk);
-    CHECK_INT_EQ(db_get_item(db, &scope, &op, RETURN_CAPACITY_NONE, &item, &cap, &err), 0);
-    value_clear(&op.key);
-    consumed_capacity_clear(&cap);
+    value_init_map(&key);
+    set_s(&key, "pk", pk);
+    item = get_ok(db, &scope, "t", &key);
     item_unref(item);
     return item != NULL;
 }
@@ -260,7 +217,7 @@ static void test_ttl_deletions_are_remove_records_by_the_service(void)
     put(db, "kept", "ttl", "1767225660");
     CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), 1);
     CHECK_INT_EQ(db_describe_table(db, &scope, "t", &desc, &err), 0);
-    arn = dup(desc.latest_stream_arn);
+    arn = xstrdup(desc.latest_stream_arn);
     table_desc_clear(&desc);
     CHECK_INT_EQ(db_describe_stream(db, &scope, arn, 100, NULL, NULL, &sd, &err), 0);
     CHECK_INT_EQ(db_get_shard_iterator(db, &scope, arn, sd.shards[sd.shard_count - 1].shard_id,
@@ -337,15 +294,11 @@ static void check_index_rows(struct db *db, size_t expected)
 
 static void delete_item(struct db *db, const char *pk)
 {
-    struct write_op op = {.kind = WRITE_DELETE, .table_name = "t"};
-    struct write_result res;
-    struct ddb_error err = {0};
+    struct value key;
 
-    value_init_map(&op.key);
-    set_s(&op.key, "pk", pk);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    value_clear(&op.key);
-    write_result_clear(&res);
+    value_init_map(&key);
+    set_s(&key, "pk", pk);
+    delete_ok(db, &scope, "t", &key);
 }
 
 /* Only items with a Number in the TTL attribute have a row, and every write

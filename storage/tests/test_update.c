@@ -15,6 +15,7 @@
 #include "storage/expr/expr.h"
 #include "storage/expr/expr_legacy.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 #include "storage/tests/expr_test_util.h"
 
 #include <stdlib.h>
@@ -447,39 +448,19 @@ static void test_update_static_types(void)
 
 static const struct db_scope scope = {"test", "us-east-1"};
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
 /* Table "t": p S; GSI "g" on c (S). */
 static struct db *new_db(void)
 {
     struct db *db = db_new();
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
+    struct index_def *g;
 
-    memset(&def, 0, sizeof def);
-    def.name = dup("t");
-    def.attr_def_count = 2;
-    def.attr_defs = calloc(2, sizeof *def.attr_defs);
-    def.attr_defs[0] = (struct attr_def){dup("p"), VALUE_S};
-    def.attr_defs[1] = (struct attr_def){dup("c"), VALUE_S};
-    def.key.hash_count = 1;
-    def.key.hash_names[0] = dup("p");
-    def.billing = BILLING_PAY_PER_REQUEST;
-    def.gsi_count = 1;
-    def.gsis = calloc(1, sizeof *def.gsis);
-    def.gsis[0].name = dup("g");
-    def.gsis[0].is_global = true;
-    def.gsis[0].key.hash_count = 1;
-    def.gsis[0].key.hash_names[0] = dup("c");
-    def.gsis[0].projection.type = PROJECTION_ALL;
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    def_init(&def, "t");
+    def_add_key(&def, "p", VALUE_S, true);
+    def_add_attr(&def, "c", VALUE_S);
+    g = def_add_index(&def, "g", true, PROJECTION_ALL);
+    key_add(&g->key, "c", true);
+    create_table_ok(db, &scope, &def);
     return db;
 }
 
