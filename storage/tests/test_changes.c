@@ -41,7 +41,11 @@ static void write(struct db *db, const char *pk, long v)
     put_ok(db, &scope, "t", &m);
 }
 
-/* A db with table "t" (pk S), PITR on at T0, and its ARN in *arn (owned). */
+/* A db with table "t" (pk S), PITR on from just before T0 (so that a span
+ * from T0 is inside the window), the clock at T0, and the table's ARN in
+ * *arn (owned). The engine's clock keeps running: turned on at T0 itself,
+ * PITR would start a few milliseconds after it on a loaded machine, and a
+ * span from T0 would begin before the window. */
 static struct db *setup(char **arn)
 {
     struct db *db = db_new();
@@ -50,13 +54,14 @@ static struct db *setup(char **arn)
     struct pitr_desc pitr;
     struct ddb_error err = {0};
 
-    db_clock_set(db, T0);
+    db_clock_set(db, T0 - 500);
     def_init(&def, "t");
     def_add_key(&def, "pk", VALUE_S, true);
     CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
     *arn = xstrdup(desc.arn);
     table_desc_clear(&desc);
     CHECK_INT_EQ(db_update_continuous_backups(db, &scope, "t", true, 0, &pitr, &err), 0);
+    db_clock_set(db, T0);
     return db;
 }
 
