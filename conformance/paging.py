@@ -26,6 +26,12 @@ def all_pages(call, **kwargs):
     return items, got
 
 
+def scan_all(client, table, **kwargs):
+    """Every item of table, by a consistent Scan (with kwargs) over all its pages."""
+    items, _ = all_pages(client.scan, TableName=table, ConsistentRead=True, **kwargs)
+    return items
+
+
 def key_of(item, names):
     return tuple(json.dumps(item[n], sort_keys=True) for n in names)
 

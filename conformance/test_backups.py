@@ -26,6 +26,7 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
+from paging import scan_all
 from util import (assert_error, client_error, delete_table_quietly, get_item, raw_call,
                   unique_table_name, wait_active)
 
@@ -61,15 +62,9 @@ def item(pk, sk, g, l, v):
             "v": {"S": v}}
 
 
-def scan_all(client, name, **kwargs):
-    items, start = [], None
-    while True:
-        page = client.scan(TableName=name, ConsistentRead=True,
-                           **({"ExclusiveStartKey": start} if start else {}), **kwargs)
-        items += page["Items"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return sorted(items, key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
+def scan_sorted(client, name):
+    """Every item of table name, in key order (pk, sk)."""
+    return sorted(scan_all(client, name), key=lambda i: (i["pk"]["S"], i["sk"]["S"]))
 
 
 def wait_backup(client, arn):
@@ -154,7 +149,7 @@ def test_create_describe_list_and_delete_a_backup(dynamodb, source, cleanup):
 
 
 def test_a_restore_holds_the_items_of_the_backup_time(dynamodb, source, cleanup):
-    before = scan_all(dynamodb, source)
+    before = scan_sorted(dynamodb, source)
     arn = dynamodb.create_backup(TableName=source, BackupName="snap")["BackupDetails"]["BackupArn"]
     cleanup(backup=arn)
     wait_backup(dynamodb, arn)
@@ -179,7 +174,7 @@ def test_a_restore_holds_the_items_of_the_backup_time(dynamodb, source, cleanup)
     assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
     # Streams are not restored.
     assert "StreamSpecification" not in table
-    assert scan_all(dynamodb, target) == before
+    assert scan_sorted(dynamodb, target) == before
     # The indexes hold the restored items.
     page = dynamodb.query(TableName=target, IndexName="by_g", KeyConditionExpression="g = :g",
                           ExpressionAttributeValues={":g": {"S": "g0"}})
@@ -218,7 +213,7 @@ def test_restore_overrides(dynamodb, source, cleanup):
     assert desc["ProvisionedThroughput"]["WriteCapacityUnits"] == 4
     assert desc["SSEDescription"]["SSEType"] == "KMS"
     wait_active(dynamodb, target)
-    assert len(scan_all(dynamodb, target)) == 5
+    assert len(scan_sorted(dynamodb, target)) == 5
 
     # An override is checked by CreateTable's rules: an index on an attribute
     # the backup does not define.
@@ -349,7 +344,7 @@ def test_deleting_a_table_with_recovery_on_leaves_a_system_backup(dynamodb, clea
         "PointInTimeRecoveryEnabled": True})
     for i in range(3):
         dynamodb.put_item(TableName=name, Item=item("p", f"s{i}", "g", i, "v"))
-    before = scan_all(dynamodb, name)
+    before = scan_sorted(dynamodb, name)
     dynamodb.delete_table(TableName=name)
 
     found = system_backups(dynamodb, name)
@@ -371,7 +366,7 @@ def test_deleting_a_table_with_recovery_on_leaves_a_system_backup(dynamodb, clea
     cleanup(table=target)
     dynamodb.restore_table_from_backup(TargetTableName=target, BackupArn=summary["BackupArn"])
     wait_active(dynamodb, target)
-    assert scan_all(dynamodb, target) == before
+    assert scan_sorted(dynamodb, target) == before
 
 
 def test_deleting_a_table_without_recovery_leaves_no_backup(dynamodb, cleanup):

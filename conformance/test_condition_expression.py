@@ -16,31 +16,7 @@ the per-expression parse errors are in test_expression_errors.py.
 import pytest
 
 from unchanged import conditional, validation
-from util import get_item, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def B(v):
-    return {"B": v}
-
-
-def L(*v):
-    return {"L": list(v)}
-
-
-def M(**v):
-    return {"M": v}
-
-
-def key():
-    return {"p": S(random_string())}
+from util import B, L, M, N, S, get_item, random_key
 
 
 ITEM = {
@@ -131,7 +107,7 @@ CASES = [
 
 @pytest.mark.parametrize("condition,values,holds", CASES, ids=[c[0] for c in CASES])
 def test_condition_semantics(dynamodb, table_s, condition, values, holds):
-    k = key()
+    k = random_key()
     item = {**k, **ITEM}
     dynamodb.put_item(TableName=table_s, Item=item)
     args = dict(TableName=table_s, Item={**item, "changed": {"BOOL": True}},
@@ -149,7 +125,7 @@ def test_condition_names_for_reserved_words(dynamodb, table_s):
     # A reserved word (STATUS) is named through ExpressionAttributeNames;
     # "#name" is one path element even when it contains a dot (developerguide
     # Expressions.ExpressionAttributeNames.html).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "status": S("on"), "a.b": N(1)})
     dynamodb.put_item(TableName=table_s, Item={**k, "status": S("off"), "a.b": N(1)},
                       ConditionExpression="#s = :on AND #ab = :one",
@@ -162,7 +138,7 @@ def test_put_if_absent(dynamodb, table_s):
     # The usual "create only": attribute_not_exists on the key holds for a
     # new item and fails once it exists (dynalite test/putItem.js
     # "expecting existing key to not exist").
-    k = key()
+    k = random_key()
     args = dict(TableName=table_s, Item={**k, "a": N(1)},
                 ConditionExpression="attribute_not_exists(p)")
     dynamodb.put_item(**args)
@@ -172,7 +148,7 @@ def test_put_if_absent(dynamodb, table_s):
 def test_delete_with_condition(dynamodb, table_s):
     # DeleteItem deletes only when the condition holds; on a missing item the
     # condition sees every attribute missing (dynalite test/deleteItem.js).
-    k = key()
+    k = random_key()
     conditional(dynamodb, table_s, k, dynamodb.delete_item, TableName=table_s, Key=k,
                 ConditionExpression="a = :a", ExpressionAttributeValues={":a": N(1)})
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
@@ -187,7 +163,7 @@ def test_delete_with_condition(dynamodb, table_s):
 def test_update_with_condition(dynamodb, table_s):
     # UpdateItem: the condition sees the item before the update
     # (developerguide WorkingWithItems.html#WorkingWithItems.ConditionalUpdate).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "price": N(10)})
     args = dict(TableName=table_s, Key=k, UpdateExpression="SET price = price - :d",
                 ConditionExpression="price > :min",
@@ -215,7 +191,7 @@ CALLS = {"PutItem": "put_item", "DeleteItem": "delete_item", "UpdateItem": "upda
 def test_request_errors_of_conditional_writes(dynamodb, table_s, operation):
     # dynalite test/putItem.js and test/deleteItem.js "validations", recorded
     # against AWS, in AWS's order of checks.
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(0)})
     call = getattr(dynamodb, CALLS[operation])
     base = _write(operation, table_s, k)
@@ -267,7 +243,7 @@ def test_request_errors_of_update_item(dynamodb, table_s):
     # dynalite test/updateItem.js "validations", recorded against AWS;
     # ConditionExpression with AttributeUpdates is refused too (scylla
     # test_condition_expression_attribute_updates).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(0)})
     base = _write("UpdateItem", table_s, k)
     for extra, message in [
@@ -304,7 +280,7 @@ def test_condition_value_names_across_expressions(dynamodb, table_s):
     # One set of names and values serves every expression of the request: a
     # value used only by the condition, a name only by the update, are used
     # (dynalite validations/index.js validateExpressions, one context).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="SET #b = :v",
                          ConditionExpression="a = :old",

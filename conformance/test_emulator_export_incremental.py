@@ -36,32 +36,16 @@ import glob
 import gzip
 import json
 import os
-import urllib.request
 import uuid
 
 import pytest
 
-from util import raw_call
+from util import clock_advance, clock_now, raw_call
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
 MINUTE_MS = 60 * 1000
 HOUR_MS = 60 * MINUTE_MS
-
-
-def control_clock(url, body=None):
-    req = urllib.request.Request(url + "/ddbemu/clock", method="POST" if body else "GET",
-                                 data=json.dumps(body).encode() if body else None)
-    with urllib.request.urlopen(req) as resp:
-        return json.loads(resp.read())["now_ms"]
-
-
-def advance(srv, ms):
-    return control_clock(srv.endpoint_url, {"advance_ms": ms})
-
-
-def now(srv):
-    return control_clock(srv.endpoint_url)
 
 
 @pytest.fixture
@@ -141,16 +125,16 @@ def make_changes(srv, client, table):
     times[pk] = (before, after) the last change of pk inside the span."""
     for pk in ("upd", "twice", "gone", "same", "later", "still"):
         put(client, table, pk, 1)
-    advance(srv, MINUTE_MS)
-    start = now(srv)
-    advance(srv, MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    start = clock_now(srv)
+    clock_advance(srv, MINUTE_MS)
     times = {}
 
     def timed(pk, change):
-        before = now(srv)
+        before = clock_now(srv)
         change()
-        times[pk] = (before, now(srv))
-        advance(srv, MINUTE_MS)
+        times[pk] = (before, clock_now(srv))
+        clock_advance(srv, MINUTE_MS)
 
     timed("new", lambda: put(client, table, "new", 1))
     timed("upd", lambda: set_v(client, table, "upd", 2))
@@ -161,13 +145,13 @@ def make_changes(srv, client, table):
     timed("temp", lambda: delete(client, table, "temp"))
     timed("same", lambda: set_v(client, table, "same", 5))
     timed("same", lambda: set_v(client, table, "same", 1))
-    advance(srv, 15 * MINUTE_MS)
-    end = now(srv)
-    advance(srv, MINUTE_MS)
+    clock_advance(srv, 15 * MINUTE_MS)
+    end = clock_now(srv)
+    clock_advance(srv, MINUTE_MS)
     # After the span: absent from it, and "upd"'s new image stays v=2.
     set_v(client, table, "later", 9)
     set_v(client, table, "upd", 7)
-    advance(srv, MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
     return start, end, times
 
 
@@ -268,14 +252,14 @@ def test_span_bounds_and_default_to_time(env):
     # millisecond; without ExportToTime the span ends at the request.
     srv, client, bucket = env
     arn = create(client, "orders")
-    advance(srv, MINUTE_MS)
-    start = now(srv)
-    advance(srv, 20 * MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    start = clock_now(srv)
+    clock_advance(srv, 20 * MINUTE_MS)
     put(client, "orders", "a", 1)
-    advance(srv, 21 * MINUTE_MS)
+    clock_advance(srv, 21 * MINUTE_MS)
     desc = export_ok(client, arn, {"ExportFromTime": start / 1000})
     to = desc["IncrementalExportSpecification"]["ExportToTime"]
-    assert abs(to * 1000 - now(srv)) < 5000
+    assert abs(to * 1000 - clock_now(srv)) < 5000
     _, data = raw_call(client, "DescribeExport", {"ExportArn": desc["ExportArn"]})
     _, lines = read_export(bucket, data["ExportDescription"])
     assert len(lines) == 1
@@ -312,9 +296,9 @@ def test_ion_lines(env):
 def test_describe_and_list(env):
     srv, client, bucket = env
     arn = create(client, "orders")
-    advance(srv, MINUTE_MS)
-    start = now(srv)
-    advance(srv, 20 * MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    start = clock_now(srv)
+    clock_advance(srv, 20 * MINUTE_MS)
     inc = export_ok(client, arn, {"ExportFromTime": start / 1000})["ExportArn"]
     status, data = raw_call(client, "ExportTableToPointInTime",
                             {"TableArn": arn, "S3Bucket": "bucket"})
@@ -337,9 +321,9 @@ def test_client_token(env):
     # with the same token is ExportConflictException.
     srv, client, _ = env
     arn = create(client, "orders")
-    advance(srv, MINUTE_MS)
-    start = now(srv)
-    advance(srv, 20 * MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    start = clock_now(srv)
+    clock_advance(srv, 20 * MINUTE_MS)
     spec = {"ExportFromTime": start / 1000, "ExportToTime": (start + 16 * MINUTE_MS) / 1000}
     token = uuid.uuid4().hex
     a = export_ok(client, arn, spec, ClientToken=token)
@@ -390,8 +374,8 @@ def error(status_data):
 def test_coupling_errors(env):
     srv, client, _ = env
     arn = create(client, "orders")
-    advance(srv, 20 * MINUTE_MS)
-    spec = {"ExportFromTime": (now(srv) - 16 * MINUTE_MS) / 1000}
+    clock_advance(srv, 20 * MINUTE_MS)
+    spec = {"ExportFromTime": (clock_now(srv) - 16 * MINUTE_MS) / 1000}
 
     def call(**body):
         return raw_call(client, "ExportTableToPointInTime",
@@ -407,7 +391,7 @@ def test_coupling_errors(env):
         "ValidationException", "Invalid Request: Incremental Export Specification expected when "
         "export type is set as Incremental Export")
     for bad in ({}, {"ExportViewType": "NEW_IMAGE"},
-                {"ExportToTime": (now(srv) - MINUTE_MS) / 1000}):
+                {"ExportToTime": (clock_now(srv) - MINUTE_MS) / 1000}):
         assert error(call(ExportType="INCREMENTAL_EXPORT",
                           IncrementalExportSpecification=bad)) == (
             "ValidationException",
@@ -420,7 +404,7 @@ def test_coupling_errors(env):
                           "constraint: Member must")
     # ExportTime is no member of an incremental export (AWS's text not recorded).
     code, msg = error(call(ExportType="INCREMENTAL_EXPORT", IncrementalExportSpecification=spec,
-                           ExportTime=(now(srv) - 10 * MINUTE_MS) / 1000))
+                           ExportTime=(clock_now(srv) - 10 * MINUTE_MS) / 1000))
     assert code == "ValidationException" and "ExportTime" in msg
     # Nothing was started by a refused request.
     _, data = raw_call(client, "ListExports", {"TableArn": arn})
@@ -430,8 +414,8 @@ def test_coupling_errors(env):
 def test_span_errors(env):
     srv, client, _ = env
     arn = create(client, "fresh", pitr=False)
-    advance(srv, MINUTE_MS)
-    t0 = now(srv)
+    clock_advance(srv, MINUTE_MS)
+    t0 = clock_now(srv)
 
     def call(frm, to=None):
         spec = {"ExportFromTime": frm / 1000}
@@ -444,31 +428,31 @@ def test_span_errors(env):
                 f"less than the table creation time : {iso(ms)[:19]}Z")
 
     # Without point-in-time recovery there is no window (observed on AWS).
-    advance(srv, 30 * MINUTE_MS)
+    clock_advance(srv, 30 * MINUTE_MS)
     assert error(call(t0, t0 + 20 * MINUTE_MS)) == before_window(t0)
     client.update_continuous_backups(TableName="fresh", PointInTimeRecoverySpecification={
         "PointInTimeRecoveryEnabled": True})
-    enabled = now(srv)
+    enabled = clock_now(srv)
     # Before recovery was turned on.
     assert error(call(enabled - MINUTE_MS, enabled + 20 * MINUTE_MS)) == before_window(
         enabled - MINUTE_MS)
     # A span shorter than 15 minutes, the default to time (now) included.
-    advance(srv, 2 * MINUTE_MS)
+    clock_advance(srv, 2 * MINUTE_MS)
     short = ("InvalidExportTimeException",
              "Difference between export period from time and export period to time is less "
              "than 15 minutes")
     assert error(call(enabled + 1000)) == short
-    advance(srv, 30 * MINUTE_MS)
+    clock_advance(srv, 30 * MINUTE_MS)
     assert error(call(enabled + 1000, enabled + 15 * MINUTE_MS)) == short
     # An inverted span.
     assert error(call(enabled + 20 * MINUTE_MS, enabled + 2 * MINUTE_MS)) == short
     # A to time in the future.
-    future = now(srv) + HOUR_MS
+    future = clock_now(srv) + HOUR_MS
     assert error(call(enabled + 1000, future)) == (
         "InvalidExportTimeException", "Incremental export period to time cannot be greater "
         f"than the current time : {iso(future)[:19]}Z")
     # More than 24 hours (AWS's text not recorded).
-    advance(srv, 30 * HOUR_MS)
+    clock_advance(srv, 30 * HOUR_MS)
     code, msg = error(call(enabled + 1000, enabled + 1000 + 24 * HOUR_MS + 1))
     assert code == "InvalidExportTimeException" and "24 hours" in msg
     # 15 minutes and 24 hours exactly are accepted.

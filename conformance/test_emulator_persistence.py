@@ -21,6 +21,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from conftest import ACCESS_KEY, REGION, SANITIZER_PATTERNS, make_client
+from paging import scan_all
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
@@ -59,17 +60,6 @@ def create_chat_table(client, name, stream=True):
         args["StreamSpecification"] = {"StreamEnabled": True,
                                        "StreamViewType": "NEW_AND_OLD_IMAGES"}
     client.create_table(**args)
-
-
-def scan_all(client, name, **kwargs):
-    items, start = [], None
-    while True:
-        page = client.scan(TableName=name, ConsistentRead=True,
-                           **({"ExclusiveStartKey": start} if start else {}), **kwargs)
-        items += page["Items"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return items
 
 
 def read_stream(streams, arn):

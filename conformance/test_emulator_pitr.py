@@ -18,36 +18,15 @@ was then.
 import glob
 import gzip
 import json
-import urllib.request
 
 import pytest
 
-from util import client_error, raw_call
+from util import client_error, clock_advance, clock_now, raw_call
 
 pytestmark = pytest.mark.usefixtures("emulator")
 
 MINUTE_MS = 60 * 1000
 DAY_MS = 24 * 60 * MINUTE_MS
-
-
-def control_clock(url, body=None):
-    req = urllib.request.Request(url + "/ddbemu/clock", method="POST" if body else "GET",
-                                 data=json.dumps(body).encode() if body else None)
-    with urllib.request.urlopen(req) as resp:
-        return json.loads(resp.read())["now_ms"]
-
-
-def advance(srv, ms):
-    return control_clock(srv.endpoint_url, {"advance_ms": ms})
-
-
-def now(srv):
-    return control_clock(srv.endpoint_url)
-
-
-def raw(client, operation, body):
-    """(status, JSON) of a request with members newer than Debian's boto3."""
-    return raw_call(client, operation, body)
 
 
 def create(client, name):
@@ -72,14 +51,14 @@ def contents(client, table):
 
 
 def restore_at(client, source, target, ms, **overrides):
-    status, data = raw(client, "RestoreTableToPointInTime", dict(
+    status, data = raw_call(client, "RestoreTableToPointInTime", dict(
         SourceTableName=source, TargetTableName=target, RestoreDateTime=ms / 1000, **overrides))
     assert status == 200, data
     return data["TableDescription"]
 
 
 def enable(client, table, **spec):
-    status, data = raw(client, "UpdateContinuousBackups", {
+    status, data = raw_call(client, "UpdateContinuousBackups", {
         "TableName": table,
         "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True, **spec}})
     assert status == 200, data
@@ -87,7 +66,7 @@ def enable(client, table, **spec):
 
 
 def window(client, table):
-    status, data = raw(client, "DescribeContinuousBackups", {"TableName": table})
+    status, data = raw_call(client, "DescribeContinuousBackups", {"TableName": table})
     assert status == 200, data
     d = data["ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"]
     return (round(d["EarliestRestorableDateTime"] * 1000),
@@ -101,20 +80,20 @@ def make_history(srv, client, table):
     put(client, table, "a", 1)
     put(client, table, "b", 1)
     put(client, table, "c", 1, g="y")
-    advance(srv, MINUTE_MS)
-    t1 = now(srv)
-    advance(srv, MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    t1 = clock_now(srv)
+    clock_advance(srv, MINUTE_MS)
     client.update_item(TableName=table, Key={"pk": {"S": "a"}}, UpdateExpression="SET v = :v",
                        ExpressionAttributeValues={":v": {"N": "2"}})
     client.delete_item(TableName=table, Key={"pk": {"S": "b"}})
     put(client, table, "d", 1)
-    advance(srv, MINUTE_MS)
-    t2 = now(srv)
-    advance(srv, MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    t2 = clock_now(srv)
+    clock_advance(srv, MINUTE_MS)
     client.delete_item(TableName=table, Key={"pk": {"S": "a"}})
     put(client, table, "c", 3, g="y")
     # Past the five minutes of LatestRestorableDateTime.
-    advance(srv, 10 * MINUTE_MS)
+    clock_advance(srv, 10 * MINUTE_MS)
     return t1, t2
 
 
@@ -167,26 +146,26 @@ def test_the_window_follows_the_clock_and_the_setting(start_server):
     srv = start_server()
     client = srv.client()
     create(client, "tbl")
-    before = now(srv)
-    advance(srv, MINUTE_MS)
-    enabled_at = now(srv)
+    before = clock_now(srv)
+    clock_advance(srv, MINUTE_MS)
+    enabled_at = clock_now(srv)
     enable(client, "tbl", RecoveryPeriodInDays=1)
     put(client, "tbl", "a", 1)
-    advance(srv, 10 * MINUTE_MS)
+    clock_advance(srv, 10 * MINUTE_MS)
     earliest, latest = window(client, "tbl")
     assert enabled_at <= earliest <= enabled_at + 1000
-    assert latest == pytest.approx(now(srv) - 5 * MINUTE_MS, abs=2000)
+    assert latest == pytest.approx(clock_now(srv) - 5 * MINUTE_MS, abs=2000)
 
     # Before recovery was on: outside the window.
-    status, data = raw(client, "RestoreTableToPointInTime", {
+    status, data = raw_call(client, "RestoreTableToPointInTime", {
         "SourceTableName": "tbl", "TargetTableName": "xyz", "RestoreDateTime": before / 1000})
     assert status == 400 and data["__type"].endswith("#InvalidRestoreTimeException"), data
 
     # Two days later the one-day period is the limit.
-    advance(srv, 2 * DAY_MS)
+    clock_advance(srv, 2 * DAY_MS)
     earliest, _ = window(client, "tbl")
-    assert earliest == pytest.approx(now(srv) - DAY_MS, abs=2000)
-    status, data = raw(client, "RestoreTableToPointInTime", {
+    assert earliest == pytest.approx(clock_now(srv) - DAY_MS, abs=2000)
+    status, data = raw_call(client, "RestoreTableToPointInTime", {
         "SourceTableName": "tbl", "TargetTableName": "xyz",
         "RestoreDateTime": (enabled_at + 5 * MINUTE_MS) / 1000})
     assert status == 400 and data["__type"].endswith("#InvalidRestoreTimeException"), data
@@ -199,8 +178,8 @@ def test_the_window_follows_the_clock_and_the_setting(start_server):
     # Off and on again: the window starts anew.
     client.update_continuous_backups(TableName="tbl", PointInTimeRecoverySpecification={
         "PointInTimeRecoveryEnabled": False})
-    advance(srv, MINUTE_MS)
-    again = now(srv)
+    clock_advance(srv, MINUTE_MS)
+    again = clock_now(srv)
     enable(client, "tbl")
     earliest, _ = window(client, "tbl")
     assert again <= earliest <= again + 1000
@@ -213,7 +192,7 @@ def test_export_at_a_past_time(start_server, tmp_path):
     client = srv.client()
     t1, _ = make_history(srv, client, "orders")
     arn = client.describe_table(TableName="orders")["Table"]["TableArn"]
-    status, data = raw(client, "ExportTableToPointInTime", {
+    status, data = raw_call(client, "ExportTableToPointInTime", {
         "TableArn": arn, "S3Bucket": "bucket", "ExportTime": t1 / 1000,
         "ExportFormat": "DYNAMODB_JSON"})
     assert status == 200, data
@@ -250,11 +229,11 @@ def test_history_and_backups_survive_a_restart(start_server, tmp_path):
     assert contents(client, "from_backup") == {"c": 3, "d": 1}
     assert [b["BackupArn"] for b in client.list_backups()["BackupSummaries"]] == [backup]
     # Changes after the restart join the history kept before it.
-    advance(srv, MINUTE_MS)
-    t3 = now(srv)
-    advance(srv, MINUTE_MS)
+    clock_advance(srv, MINUTE_MS)
+    t3 = clock_now(srv)
+    clock_advance(srv, MINUTE_MS)
     client.delete_item(TableName="orders", Key={"pk": {"S": "e"}})
-    advance(srv, 10 * MINUTE_MS)
+    clock_advance(srv, 10 * MINUTE_MS)
     restore_at(client, "orders", "at_t3", t3)
     assert contents(client, "at_t3") == {"c": 3, "d": 1, "e": 9}
     client.delete_backup(BackupArn=backup)
@@ -283,10 +262,10 @@ def test_a_system_backup_expires_after_35_days(start_server):
     found = client.list_backups(BackupType="SYSTEM")["BackupSummaries"]
     assert [b["BackupName"] for b in found] == ["gone$DeletedTableBackup"]
     arn = found[0]["BackupArn"]
-    advance(srv, 35 * DAY_MS - MINUTE_MS)
+    clock_advance(srv, 35 * DAY_MS - MINUTE_MS)
     assert client.describe_backup(BackupArn=arn)["BackupDescription"]["BackupDetails"][
         "BackupType"] == "SYSTEM"
-    advance(srv, 2 * MINUTE_MS)
+    clock_advance(srv, 2 * MINUTE_MS)
     err = client_error(client.describe_backup, BackupArn=arn)
     assert err.response["Error"]["Code"] == "BackupNotFoundException"
     assert client.list_backups(BackupType="ALL")["BackupSummaries"] == []

@@ -11,8 +11,9 @@ import subprocess
 import uuid
 
 from conftest import ACCESS_KEY, REGION
+from paging import scan_all
 from transfer_util import (aws_export_files, every_type_items, json_lines, md5_base64,
-                           put_items, same_items, scan_all)
+                           put_items, same_items)
 
 KEYS = {
     "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"},

@@ -38,8 +38,9 @@ import uuid
 import pytest
 from botocore.exceptions import ClientError
 
+from paging import scan_all
 from transfer_util import (aws_export_files, every_type_items, json_lines, make_bucket,
-                           md5_base64, put_items, same_items, scan_all)
+                           md5_base64, put_items, same_items)
 from util import client_error, delete_table_quietly, raw_call, unique_table_name, wait_active
 
 KEYS = {

@@ -16,18 +16,10 @@ projects. ProjectionExpression errors are in test_projection.py.
 import pytest
 
 from unchanged import validation
-from util import random_string
+from util import N, S, random_string
 
 C = "ConditionExpression"
 U = "UpdateExpression"
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
 
 
 def syntax(param, token, near):

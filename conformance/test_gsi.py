@@ -21,84 +21,53 @@ import time
 import pytest
 from botocore.exceptions import ClientError
 
+from paging import all_pages
 from util import (
     DDB,
+    N,
+    S,
     VALIDATION,
     assert_error,
     assert_raw_error,
+    attr_defs,
     client_error,
+    index,
+    key_schema,
     random_string,
     wait_active,
 )
 
 
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def key_schema(hash_key, range_key=None):
-    ks = [{"AttributeName": hash_key, "KeyType": "HASH"}]
-    if range_key:
-        ks.append({"AttributeName": range_key, "KeyType": "RANGE"})
-    return ks
-
-
-def gsi(name, hash_key, range_key=None, projection="ALL", non_key=None):
-    proj = {"ProjectionType": projection}
-    if non_key:
-        proj["NonKeyAttributes"] = non_key
-    return {"IndexName": name, "KeySchema": key_schema(hash_key, range_key), "Projection": proj}
-
-
-def attr_defs(**types):
-    return [{"AttributeName": n, "AttributeType": t} for n, t in types.items()]
-
-
-def wait_gsi_active(client, table, index):
+def wait_gsi_active(client, table, index_name):
     """Waits until the table and the index are ACTIVE (immediate on the emulator;
     minutes on DynamoDB, see scylla test_gsi.py wait_for_gsi)."""
     for _ in range(1200):
         desc = client.describe_table(TableName=table)["Table"]
-        found = [g for g in desc.get("GlobalSecondaryIndexes", []) if g["IndexName"] == index]
+        found = [g for g in desc.get("GlobalSecondaryIndexes", []) if g["IndexName"] == index_name]
         assert len(found) == 1
         if desc["TableStatus"] == "ACTIVE" and found[0]["IndexStatus"] == "ACTIVE":
             return found[0]
         time.sleep(1)
-    raise AssertionError(f"index {index} never became ACTIVE")
+    raise AssertionError(f"index {index_name} never became ACTIVE")
 
 
-def wait_gsi_gone(client, table, index):
+def wait_gsi_gone(client, table, index_name):
     for _ in range(600):
         desc = client.describe_table(TableName=table)["Table"]
-        if not [g for g in desc.get("GlobalSecondaryIndexes", []) if g["IndexName"] == index]:
+        if not [g for g in desc.get("GlobalSecondaryIndexes", []) if g["IndexName"] == index_name]:
             return desc
         time.sleep(1)
-    raise AssertionError(f"index {index} never went away")
+    raise AssertionError(f"index {index_name} never went away")
 
 
 def query_all(client, **kwargs):
     """Every item of a Query, following LastEvaluatedKey."""
-    items = []
-    while True:
-        resp = client.query(**kwargs)
-        items += resp["Items"]
-        if "LastEvaluatedKey" not in resp:
-            return items
-        kwargs["ExclusiveStartKey"] = resp["LastEvaluatedKey"]
+    return all_pages(client.query, **kwargs)[0]
 
 
 def scan_all(client, **kwargs):
-    items = []
-    while True:
-        resp = client.scan(**kwargs)
-        items += resp["Items"]
-        if "LastEvaluatedKey" not in resp:
-            return items
-        kwargs["ExclusiveStartKey"] = resp["LastEvaluatedKey"]
+    """Every item of a Scan with kwargs (TableName, IndexName, ...), over all its pages."""
+    return all_pages(client.scan, **kwargs)[0]
 
 
 def key_set(items, *names):
@@ -118,7 +87,7 @@ def gsi_table(dynamodb, make_table):
     """p (S) hash, c (S) range; GSI "by_x" on x (S) / y (N), projection ALL."""
     return make_table(("p", "S"), ("c", "S"),
                       AttributeDefinitions=attr_defs(p="S", c="S", x="S", y="N"),
-                      GlobalSecondaryIndexes=[gsi("by_x", "x", "y")])
+                      GlobalSecondaryIndexes=[index("by_x", "x", "y")])
 
 
 # --------------------------------------------------------------------------
@@ -195,15 +164,15 @@ def test_delete_removes_the_item_from_every_index(dynamodb, make_table):
     # GSI.html#GSI.Writes "DynamoDB automatically ... deletes").
     name = make_table(("p", "S"), ("c", "S"),
                       AttributeDefinitions=attr_defs(p="S", c="S", x="S", l="N"),
-                      GlobalSecondaryIndexes=[gsi("g_one", "x"), gsi("g_two", "c", "x")],
-                      LocalSecondaryIndexes=[gsi("l_one", "p", "l")])
+                      GlobalSecondaryIndexes=[index("g_one", "x"), index("g_two", "c", "x")],
+                      LocalSecondaryIndexes=[index("l_one", "p", "l")])
     item = {"p": S(random_string()), "c": S("c"), "x": S("x"), "l": N(1)}
     dynamodb.put_item(TableName=name, Item=item)
-    for index in ("g_one", "g_two", "l_one"):
-        assert len(scan_all(dynamodb, TableName=name, IndexName=index)) == 1
+    for index_name in ("g_one", "g_two", "l_one"):
+        assert len(scan_all(dynamodb, TableName=name, IndexName=index_name)) == 1
     dynamodb.delete_item(TableName=name, Key={"p": item["p"], "c": item["c"]})
-    for index in ("g_one", "g_two", "l_one"):
-        assert scan_all(dynamodb, TableName=name, IndexName=index) == []
+    for index_name in ("g_one", "g_two", "l_one"):
+        assert scan_all(dynamodb, TableName=name, IndexName=index_name) == []
 
 
 def test_wrong_index_key_type_refuses_the_write(dynamodb, gsi_table):
@@ -326,8 +295,8 @@ def test_index_writes_are_charged_to_the_index(dynamodb, gsi_table):
 def projected_table(dynamodb, make_table):
     """p (S) hash; GSIs on x: "keys" KEYS_ONLY, "incl" INCLUDE [a]."""
     return make_table(("p", "S"), AttributeDefinitions=attr_defs(p="S", x="S"),
-                      GlobalSecondaryIndexes=[gsi("keys", "x", projection="KEYS_ONLY"),
-                                              gsi("incl", "x", projection="INCLUDE",
+                      GlobalSecondaryIndexes=[index("keys", "x", projection="KEYS_ONLY"),
+                                              index("incl", "x", projection="INCLUDE",
                                                   non_key=["a"])])
 
 
@@ -386,14 +355,15 @@ def test_gsi_projection_expression_sees_only_projected_attributes(dynamodb, proj
 # --------------------------------------------------------------------------
 
 
-def create_gsi(dynamodb, table, index, hash_key, hash_type="S", range_key=None, range_type=None,
-               projection="ALL"):
+def create_gsi(dynamodb, table, index_name, hash_key, hash_type="S", range_key=None,
+               range_type=None, projection="ALL"):
     defs = {hash_key: hash_type}
     if range_key:
         defs[range_key] = range_type
     return dynamodb.update_table(
         TableName=table, AttributeDefinitions=attr_defs(**defs),
-        GlobalSecondaryIndexUpdates=[{"Create": gsi(index, hash_key, range_key, projection)}],
+        GlobalSecondaryIndexUpdates=[
+            {"Create": index(index_name, hash_key, range_key, projection)}],
     )["TableDescription"]
 
 
@@ -445,7 +415,7 @@ def test_deleting_a_gsi(dynamodb, make_table):
     # definition is pruned, and the type is no longer enforced (scylla
     # test_gsi_updatetable.py::test_gsi_delete; ack-api-quirks DDB-TABLE-151).
     name = make_table(("p", "S"), AttributeDefinitions=attr_defs(p="S", x="S"),
-                      GlobalSecondaryIndexes=[gsi("hello", "x")])
+                      GlobalSecondaryIndexes=[index("hello", "x")])
     dynamodb.put_item(TableName=name, Item={"p": S("a"), "x": S("v")})
     desc = dynamodb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[
         {"Delete": {"IndexName": "hello"}}])["TableDescription"]
@@ -470,7 +440,7 @@ def test_updating_gsi_throughput(dynamodb, make_table):
     pt = {"ReadCapacityUnits": 1, "WriteCapacityUnits": 1}
     name = make_table(("p", "S"), ProvisionedThroughput=pt,
                       AttributeDefinitions=attr_defs(p="S", x="S"),
-                      GlobalSecondaryIndexes=[{**gsi("gs1", "x"), "ProvisionedThroughput": pt}])
+                      GlobalSecondaryIndexes=[{**index("gs1", "x"), "ProvisionedThroughput": pt}])
     new_pt = {"ReadCapacityUnits": 2, "WriteCapacityUnits": 3}
     desc = dynamodb.update_table(TableName=name, GlobalSecondaryIndexUpdates=[
         {"Update": {"IndexName": "gs1", "ProvisionedThroughput": new_pt}}])["TableDescription"]
@@ -494,12 +464,12 @@ def test_one_index_create_or_delete_per_call(dynamodb, make_table):
     # test_gsi_updatetable.py::test_gsi_updatetable_errors; text from
     # ack-api-quirks DDB-TABLE-159 and dynalite test/updateTable.js).
     name = make_table(("p", "S"), AttributeDefinitions=attr_defs(p="S", x="S"),
-                      GlobalSecondaryIndexes=[gsi("old", "x")])
+                      GlobalSecondaryIndexes=[index("old", "x")])
     before = dynamodb.describe_table(TableName=name)["Table"]
     limit = ("Subscriber limit exceeded: Only 1 online index can be created or deleted "
              "simultaneously per table")
-    for updates in ([{"Create": gsi("ax1", "y")}, {"Create": gsi("ax2", "y")}],
-                    [{"Create": gsi("ax1", "y")}, {"Delete": {"IndexName": "old"}}]):
+    for updates in ([{"Create": index("ax1", "y")}, {"Create": index("ax2", "y")}],
+                    [{"Create": index("ax1", "y")}, {"Delete": {"IndexName": "old"}}]):
         err = client_error(dynamodb.update_table, TableName=name,
                            AttributeDefinitions=attr_defs(y="S"),
                            GlobalSecondaryIndexUpdates=updates)
@@ -509,8 +479,8 @@ def test_one_index_create_or_delete_per_call(dynamodb, make_table):
 
 def test_gsi_update_errors(dynamodb, make_table):
     name = make_table(("p", "S"), ("c", "S"), AttributeDefinitions=attr_defs(p="S", c="S", x="S"),
-                      GlobalSecondaryIndexes=[gsi("hello", "x")],
-                      LocalSecondaryIndexes=[gsi("lsi", "p", "x")])
+                      GlobalSecondaryIndexes=[index("hello", "x")],
+                      LocalSecondaryIndexes=[index("lsi", "p", "x")])
     before = dynamodb.describe_table(TableName=name)["Table"]
     # An unknown index: ResourceNotFoundException naming the index (ack-api-quirks
     # DDB-TABLE-161, live service).
@@ -524,13 +494,13 @@ def test_gsi_update_errors(dynamodb, make_table):
     for existing in ("hello", "lsi"):
         err = client_error(dynamodb.update_table, TableName=name,
                            AttributeDefinitions=attr_defs(y="S"),
-                           GlobalSecondaryIndexUpdates=[{"Create": gsi(existing, "y")}])
+                           GlobalSecondaryIndexUpdates=[{"Create": index(existing, "y")}])
         assert err.response["Error"]["Code"] == "ValidationException"
         assert "already exists" in err.response["Error"]["Message"]
     # Create needs AttributeDefinitions, even for an attribute the table already
     # defines (same scylla test; text ack-api-quirks DDB-TABLE-162).
     err = client_error(dynamodb.update_table, TableName=name,
-                       GlobalSecondaryIndexUpdates=[{"Create": gsi("gs2", "x")}])
+                       GlobalSecondaryIndexUpdates=[{"Create": index("gs2", "x")}])
     assert_error(err, "ValidationException",
                  "One or more parameter values were invalid: AttributeDefinitions is not "
                  "specified for index: gs2")
@@ -538,7 +508,7 @@ def test_gsi_update_errors(dynamodb, make_table):
     # test_gsi_updatetable.py::test_gsi_key_type_conflict_on_update: "redefined").
     err = client_error(dynamodb.update_table, TableName=name,
                        AttributeDefinitions=attr_defs(x="N"),
-                       GlobalSecondaryIndexUpdates=[{"Create": gsi("gs3", "x")}])
+                       GlobalSecondaryIndexUpdates=[{"Create": index("gs3", "x")}])
     assert err.response["Error"]["Code"] == "ValidationException"
     assert "Attributes cannot be redefined" in err.response["Error"]["Message"]
     assert dynamodb.describe_table(TableName=name)["Table"] == before
@@ -551,7 +521,7 @@ def test_lsis_cannot_be_added_later(raw, dynamodb, make_table):
     resp = raw("UpdateTable", {
         "TableName": name,
         "AttributeDefinitions": attr_defs(l="S"),
-        "LocalSecondaryIndexes": [gsi("lsi", "p", "l")],
+        "LocalSecondaryIndexes": [index("lsi", "p", "l")],
     })
     assert_raw_error(resp, VALIDATION,
                      "At least one of ProvisionedThroughput, BillingMode, UpdateStreamEnabled, "
@@ -566,10 +536,10 @@ def test_twenty_first_gsi_via_update_table(dynamodb, make_table):
     # ack-api-quirks DDB-TABLE-169: LimitExceededException through UpdateTable.
     names = [f"k{i}" for i in range(20)]
     name = make_table(("p", "S"), AttributeDefinitions=attr_defs(p="S", **{n: "S" for n in names}),
-                      GlobalSecondaryIndexes=[gsi(f"g{n}", n) for n in names])
+                      GlobalSecondaryIndexes=[index(f"g{n}", n) for n in names])
     err = client_error(dynamodb.update_table, TableName=name,
                        AttributeDefinitions=attr_defs(z="S"),
-                       GlobalSecondaryIndexUpdates=[{"Create": gsi("g21", "z")}])
+                       GlobalSecondaryIndexUpdates=[{"Create": index("g21", "z")}])
     assert_error(err, "LimitExceededException",
                  "Subscriber limit exceeded: Number of global secondary indexes exceeds per-table "
                  "limit of 20")
@@ -722,7 +692,7 @@ def test_create_table_answers_its_gsis_creating(dynamodb, make_table):
     desc = dynamodb.create_table(
         TableName=name, BillingMode="PAY_PER_REQUEST", KeySchema=key_schema("p"),
         AttributeDefinitions=attr_defs(p="S", x="S"),
-        GlobalSecondaryIndexes=[gsi("by_x", "x")])["TableDescription"]
+        GlobalSecondaryIndexes=[index("by_x", "x")])["TableDescription"]
     make_table.names.append(name)
     assert desc["TableStatus"] == "CREATING"
     assert desc["GlobalSecondaryIndexes"][0]["IndexStatus"] == "CREATING"

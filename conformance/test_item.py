@@ -12,6 +12,7 @@ missing item is charged like the smallest item.
 import pytest
 
 from util import (
+    S,
     VALIDATION,
     assert_error,
     assert_raw_error,
@@ -24,10 +25,6 @@ from util import (
 
 NOT_FOUND = "Requested resource not found"
 KEY_MISMATCH = "The provided key element does not match the schema"
-
-
-def S(v):
-    return {"S": v}
 
 
 # --------------------------------------------------------------------------

@@ -13,31 +13,7 @@ otherwise. Every refused write is checked to have changed nothing.
 import pytest
 
 from unchanged import conditional, validation
-from util import assert_error, client_error, get_item, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def B(v):
-    return {"B": v}
-
-
-def L(*v):
-    return {"L": list(v)}
-
-
-def M(**v):
-    return {"M": v}
-
-
-def key():
-    return {"p": S(random_string())}
+from util import B, L, M, N, S, assert_error, client_error, get_item, random_key, random_string
 
 
 INVALID = "One or more parameter values were invalid: "
@@ -108,7 +84,7 @@ EXPECTED_CASES = [
 
 @pytest.mark.parametrize("expected,holds", EXPECTED_CASES)
 def test_expected_semantics(dynamodb, table_s, expected, holds):
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, **ITEM})
     update = updater(dynamodb, table_s, k)
     if holds:
@@ -122,7 +98,7 @@ def test_expected_semantics(dynamodb, table_s, expected, holds):
 def test_expected_conditional_operator(dynamodb, table_s):
     # ConditionalOperator OR needs one entry to hold, AND (the default) all
     # (scylla test_update_expected_multi_true and _false).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1), "b": N(2), "c": N(3)})
     update = updater(dynamodb, table_s, k)
     some = {"a": {"Exists": True, "Value": N(74)},
@@ -140,7 +116,7 @@ def test_expected_conditional_operator(dynamodb, table_s):
 def test_expected_on_put_and_delete(dynamodb, table_s):
     # The same conditions guard PutItem and DeleteItem (scylla
     # test_put_item_expected, test_delete_item_expected).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(2)}, Expected={"a": {"Value": N(1)}})
     conditional(dynamodb, table_s, k, dynamodb.put_item, TableName=table_s,
@@ -198,7 +174,7 @@ def test_expected_on_put_and_delete(dynamodb, table_s):
      INVALID + "ComparisonOperator CONTAINS is not valid for L AttributeValue type"),
 ])
 def test_expected_errors(dynamodb, table_s, expected, message):
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
     validation(dynamodb, table_s, k, message, dynamodb.put_item, TableName=table_s,
                Item={**k, "a": N(2)}, Expected=expected)
@@ -219,7 +195,7 @@ def test_expected_errors(dynamodb, table_s, expected, message):
      "ConditionalOperator can only be used when Filter or Expected has two or more elements"),
 ])
 def test_conditional_operator_needs_two_conditions(dynamodb, table_s, expected, message):
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
     for op in ["OR", "AND"]:
         validation(dynamodb, table_s, k, message, dynamodb.update_item, TableName=table_s, Key=k,
@@ -231,7 +207,7 @@ def test_expected_error_order(dynamodb, table_s):
     # PutItem checks the item's size before Expected (dynalite test/putItem.js
     # "item is too big" sends Expected {a: {}} and gets the size error), and
     # ReturnValues before both.
-    k = key()
+    k = random_key()
     big = {**k, "b": S("x" * 410000)}
     validation(dynamodb, table_s, k, "Item size has exceeded the maximum allowed size",
                dynamodb.put_item, TableName=table_s, Item=big, Expected={"a": {}})
@@ -249,7 +225,7 @@ def test_attribute_updates_put_and_delete(dynamodb, table_s):
     # PUT (the default action) writes the value; DELETE without a value
     # removes the attribute (dynalite test/updateItem.js "should delete
     # normal values and return updated new", recorded against AWS).
-    k = key()
+    k = random_key()
     update = updater(dynamodb, table_s, k)
     update({"b": {"Value": S("a")}, "c": {"Value": S("a"), "Action": "PUT"}})
     got = update({"b": {"Action": "DELETE"}, "c": {"Value": S("a")}}, ReturnValues="UPDATED_NEW")
@@ -262,7 +238,7 @@ def test_attribute_updates_add(dynamodb, table_s):
     # a missing attribute counts as 0, the empty set or the empty list (scylla
     # test_item.py test_update_item_add; dynalite test/updateItem.js "should
     # add list value and return updated new", recorded against AWS).
-    k = key()
+    k = random_key()
     update = updater(dynamodb, table_s, k)
     update({"n": {"Action": "ADD", "Value": N(7)}, "s": {"Action": "ADD", "Value": {"NS": ["1", "2"]}},
             "l": {"Action": "ADD", "Value": L(S("a"), N(1))}})
@@ -279,7 +255,7 @@ def test_attribute_updates_delete_from_sets(dynamodb, table_s):
     # DELETE with a set value takes elements out; the attribute goes when the
     # set empties (dynalite test/updateItem.js "should delete set values and
     # return updated new").
-    k = key()
+    k = random_key()
     update = updater(dynamodb, table_s, k)
     update({"b": {"Value": {"NS": ["1", "2", "3"]}}, "c": {"Value": S("a")}})
     got = update({"b": {"Action": "DELETE", "Value": {"NS": ["1", "4"]}}},
@@ -305,7 +281,7 @@ def test_attribute_updates_on_a_missing_item(dynamodb, table_s):
         ({"b": {"Action": "DELETE"}, "c": {"Action": "DELETE", "Value": {"SS": ["a", "b"]}},
           "d": {"Action": "ADD", "Value": N(5)}}, {"d": N(5)}),
     ]:
-        k = key()
+        k = random_key()
         updater(dynamodb, table_s, k)(updates)
         got = get_item(dynamodb, table_s, k)
         assert got == (None if expected is None else {**k, **expected}), updates
@@ -331,7 +307,7 @@ def test_attribute_updates_on_a_missing_item(dynamodb, table_s):
                  (M(), "M")]
 ])
 def test_attribute_updates_errors(dynamodb, table_s, updates, message):
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
     if updates["a"].get("Value", 0) is None:
         updates = {"a": {}}
@@ -343,7 +319,7 @@ def test_attribute_updates_type_mismatch(dynamodb, table_s):
     # ADD or DELETE against an attribute of another type: "Type mismatch for
     # attribute to update" (dynalite test/updateItem.js "trying to
     # delete/add incorrect types", recorded against AWS).
-    k = key()
+    k = random_key()
     update = updater(dynamodb, table_s, k)
     update({"b": {"Value": {"SS": ["1"]}}, "c": {"Value": N(1)}, "d": {"Value": {"NS": ["1"]}},
             "e": {"Value": S("x")}})
@@ -375,7 +351,7 @@ def test_attribute_updates_return_values(dynamodb, table_s):
     # (dynalite test/updateItem.js "should return all old values when they
     # exist" and friends; scylla
     # test_update_item_returnvalues_all_old_attributeupdates).
-    k = key()
+    k = random_key()
     update = updater(dynamodb, table_s, k)
     update({"b": {"Value": M(a=S("a"), b=L())}, "c": {"Value": N(1)}})
     got = update({"b": {"Value": M(a=S("b"), b=L())}, "c": {"Action": "ADD", "Value": N(1)}},
@@ -395,7 +371,7 @@ def test_attribute_updates_return_values(dynamodb, table_s):
 def test_attribute_updates_item_size(dynamodb, table_s):
     # "Item size to update has exceeded the maximum allowed size" (dynalite
     # test/updateItem.js "update item is too big").
-    k = key()
+    k = random_key()
     validation(dynamodb, table_s, k, "Item size to update has exceeded the maximum allowed size",
                dynamodb.update_item, TableName=table_s, Key=k,
                AttributeUpdates={"b": {"Action": "PUT", "Value": S("a" * 409600)},
@@ -405,7 +381,7 @@ def test_attribute_updates_item_size(dynamodb, table_s):
 def test_attribute_updates_with_expected(dynamodb, table_s):
     # The legacy pair: Expected guards AttributeUpdates (dynalite
     # test/updateItem.js "should update when boolean value expect matches").
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "active": {"BOOL": False}})
     got = dynamodb.update_item(TableName=table_s, Key=k,
                                Expected={"active": {"Value": {"BOOL": False}, "Exists": True}},
@@ -424,7 +400,7 @@ def test_attributes_to_get(dynamodb, table_s):
     # Only the named top-level attributes; the key only when named; an
     # existing item with none of them is {} (scylla test_projection_expression
     # top-level cases, the AttributesToGet form).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hello"), "b": M(c=N(1))})
     get = lambda names: dynamodb.get_item(TableName=table_s, Key=k, AttributesToGet=names,
                                           ConsistentRead=True)
@@ -437,7 +413,7 @@ def test_attributes_to_get(dynamodb, table_s):
 
 def test_attributes_to_get_errors(dynamodb, table_s):
     # dynalite test/getItem.js, recorded against AWS.
-    k = key()
+    k = random_key()
     for args, message in [
         ({"AttributesToGet": ["a", "a"]},
          INVALID + "Duplicate value in attribute name: a"),

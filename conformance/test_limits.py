@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from util import VALIDATION, assert_raw_error, get_item, random_string
+from util import VALIDATION, assert_raw_error, attr_defs, get_item, index, random_string
 
 MAX_ITEM = 400 * 1024  # service quotas, "Items": 400 KB
 TOO_BIG = "Item size has exceeded the maximum allowed size"
@@ -158,18 +158,9 @@ def indexed_table(make_table):
     """Hash key p; GSI g_idx (g HASH, gs RANGE); LSI l_idx (p HASH, ls RANGE)."""
     return make_table(
         ("p", "S"), ("c", "S"),
-        AttributeDefinitions=[{"AttributeName": n, "AttributeType": t} for n, t in
-                              (("p", "S"), ("c", "S"), ("g", "S"), ("gs", "B"), ("ls", "S"))],
-        GlobalSecondaryIndexes=[{
-            "IndexName": "g_idx",
-            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"},
-                          {"AttributeName": "gs", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "ALL"}}],
-        LocalSecondaryIndexes=[{
-            "IndexName": "l_idx",
-            "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"},
-                          {"AttributeName": "ls", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+        AttributeDefinitions=attr_defs(p="S", c="S", g="S", gs="B", ls="S"),
+        GlobalSecondaryIndexes=[index("g_idx", "g", "gs")],
+        LocalSecondaryIndexes=[index("l_idx", "p", "ls", "KEYS_ONLY")])
 
 
 @pytest.mark.parametrize("attr,value,size,limit,index", [

@@ -13,28 +13,7 @@ Sources (each test names its own):
 
 import pytest
 
-from util import VALIDATION, assert_raw_error, client_error, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def index(name, hash_key, range_key, projection="ALL", non_key=None):
-    proj = {"ProjectionType": projection}
-    if non_key:
-        proj["NonKeyAttributes"] = non_key
-    return {"IndexName": name, "Projection": proj,
-            "KeySchema": [{"AttributeName": hash_key, "KeyType": "HASH"},
-                          {"AttributeName": range_key, "KeyType": "RANGE"}]}
-
-
-def attr_defs(**types):
-    return [{"AttributeName": n, "AttributeType": t} for n, t in types.items()]
+from util import N, S, VALIDATION, assert_raw_error, attr_defs, client_error, index, random_string
 
 
 @pytest.fixture

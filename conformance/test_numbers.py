@@ -13,15 +13,12 @@ import re
 import pytest
 
 from util import (
+    N,
     VALIDATION,
     assert_raw_error,
     get_item,
     random_string,
 )
-
-
-def N(v):
-    return {"N": v}
 
 
 def put_get(dynamodb, table, value):

@@ -25,20 +25,22 @@ are sent with the raw helper.
 
 import pytest
 
-from util import assert_error, client_error, get_item, raw_call, random_string
+from util import (
+    N,
+    S,
+    assert_error,
+    attr_defs,
+    client_error,
+    get_item,
+    index,
+    random_string,
+    raw_call,
+)
 
 WELL_FORMED = "Statement wasn't well formed, can't be processed: "
 INCOMPLETE_KEY = "Where clause does not contain a mandatory equality on all key attributes"
 PARAM_COUNT = "Number of parameters in request and statement don't match."
 CCF = "The conditional request failed"
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
 
 
 @pytest.fixture
@@ -47,21 +49,9 @@ def music(make_table):
     Artist/Year (KEYS_ONLY), like the guide's Music table."""
     return make_table(
         ("Artist", "S"), ("SongTitle", "S"),
-        AttributeDefinitions=[
-            {"AttributeName": "Artist", "AttributeType": "S"},
-            {"AttributeName": "SongTitle", "AttributeType": "S"},
-            {"AttributeName": "Genre", "AttributeType": "S"},
-            {"AttributeName": "Year", "AttributeType": "N"}],
-        GlobalSecondaryIndexes=[{
-            "IndexName": "ByGenre",
-            "KeySchema": [{"AttributeName": "Genre", "KeyType": "HASH"},
-                          {"AttributeName": "Year", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "ALL"}}],
-        LocalSecondaryIndexes=[{
-            "IndexName": "ByYear",
-            "KeySchema": [{"AttributeName": "Artist", "KeyType": "HASH"},
-                          {"AttributeName": "Year", "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+        AttributeDefinitions=attr_defs(Artist="S", SongTitle="S", Genre="S", Year="N"),
+        GlobalSecondaryIndexes=[index("ByGenre", "Genre", "Year")],
+        LocalSecondaryIndexes=[index("ByYear", "Artist", "Year", "KEYS_ONLY")])
 
 
 def run(dynamodb, statement, *params, **kwargs):

@@ -11,27 +11,7 @@ legacy form, is in test_legacy_params.py.
 
 import pytest
 
-from util import assert_error, client_error, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def L(*v):
-    return {"L": list(v)}
-
-
-def M(**v):
-    return {"M": v}
-
-
-def key():
-    return {"p": S(random_string())}
+from util import L, M, N, S, assert_error, client_error, random_key, random_string
 
 
 def project(client, table, k, expr, names=None):
@@ -68,7 +48,7 @@ NESTED = {"a": M(b=L(N(2), N(4), M(x=S("hi"), y=S("yo"))), c=N(5)), "b": S("hell
     ("p, b", None),  # the key is projected only when named
 ])
 def test_projection_paths(dynamodb, table_s, expr, expected):
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, **NESTED})
     if expected is None:
         expected = {**k, "b": S("hello")}
@@ -78,7 +58,7 @@ def test_projection_paths(dynamodb, table_s, expr, expected):
 def test_projection_of_a_missing_item(dynamodb, table_s):
     # No item, no "Item" (dynalite test/getItem.js "should return empty
     # response if key does not exist").
-    got = project(dynamodb, table_s, key(), "a, b")
+    got = project(dynamodb, table_s, random_key(), "a, b")
     assert "Item" not in got
 
 
@@ -86,7 +66,7 @@ def test_projection_names(dynamodb, table_s):
     # #names stand for one path element each, even with a dot in them
     # (scylla test_projection_expression_path_references and
     # test_projection_expression_path_dot); reserved words go through them.
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a.b": S("hi"), "a": M(b=S("yo"), c=S("jo")),
                                                "status": S("on")})
     assert project(dynamodb, table_s, k, "a.b")["Item"] == {"a": M(b=S("yo"))}
@@ -126,7 +106,7 @@ def test_projection_names(dynamodb, table_s):
      "Value provided in ExpressionAttributeNames unused in expressions: keys: {#a, #b}"),
 ])
 def test_projection_errors(dynamodb, table_s, expr, names, message):
-    args = dict(TableName=table_s, Key=key(), ProjectionExpression=expr)
+    args = dict(TableName=table_s, Key=random_key(), ProjectionExpression=expr)
     if names is not None:
         args["ExpressionAttributeNames"] = names
     assert_error(client_error(dynamodb.get_item, **args), "ValidationException", message)
@@ -138,7 +118,7 @@ def test_projection_syntax_errors(dynamodb, table_s):
     # answers pinned by public emulators (storage/tests/test_expr_parse.c).
     for expr in ["whatever(stuff)", ":a", "abort,", "a,,b", "a..b", "a[b]", "(a.b).c", "(a)",
                  "(a),(b)", "(a,b)", "a-b"]:
-        err = client_error(dynamodb.get_item, TableName=table_s, Key=key(),
+        err = client_error(dynamodb.get_item, TableName=table_s, Key=random_key(),
                            ProjectionExpression=expr)
         assert err.response["Error"]["Message"].startswith(
             "Invalid ProjectionExpression: Syntax error; "), expr
@@ -147,7 +127,7 @@ def test_projection_syntax_errors(dynamodb, table_s):
         ("a b", 'Syntax error; token: "b", near: "a b"'),
         ("a,", 'Syntax error; token: "<EOF>", near: ","'),
     ]:
-        assert_error(client_error(dynamodb.get_item, TableName=table_s, Key=key(),
+        assert_error(client_error(dynamodb.get_item, TableName=table_s, Key=random_key(),
                                   ProjectionExpression=expr),
                      "ValidationException", "Invalid ProjectionExpression: " + message)
 

@@ -13,27 +13,7 @@ import re
 import pytest
 
 from unchanged import conditional, refused_raw, validation
-from util import DDB, VALIDATION, assert_raw_error, get_item, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def L(*v):
-    return {"L": list(v)}
-
-
-def M(**v):
-    return {"M": v}
-
-
-def key():
-    return {"p": S(random_string())}
+from util import DDB, L, M, N, S, VALIDATION, assert_raw_error, get_item, random_key
 
 
 def update(client, table, k, expr, values=None, rv=None, **kw):
@@ -58,7 +38,7 @@ ENUM = ("1 validation error detected: Value '{}' at 'returnValues' failed to sat
 def test_put_item_all_old(dynamodb, table_s):
     # ALL_OLD returns the replaced item, nothing when there was none; NONE
     # and the default return nothing (scylla test_put_item_returnvalues).
-    k = key()
+    k = random_key()
     assert "Attributes" not in dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hi")},
                                                  ReturnValues="ALL_OLD")
     got = dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hello")}, ReturnValues="ALL_OLD")
@@ -69,7 +49,7 @@ def test_put_item_all_old(dynamodb, table_s):
 
 def test_delete_item_all_old(dynamodb, table_s):
     # The same for DeleteItem (scylla test_delete_item_returnvalues).
-    k = key()
+    k = random_key()
     assert "Attributes" not in dynamodb.delete_item(TableName=table_s, Key=k,
                                                     ReturnValues="ALL_OLD")
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hi")})
@@ -82,7 +62,7 @@ def test_delete_item_all_old(dynamodb, table_s):
 def test_put_and_delete_refuse_the_update_only_values(dynamodb, table_s, value):
     # "ReturnValues can only be ALL_OLD or NONE" (dynalite test/putItem.js,
     # recorded against AWS; paritysuite records it for DeleteItem).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("old")})
     message = "ReturnValues can only be ALL_OLD or NONE"
     validation(dynamodb, table_s, k, message, dynamodb.put_item, TableName=table_s,
@@ -97,7 +77,7 @@ def test_unknown_return_values(raw, dynamodb, table_s, operation):
     # the message lists AWS's values in AWS's order (dynalite
     # test/putItem.js "incorrect attributes"; paritysuite records the same
     # sentence for DeleteItem).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("old")})
     body = {"TableName": table_s, "ReturnValues": "none"}
     body.update({"Item": {**k, "a": S("new")}} if operation == "PutItem" else {"Key": k})
@@ -110,7 +90,7 @@ def test_unknown_return_values(raw, dynamodb, table_s, operation):
 
 
 def test_update_none(dynamodb, table_s):
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hi")})
     assert "Attributes" not in update(dynamodb, table_s, k, "SET b = :v", {":v": S("x")})
     assert "Attributes" not in update(dynamodb, table_s, k, "SET b = :v", {":v": S("x")}, "NONE")
@@ -119,18 +99,18 @@ def test_update_none(dynamodb, table_s):
 def test_update_all_old(dynamodb, table_s):
     # The whole old item, attributes not updated included; nothing for an
     # item that did not exist (scylla test_update_item_returnvalues_all_old).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hi"), "b": S("dog")})
     got = update(dynamodb, table_s, k, "SET b = :v", {":v": S("cat")}, "ALL_OLD")
     assert got["Attributes"] == {**k, "a": S("hi"), "b": S("dog")}
-    assert "Attributes" not in update(dynamodb, table_s, key(), "SET b = :v", {":v": S("cat")},
-                                      "ALL_OLD")
+    assert "Attributes" not in update(dynamodb, table_s, random_key(), "SET b = :v",
+                                      {":v": S("cat")}, "ALL_OLD")
 
 
 def test_update_updated_old(dynamodb, table_s):
     # Only the old values of what the update writes, and only those that
     # existed (scylla test_update_item_returnvalues_updated_old).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hi"), "b": S("dog")})
     got = update(dynamodb, table_s, k, "SET b = :v, c = :w", {":v": S("cat"), ":w": S("x")},
                  "UPDATED_OLD")
@@ -147,22 +127,22 @@ def test_update_all_new(dynamodb, table_s):
     # The whole new item; a removed attribute is gone; an update that
     # creates nothing returns nothing (scylla
     # test_update_item_returnvalues_all_new).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": S("hi"), "b": S("dog")})
     assert update(dynamodb, table_s, k, "SET b = :v", {":v": S("cat")},
                   "ALL_NEW")["Attributes"] == {**k, "a": S("hi"), "b": S("cat")}
     assert update(dynamodb, table_s, k, "REMOVE b", None, "ALL_NEW")["Attributes"] == {
         **k, "a": S("hi")}
-    fresh = key()
+    fresh = random_key()
     assert update(dynamodb, table_s, fresh, "SET b = :v", {":v": S("cat")},
                   "ALL_NEW")["Attributes"] == {**fresh, "b": S("cat")}
-    assert "Attributes" not in update(dynamodb, table_s, key(), "REMOVE b", None, "ALL_NEW")
+    assert "Attributes" not in update(dynamodb, table_s, random_key(), "REMOVE b", None, "ALL_NEW")
 
 
 def test_update_updated_new(dynamodb, table_s):
     # The new values of what the update writes, never the key, never a
     # removed attribute (scylla test_update_item_returnvalues_updated_new).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1), "b": S("dog")})
     assert update(dynamodb, table_s, k, "SET a = a + :one", {":one": N(1)},
                   "UPDATED_NEW")["Attributes"] == {"a": N(2)}
@@ -170,7 +150,7 @@ def test_update_updated_new(dynamodb, table_s):
     assert update(dynamodb, table_s, k, "SET a = :v, b = :w REMOVE c",
                   {":v": S("x"), ":w": S("y")}, "UPDATED_NEW")["Attributes"] == {
         "a": S("x"), "b": S("y")}
-    fresh = key()
+    fresh = random_key()
     assert update(dynamodb, table_s, fresh, "SET a = :v", {":v": N(1)},
                   "UPDATED_NEW")["Attributes"] == {"a": N(1)}
 
@@ -180,7 +160,7 @@ def test_update_nested(dynamodb, table_s):
     # their parents; a list index past the end is not returned, and after a
     # REMOVE of a list element the shifted element at that index is (scylla
     # test_update_item_returnvalues_nested, run against AWS).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": M(b=S("dog"), c=L(N(1), N(2), N(3))),
                                                "d": S("cat")})
     assert update(dynamodb, table_s, k, "SET a.b = :v", {":v": S("hi")},
@@ -209,7 +189,7 @@ def test_update_nested(dynamodb, table_s):
 def test_update_add_with_all_new(dynamodb, table_s):
     # scylla test_update_item_returnvalues_all_new_add_existing and
     # test_update_item_returnvalues_all_new_remove_etc.
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "n": N(3), "s": S("dog"), "d": S("foo")})
     assert update(dynamodb, table_s, k, "ADD n :inc", {":inc": N(1)},
                   "ALL_NEW")["Attributes"]["n"] == N(4)
@@ -220,7 +200,7 @@ def test_update_add_with_all_new(dynamodb, table_s):
 def test_update_failure_returns_nothing_and_changes_nothing(dynamodb, table_s):
     # A failed condition answers the exception only (no Attributes exist on
     # errors), and the item stays.
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "a": N(1)})
     conditional(dynamodb, table_s, k, dynamodb.update_item, TableName=table_s, Key=k,
                 UpdateExpression="SET a = :v", ConditionExpression="a = :w",
@@ -252,7 +232,7 @@ def test_return_values_on_condition_check_failure(raw, dynamodb, table_s, operat
     # is, in an "Item" member next to "message" (API reference,
     # ConditionalCheckFailedException; scylla
     # test_*_returnvalues_on_condition_check_failure, run against AWS).
-    k = key()
+    k = random_key()
     body = _bodies(table_s, k)[operation]
     # No item: no "Item".
     data = refused_raw(raw, dynamodb, table_s, k, operation,
@@ -279,7 +259,7 @@ def test_return_values_on_condition_check_failure(raw, dynamodb, table_s, operat
 def test_return_values_on_condition_check_failure_success(raw, dynamodb, table_s, operation):
     # A write whose condition holds answers as usual: no "Item", no
     # "Attributes" (scylla, as above).
-    k = key()
+    k = random_key()
     dynamodb.put_item(TableName=table_s, Item={**k, "s": S("rat")})
     body = _bodies(table_s, k)[operation]
     status, _, data = raw(operation, {**body, "ReturnValuesOnConditionCheckFailure": "ALL_OLD"})
@@ -294,7 +274,7 @@ def test_return_values_on_condition_check_failure_enum(raw, dynamodb, table_s, o
     # exception only). The sentence is the model validator's; no recorded
     # answer shows in which order AWS lists these two values, so either is
     # accepted.
-    k = key()
+    k = random_key()
     body = {**_bodies(table_s, k)[operation], "ReturnValuesOnConditionCheckFailure": value}
     resp = raw(operation, body)
     assert_raw_error(resp, VALIDATION, re.compile(

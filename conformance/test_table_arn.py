@@ -15,13 +15,9 @@ Invalid AWS region in '<ARN>'", of another account an AccessDeniedException
 
 import pytest
 
-from util import assert_error, assert_validation_errors, client_error, get_item, random_string
+from util import S, assert_error, assert_validation_errors, client_error, get_item, random_string
 
 ACCOUNT = "000000000000"  # the emulator's fixed account; on AWS, the caller's
-
-
-def S(v):
-    return {"S": v}
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from util import running_on_aws_sleep, unique_table_name
+from util import poll_until, running_on_aws_sleep, unique_table_name
 
 DEBIAN_AWS = "/usr/bin/aws"
 RUNNER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "aws_cli_runner.py")
@@ -72,15 +72,6 @@ def aws(dynamodb, tmp_path):
     runner.wait(timeout=60)
 
 
-def wait_for(predicate, what):
-    for _ in range(900):
-        value = predicate()
-        if value:
-            return value
-        running_on_aws_sleep(1)
-    raise AssertionError(f"never {what}")
-
-
 def test_create_read_update_destroy_with_the_cli(aws):
     name = unique_table_name("tfcli")
     created = aws("create-table", "--table-name", name, "--billing-mode", "PAY_PER_REQUEST",
@@ -105,8 +96,8 @@ def test_create_read_update_destroy_with_the_cli(aws):
             i["IndexStatus"] == "ACTIVE" for i in table.get("GlobalSecondaryIndexes", []))
 
     try:
-        wait_for(active, "ACTIVE")
-        table, pitr, ttl, tags = wait_for(lambda: (lambda r: r if r[3] else None)(refresh()),
+        poll_until(active, "ACTIVE")
+        table, pitr, ttl, tags = poll_until(lambda: (lambda r: r if r[3] else None)(refresh()),
                                           "tagged")
         assert (pitr, ttl, tags) == ("DISABLED", {"TimeToLiveStatus": "DISABLED"},
                                      {"Name": name, "Environment": "test"})
@@ -114,21 +105,21 @@ def test_create_read_update_destroy_with_the_cli(aws):
 
         aws("update-continuous-backups", "--table-name", name,
             "--point-in-time-recovery-specification", "PointInTimeRecoveryEnabled=true")
-        wait_for(lambda: refresh()[1] == "ENABLED", "PITR ENABLED")
+        poll_until(lambda: refresh()[1] == "ENABLED", "PITR ENABLED")
         aws("update-time-to-live", "--table-name", name,
             "--time-to-live-specification", "Enabled=true,AttributeName=expires_at")
-        wait_for(lambda: refresh()[2].get("TimeToLiveStatus") == "ENABLED", "TTL ENABLED")
+        poll_until(lambda: refresh()[2].get("TimeToLiveStatus") == "ENABLED", "TTL ENABLED")
         aws("update-table", "--table-name", name,
             "--attribute-definitions", "AttributeName=id,AttributeType=S",
             "AttributeName=owner,AttributeType=S",
             "--global-secondary-index-updates", json.dumps([{"Create": {
                 "IndexName": "by_owner", "Projection": {"ProjectionType": "ALL"},
                 "KeySchema": [{"AttributeName": "owner", "KeyType": "HASH"}]}}]))
-        wait_for(active, "index ACTIVE")
+        poll_until(active, "index ACTIVE")
         aws("untag-resource", "--resource-arn", arn, "--tag-keys", "Environment")
         running_on_aws_sleep(3)
         aws("tag-resource", "--resource-arn", arn, "--tags", "Key=Team,Value=storage")
-        table, pitr, ttl, tags = wait_for(
+        table, pitr, ttl, tags = poll_until(
             lambda: (lambda r: r if "Team" in r[3] else None)(refresh()), "retagged")
         assert tags == {"Name": name, "Team": "storage"}
         assert (pitr, ttl) == ("ENABLED", {"TimeToLiveStatus": "ENABLED",
@@ -138,11 +129,12 @@ def test_create_read_update_destroy_with_the_cli(aws):
         stderr = aws.error("delete-table", "--table-name", name)
         assert "Resource cannot be deleted as it is currently protected against deletion" in stderr
         aws("update-table", "--table-name", name, "--no-deletion-protection-enabled")
-        wait_for(active, "ACTIVE after protection off")
+        poll_until(active, "ACTIVE after protection off")
         assert refresh()[0]["DeletionProtectionEnabled"] is False
         aws("delete-table", "--table-name", name)
-        wait_for(lambda: "ResourceNotFoundException" in aws.error("describe-table", "--table-name",
-                                                                   name), "deleted")
+        poll_until(lambda: "ResourceNotFoundException" in aws.error("describe-table",
+                                                                    "--table-name", name),
+                   "deleted")
     finally:
         try:
             aws("update-table", "--table-name", name, "--no-deletion-protection-enabled")

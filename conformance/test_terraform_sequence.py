@@ -21,16 +21,7 @@ test_terraform_cli.py replays the same sequence with the AWS CLI.
 
 import pytest
 
-from util import client_error, raw_call, running_on_aws_sleep, unique_table_name
-
-
-def wait_for(predicate, what):
-    for _ in range(900):
-        value = predicate()
-        if value:
-            return value
-        running_on_aws_sleep(1)
-    raise AssertionError(f"never {what}")
+from util import client_error, poll_until, raw_call, running_on_aws_sleep, unique_table_name
 
 
 def table_active(dynamodb, name):
@@ -70,8 +61,8 @@ def test_create_read_update_destroy(dynamodb):
     assert status == 200, data
     assert data["TableDescription"]["DeletionProtectionEnabled"] is True
     try:
-        wait_for(lambda: table_active(dynamodb, name), "ACTIVE")
-        state = wait_for(lambda: (lambda s: s if s["tags"] else None)(refresh(dynamodb, name)),
+        poll_until(lambda: table_active(dynamodb, name), "ACTIVE")
+        state = poll_until(lambda: (lambda s: s if s["tags"] else None)(refresh(dynamodb, name)),
                          "tagged")
         assert state["tags"] == {"Name": name, "Environment": "test"}
         assert state["pitr"] == "DISABLED"
@@ -82,13 +73,13 @@ def test_create_read_update_destroy(dynamodb):
         # ---- update: PITR on ----
         dynamodb.update_continuous_backups(
             TableName=name, PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True})
-        wait_for(lambda: dynamodb.describe_continuous_backups(TableName=name)[
+        poll_until(lambda: dynamodb.describe_continuous_backups(TableName=name)[
             "ContinuousBackupsDescription"]["PointInTimeRecoveryDescription"][
             "PointInTimeRecoveryStatus"] == "ENABLED", "PITR ENABLED")
         # ---- update: TTL on ----
         dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification={
             "Enabled": True, "AttributeName": "expires_at"})
-        wait_for(lambda: dynamodb.describe_time_to_live(TableName=name)["TimeToLiveDescription"][
+        poll_until(lambda: dynamodb.describe_time_to_live(TableName=name)["TimeToLiveDescription"][
             "TimeToLiveStatus"] == "ENABLED", "TTL ENABLED")
         # ---- update: a GSI added ----
         dynamodb.update_table(
@@ -98,13 +89,13 @@ def test_create_read_update_destroy(dynamodb):
             GlobalSecondaryIndexUpdates=[{"Create": {
                 "IndexName": "by_owner", "Projection": {"ProjectionType": "ALL"},
                 "KeySchema": [{"AttributeName": "owner", "KeyType": "HASH"}]}}])
-        wait_for(lambda: table_active(dynamodb, name), "index ACTIVE")
+        poll_until(lambda: table_active(dynamodb, name), "index ACTIVE")
         # ---- update: tags changed (removed keys first, then new values) ----
         arn = state["table"]["TableArn"]
         dynamodb.untag_resource(ResourceArn=arn, TagKeys=["Environment"])
         running_on_aws_sleep(3)
         dynamodb.tag_resource(ResourceArn=arn, Tags=[{"Key": "Team", "Value": "storage"}])
-        state = wait_for(lambda: (lambda s: s if "Team" in s["tags"] else None)(
+        state = poll_until(lambda: (lambda s: s if "Team" in s["tags"] else None)(
             refresh(dynamodb, name)), "retagged")
         assert state["tags"] == {"Name": name, "Team": "storage"}
         assert state["pitr"] == "ENABLED"
@@ -120,7 +111,7 @@ def test_create_read_update_destroy(dynamodb):
         status, data = raw_call(dynamodb, "UpdateTable", {"TableName": name,
                                                           "DeletionProtectionEnabled": False})
         assert status == 200, data
-        wait_for(lambda: table_active(dynamodb, name), "ACTIVE after protection off")
+        poll_until(lambda: table_active(dynamodb, name), "ACTIVE after protection off")
         assert refresh(dynamodb, name)["table"]["DeletionProtectionEnabled"] is False
         dynamodb.delete_table(TableName=name)
         for _ in range(600):

@@ -24,6 +24,8 @@ from boto3.dynamodb.types import TypeDeserializer
 
 from util import (
     DDB,
+    N,
+    S,
     VALIDATION,
     assert_error,
     assert_raw_error,
@@ -43,14 +45,6 @@ ENUM_RCC = ("Value 'BOGUS' at 'returnConsumedCapacity' failed to satisfy constra
             "Member must satisfy enum value set: [INDEXES, TOTAL, NONE]")
 ENUM_RICM = ("Value 'BOGUS2' at 'returnItemCollectionMetrics' failed to satisfy constraint: "
              "Member must satisfy enum value set: [SIZE, NONE]")
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
 
 
 def cancelled_message(codes):

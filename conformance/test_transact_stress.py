@@ -26,7 +26,7 @@ import time
 from botocore.exceptions import ClientError
 
 from conftest import make_client
-from util import random_string
+from util import N, S, random_string
 
 THREADS = 4
 OPS_PER_THREAD = 150
@@ -34,14 +34,6 @@ DEADLINE_S = 60
 USERS = [f"user{i}" for i in range(8)]
 COMMENTS = ["c1", "c2", "c3"]
 AUTHOR = "author"
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
 
 
 class Tables:

@@ -13,32 +13,12 @@ test_legacy_params.py.
 import pytest
 
 from unchanged import conditional, validation
-from util import get_item, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def L(*v):
-    return {"L": list(v)}
-
-
-def M(**v):
-    return {"M": v}
+from util import L, M, N, S, get_item, random_key, random_string
 
 
 NOT_FOUND = "The provided expression refers to an attribute that does not exist in the item"
 BAD_TYPE = "An operand in the update expression has an incorrect data type"
 BAD_PATH = "The document path provided in the update expression is invalid for update"
-
-
-def key():
-    return {"p": S(random_string())}
 
 
 def put(client, table, k, **attrs):
@@ -56,7 +36,7 @@ def test_likes_unread_notification_update(dynamodb, table_s):
     # a SET of a value, an increment and a list append in one SET clause
     # (developerguide Expressions.UpdateExpressions.html: SET with + and
     # list_append).
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, lastupdate=N(100), numFavorite=N(1), favUserIds=L(S("u1")))
     got = dynamodb.update_item(
         TableName=table_s, Key=k,
@@ -74,7 +54,7 @@ def test_likes_update_of_a_missing_notification_is_refused(dynamodb, table_s):
     # not have: "The provided expression refers to an attribute that does not
     # exist in the item" (dynalite test/updateItem.js "trying to reference
     # non-existent attribute", recorded against AWS), and no item is created.
-    k = key()
+    k = random_key()
     validation(dynamodb, table_s, k, NOT_FOUND, dynamodb.update_item,
                TableName=table_s, Key=k,
                UpdateExpression="SET #0 = :0, #1 = #1 + :1, #2 = list_append(#2, :2)",
@@ -89,7 +69,7 @@ def test_likes_counter_increment_needs_the_counter(dynamodb, table_s):
     # the condition fails on a counter that does not exist yet
     # (ConditionalCheckFailedException, dynalite test/updateItem.js), and
     # succeeds once it does.
-    k = key()
+    k = random_key()
     args = dict(TableName=table_s, Key=k, UpdateExpression="SET #0 = #0 + :0",
                 ConditionExpression="attribute_exists (#0)",
                 ExpressionAttributeNames={"#0": "count"}, ExpressionAttributeValues={":0": N(1)})
@@ -105,7 +85,7 @@ def test_count_is_a_reserved_word(dynamodb, table_s):
     # of DynamoDB's reserved words (developerguide ReservedWords.html), and a
     # bare reserved word is refused with this text (dynalite
     # test/updateItem.js "reserved keywords").
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, count=N(3))
     validation(dynamodb, table_s, k,
                "Invalid UpdateExpression: Attribute name is a reserved keyword; "
@@ -127,7 +107,7 @@ def test_count_is_a_reserved_word(dynamodb, table_s):
 def test_update_of_a_missing_item_creates_it(dynamodb, table_s):
     # UpdateItem "creates a new item if it does not already exist" (API
     # reference, UpdateItem), with the key attributes of the request.
-    k = key()
+    k = random_key()
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="SET a = :v",
                          ExpressionAttributeValues={":v": S("x")})
     assert get_item(dynamodb, table_s, k) == {**k, "a": S("x")}
@@ -137,7 +117,7 @@ def test_update_without_actions_creates_the_key_only_item(dynamodb, table_s):
     # An UpdateItem with no update at all writes the key-only item (dynalite
     # test/updateItem.js "should just add item with key if no action";
     # scylla test_item.py test_update_item_non_existent, run against AWS).
-    k = key()
+    k = random_key()
     got = dynamodb.update_item(TableName=table_s, Key=k)
     assert "Attributes" not in got
     assert get_item(dynamodb, table_s, k) == k
@@ -151,7 +131,7 @@ def test_removing_from_a_missing_item_creates_nothing(dynamodb, table_s):
     # test_nested_attribute_remove_from_missing_item).
     for expr, values in [("REMOVE a", None), ("REMOVE a, b.c, d[2]", None),
                          ("DELETE s :v", {":v": {"SS": ["x"]}})]:
-        k = key()
+        k = random_key()
         args = dict(TableName=table_s, Key=k, UpdateExpression=expr, ReturnValues="ALL_NEW")
         if values:
             args["ExpressionAttributeValues"] = values
@@ -163,7 +143,7 @@ def test_removing_from_a_missing_item_creates_nothing(dynamodb, table_s):
 def test_update_with_a_failed_condition_creates_nothing(dynamodb, table_s):
     # The condition is evaluated against the missing item (every attribute
     # missing); when it fails, nothing is written.
-    k = key()
+    k = random_key()
     conditional(dynamodb, table_s, k, dynamodb.update_item, TableName=table_s, Key=k,
                 UpdateExpression="SET a = :v", ConditionExpression="attribute_exists(p)",
                 ExpressionAttributeValues={":v": N(1)})
@@ -183,7 +163,7 @@ def test_set_copies_values_read_before_the_update(dynamodb, table_s):
     # Every right-hand side reads the item as it was before the update, so
     # two attributes can be swapped in one SET (scylla
     # test_update_expression.py test_update_expression_multi_with_copy).
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, a=S("A"), b=S("B"))
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="SET a = b, b = a")
     assert get_item(dynamodb, table_s, k) == {**k, "a": S("B"), "b": S("A")}
@@ -194,7 +174,7 @@ def test_if_not_exists(dynamodb, table_s):
     # the fallback may be another attribute (dynalite test/updateItem.js
     # "should update values from other attributes": b = if_not_exists(b, a)
     # on a new item is the key value).
-    k = key()
+    k = random_key()
     got = dynamodb.update_item(TableName=table_s, Key=k,
                                UpdateExpression="SET b = if_not_exists(b, p)",
                                ReturnValues="UPDATED_NEW")
@@ -224,7 +204,7 @@ def test_if_not_exists(dynamodb, table_s):
     ("0.00000000000000000001", "+", "1", "1.00000000000000000001"),
 ])
 def test_arithmetic_is_exact(dynamodb, table_s, a, op, b, result):
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, x=N(a))
     got = dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression=f"SET x = x {op} :b",
                                ExpressionAttributeValues={":b": N(b)}, ReturnValues="UPDATED_NEW")
@@ -242,7 +222,7 @@ def test_arithmetic_is_exact(dynamodb, table_s, a, op, b, result):
     ("1e50", "-", "1"),
 ])
 def test_arithmetic_overflow(dynamodb, table_s, a, op, b):
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, x=N(a))
     validation(dynamodb, table_s, k,
                "Number overflow. Attempting to store a number with magnitude larger than "
@@ -256,7 +236,7 @@ def test_arithmetic_and_list_append_need_their_types(dynamodb, table_s):
     # "An operand in the update expression has an incorrect data type"
     # (dynalite test/updateItem.js "using expression to delete/add incorrect
     # types", recorded against AWS).
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, s=S("x"), n=N(1), l=L(N(1)))
     for expr, values in [("SET e = s + :one", {":one": N(1)}),
                          ("SET e = :one - s", {":one": N(1)}),
@@ -270,7 +250,7 @@ def test_list_append_either_side(dynamodb, table_s):
     # list_append(a, b) concatenates in order: to prepend, put the new list
     # first (developerguide Expressions.UpdateExpressions.html, "Adding
     # elements to a list").
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, l=L(N(2)))
     dynamodb.update_item(TableName=table_s, Key=k,
                          UpdateExpression="SET l = list_append(:front, l)",
@@ -287,7 +267,7 @@ def test_set_nested_documents(dynamodb, table_s):
     # past the end appends (in index order), ADD works on a list element, and
     # UPDATED_NEW returns the named paths of the new item - where c[4], c[6]
     # and c[8] name positions the appended elements do not have.
-    k = key()
+    k = random_key()
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="set b = :b, c = :c",
                          ExpressionAttributeValues={":b": M(a=N(1), b=N(2), c=N(3)),
                                                     ":c": L(N(1), N(3))})
@@ -308,7 +288,7 @@ def test_set_through_a_missing_or_scalar_parent_is_refused(dynamodb, table_s):
     # document path provided in the update expression is invalid for update"
     # (dynalite test/updateItem.js "non-existent nested attribute in
     # existing item" and "... in non-existent item", recorded against AWS).
-    k = key()
+    k = random_key()
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="set b = p, c = :c, d = :d",
                          ExpressionAttributeValues={":c": M(**{"1": S("a")}),
                                                     ":d": L(S("a"), S("b"))})
@@ -318,7 +298,7 @@ def test_set_through_a_missing_or_scalar_parent_is_refused(dynamodb, table_s):
         validation(dynamodb, table_s, k, BAD_PATH, dynamodb.update_item, TableName=table_s,
                    Key=k, UpdateExpression=expr, ExpressionAttributeNames={"#1": "1"},
                    ExpressionAttributeValues={":a": {"SS": ["a"]}})
-    fresh = key()
+    fresh = random_key()
     for expr in ["set b.a = p", "set b[1] = p"]:
         validation(dynamodb, table_s, fresh, BAD_PATH, dynamodb.update_item, TableName=table_s,
                    Key=fresh, UpdateExpression=expr)
@@ -335,7 +315,7 @@ def test_remove_list_elements_compacts_the_list(dynamodb, table_s):
     # (developerguide Expressions.UpdateExpressions.html, "Removing elements
     # from a list"); indexes name positions before the update, and an index
     # past the end removes nothing.
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, l=L(*[N(i) for i in range(6)]), m=M(a=N(1), b=N(2)))
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="REMOVE l[1], l[3], l[9], m.a")
     assert get_item(dynamodb, table_s, k) == {**k, "l": L(N(0), N(2), N(4), N(5)), "m": M(b=N(2))}
@@ -346,7 +326,7 @@ def test_add_numbers_and_sets(dynamodb, table_s):
     # (a missing one counts as empty), dropping duplicates
     # (developerguide Expressions.UpdateExpressions.html, "ADD"; dynalite
     # test/updateItem.js "should throw away duplicate string values").
-    k = key()
+    k = random_key()
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="ADD n :n, s :s",
                          ExpressionAttributeValues={":n": N(5), ":s": {"SS": ["a", "b"]}})
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="ADD n :n, s :s",
@@ -361,7 +341,7 @@ def test_delete_from_sets(dynamodb, table_s):
     # becomes empty, since sets cannot be empty (dynalite test/updateItem.js
     # "should delete set values", recorded against AWS); deleting elements
     # that are not there changes nothing.
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, ns={"NS": ["1", "2", "3"]}, bs={"BS": [b"x", b"y"]})
     dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="DELETE ns :a, bs :b",
                          ExpressionAttributeValues={":a": {"NS": ["1", "4"]}, ":b": {"BS": [b"x"]}})
@@ -377,7 +357,7 @@ def test_add_and_delete_need_matching_types(dynamodb, table_s):
     # of another type: "An operand in the update expression has an incorrect
     # data type" (dynalite test/updateItem.js "using expression to
     # delete/add incorrect types", recorded against AWS).
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, b=M(a={"SS": ["1"]}), c=N(1), d={"NS": ["1"]})
     for expr, value in [("delete d :a", {"SS": ["1"]}), ("delete b :a", {"NS": ["1"]}),
                         ("delete b.a :a", {"NS": ["1"]}), ("delete c :a", {"NS": ["1"]}),
@@ -390,7 +370,7 @@ def test_sections_in_any_order(dynamodb, table_s):
     # SET, REMOVE, ADD and DELETE may come in any order, keywords in any case
     # (dynalite test/updateItem.js "should just add valid ADD actions if
     # nothing exists", recorded against AWS).
-    k = key()
+    k = random_key()
     got = dynamodb.update_item(
         TableName=table_s, Key=k,
         UpdateExpression="ADD #e :e,#d :d DELETE #c :c REMOVE #b SET #f = :f",
@@ -419,7 +399,7 @@ def test_sections_in_any_order(dynamodb, table_s):
     ("set p = p.b + p[1]", None),
 ])
 def test_key_attributes_cannot_be_updated(dynamodb, table_s, expr, values):
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, b={"NS": ["1"]})
     args = dict(TableName=table_s, Key=k, UpdateExpression=expr)
     if values:
@@ -496,7 +476,7 @@ def test_updated_item_size_limit(dynamodb, table_s):
     # An update whose result passes 400 KB: "Item size to update has exceeded
     # the maximum allowed size" (dynalite test/updateItem.js "update item is
     # too big", recorded against AWS).
-    k = key()
+    k = random_key()
     put(dynamodb, table_s, k, a=S("x" * 300000))
     validation(dynamodb, table_s, k, "Item size to update has exceeded the maximum allowed size",
                dynamodb.update_item, TableName=table_s, Key=k, UpdateExpression="SET b = :b",
@@ -508,7 +488,7 @@ def test_update_consumed_capacity(dynamodb, table_s):
     # unit (dynalite test/updateItem.js "should return ConsumedCapacity for
     # creating and updating larger item", recorded against AWS): a 1,024-byte
     # item costs 1, growing it past 1 KB costs 2.
-    k = key()
+    k = random_key()
     pad = "b" * (1024 - len("p") - len(k["p"]["S"]) - len("b"))
     got = dynamodb.update_item(TableName=table_s, Key=k, UpdateExpression="SET b = :b",
                                ExpressionAttributeValues={":b": S(pad)},

@@ -162,19 +162,6 @@ def canonical_item(item):
     return tuple(sorted((k, canonical(v)) for k, v in item.items()))
 
 
-def scan_all(client, table):
-    items, start = [], None
-    while True:
-        args = {"TableName": table, "ConsistentRead": True}
-        if start:
-            args["ExclusiveStartKey"] = start
-        page = client.scan(**args)
-        items += page["Items"]
-        start = page.get("LastEvaluatedKey")
-        if not start:
-            return items
-
-
 def same_items(a, b):
     return sorted(map(canonical_item, a)) == sorted(map(canonical_item, b))
 

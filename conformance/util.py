@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Assertion helpers shared by the conformance tests.
+"""Helpers shared by the conformance tests: assertions, request members
+(attribute values, keys, key schemas, indexes), table life cycle, raw signed
+requests and the emulator's control interface.
 
 AWS errors are compared exactly: the short __type (boto3's Error.Code) and the
 message text. Where AWS itself lists several violations in an order that is not
@@ -12,6 +14,7 @@ import json
 import os
 import time
 import urllib.parse
+import urllib.request
 import uuid
 
 import botocore.auth
@@ -24,6 +27,54 @@ from botocore.exceptions import ClientError
 
 def random_string(length=10):
     return uuid.uuid4().hex[:length]
+
+
+# ---- request members ----
+
+def S(v):
+    return {"S": v}
+
+
+def N(v):
+    """A Number: v is a number or its text (sent as given)."""
+    return {"N": str(v)}
+
+
+def B(v):
+    return {"B": v}
+
+
+def L(*v):
+    return {"L": list(v)}
+
+
+def M(**v):
+    return {"M": v}
+
+
+def random_key():
+    """{"p": a random String}: a fresh key of a table keyed on p (S)."""
+    return {"p": S(random_string())}
+
+
+def attr_defs(**types):
+    """AttributeDefinitions from name=type pairs: attr_defs(p="S", n="N")."""
+    return [{"AttributeName": n, "AttributeType": t} for n, t in types.items()]
+
+
+def key_schema(hash_key, range_key=None):
+    ks = [{"AttributeName": hash_key, "KeyType": "HASH"}]
+    if range_key:
+        ks.append({"AttributeName": range_key, "KeyType": "RANGE"})
+    return ks
+
+
+def index(name, hash_key, range_key=None, projection="ALL", non_key=None):
+    """A GlobalSecondaryIndexes or LocalSecondaryIndexes member."""
+    proj = {"ProjectionType": projection}
+    if non_key:
+        proj["NonKeyAttributes"] = non_key
+    return {"IndexName": name, "KeySchema": key_schema(hash_key, range_key), "Projection": proj}
 
 
 def client_error(callable_, *args, **kwargs):
@@ -168,3 +219,36 @@ def running_on_aws_sleep(seconds):
     changes take seconds to show; the emulator applies them at once."""
     if os.environ.get("DDBEMU_ENDPOINT") == "aws":
         time.sleep(seconds)
+
+
+def poll_until(predicate, what):
+    """The first true value of predicate(), polled once a second against AWS
+    (at once on the emulator) for up to 15 minutes."""
+    for _ in range(900):
+        value = predicate()
+        if value:
+            return value
+        running_on_aws_sleep(1)
+    raise AssertionError(f"never {what}")
+
+
+# ---- the emulator's control interface (/ddbemu/) ----
+
+def control(endpoint_url, path, body=None):
+    """The JSON answer of /ddbemu/<path>: a GET without body, a POST of body
+    as JSON with one."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"{endpoint_url}/ddbemu/{path}", data=data,
+                                 method="GET" if data is None else "POST")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read())
+
+
+def clock_now(srv):
+    """The engine's clock of server srv, in ms."""
+    return control(srv.endpoint_url, "clock")["now_ms"]
+
+
+def clock_advance(srv, ms):
+    """Moves srv's engine clock by ms; returns the new time."""
+    return control(srv.endpoint_url, "clock", {"advance_ms": ms})["now_ms"]

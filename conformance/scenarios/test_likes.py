@@ -24,7 +24,7 @@ import time
 
 import pytest
 
-from util import get_item, random_string
+from util import N, S, attr_defs, get_item, index, random_string
 
 FAVORITE = "comments-favorite"
 COUNT = "comments-favorite-count"
@@ -32,25 +32,6 @@ UNREAD = "notification-fav-to-my-comment-unread"
 UNREAD_COUNT = "notification-fav-to-my-comment-unread-count"
 READ = "notification-fav-to-my-comment-read"
 CCF = "The conditional request failed"
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def attr_defs(*pairs):
-    return [{"AttributeName": n, "AttributeType": t} for n, t in pairs]
-
-
-def lsi(name, hash_name, range_name):
-    return [{"IndexName": name,
-             "KeySchema": [{"AttributeName": hash_name, "KeyType": "HASH"},
-                           {"AttributeName": range_name, "KeyType": "RANGE"}],
-             "Projection": {"ProjectionType": "ALL"}}]
 
 
 class Likes:
@@ -65,13 +46,12 @@ class Likes:
         self.t[COUNT] = make_table(("commentId", "S"), name=f"{COUNT}-{suffix}")
         self.t[UNREAD] = make_table(
             ("userId", "S"), ("commentId", "S"), name=f"{UNREAD}-{suffix}",
-            AttributeDefinitions=attr_defs(("userId", "S"), ("commentId", "S"),
-                                           ("numFavorite", "N")),
-            LocalSecondaryIndexes=lsi("numFavorite-index", "userId", "numFavorite"))
+            AttributeDefinitions=attr_defs(userId="S", commentId="S", numFavorite="N"),
+            LocalSecondaryIndexes=[index("numFavorite-index", "userId", "numFavorite")])
         self.t[UNREAD_COUNT] = make_table(
             ("userId", "S"), ("commentId", "S"), name=f"{UNREAD_COUNT}-{suffix}",
-            AttributeDefinitions=attr_defs(("userId", "S"), ("commentId", "S"), ("count", "N")),
-            LocalSecondaryIndexes=lsi("count-index", "userId", "count"))
+            AttributeDefinitions=attr_defs(userId="S", commentId="S", count="N"),
+            LocalSecondaryIndexes=[index("count-index", "userId", "count")])
         self.t[READ] = make_table(("userId", "S"), ("readAt", "S"), name=f"{READ}-{suffix}")
 
     # ---- posting a comment creates its counters and its (empty) notification ----

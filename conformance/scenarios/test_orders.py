@@ -13,33 +13,19 @@ nothing; a retry with the same ClientRequestToken succeeds without writing
 
 import pytest
 
-from util import get_item, random_string
+from util import N, S, attr_defs, get_item, index, random_string
 
 CCF = "The conditional request failed"
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
-
-
-def gsi(name, hash_name, range_name):
-    return {"IndexName": name,
-            "KeySchema": [{"AttributeName": hash_name, "KeyType": "HASH"},
-                          {"AttributeName": range_name, "KeyType": "RANGE"}],
-            "Projection": {"ProjectionType": "ALL"}}
 
 
 @pytest.fixture
 def orders_table(make_table):
     return make_table(
         ("PK", "S"), ("SK", "S"),
-        AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"}
-                              for n in ("PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK")],
-        GlobalSecondaryIndexes=[gsi("GSI1", "GSI1PK", "GSI1SK"), gsi("GSI2", "GSI2PK", "GSI2SK")],
+        AttributeDefinitions=attr_defs(PK="S", SK="S", GSI1PK="S", GSI1SK="S", GSI2PK="S",
+                                       GSI2SK="S"),
+        GlobalSecondaryIndexes=[index("GSI1", "GSI1PK", "GSI1SK"),
+                                index("GSI2", "GSI2PK", "GSI2SK")],
         StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
         SSESpecification={"Enabled": True})
 

@@ -8,15 +8,7 @@ design uses (a pinned partition key), each write the one write path.
 
 import pytest
 
-from util import client_error, get_item, random_string
-
-
-def S(v):
-    return {"S": v}
-
-
-def N(v):
-    return {"N": str(v)}
+from util import N, S, client_error, get_item, random_string
 
 
 def stmt(dynamodb, statement, *params, **kwargs):

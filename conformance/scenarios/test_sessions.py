@@ -16,13 +16,9 @@ for that reason.
 
 import pytest
 
-from util import random_string
+from util import S, random_string
 
 GSI = "GSI"
-
-
-def S(v):
-    return {"S": v}
 
 
 @pytest.fixture
