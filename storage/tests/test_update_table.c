@@ -18,6 +18,7 @@
 #include "storage/engine/db_items.h"
 #include "storage/engine/db_tables.h"
 #include "storage/tests/check.h"
+#include "storage/tests/db_fixtures.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -30,17 +31,10 @@ static const struct db_scope scope = {"test", "us-east-1"};
 
 #define TABLE "t"
 
-static char *dup(const char *s)
-{
-    char *p = malloc(strlen(s) + 1);
-    strcpy(p, s);
-    return p;
-}
-
 static void add_attr(struct attr_def **defs, size_t *count, const char *name)
 {
-    *defs = realloc(*defs, sizeof **defs * (*count + 1));
-    (*defs)[(*count)++] = (struct attr_def){dup(name), VALUE_S};
+    *defs = xrealloc(*defs, sizeof **defs * (*count + 1));
+    (*defs)[(*count)++] = (struct attr_def){xstrdup(name), VALUE_S};
 }
 
 /* ------------------------------------------------------------------------ */
@@ -65,9 +59,9 @@ static void gsi_create(struct table_update *u, const char *index, const char *at
     u->gsi_update_count = 1;
     g = &u->gsi_updates[0];
     g->kind = GSI_UPDATE_CREATE;
-    g->def.name = dup(index);
+    g->def.name = xstrdup(index);
     g->def.is_global = true;
-    g->def.key.hash_names[g->def.key.hash_count++] = dup(attr);
+    g->def.key.hash_names[g->def.key.hash_count++] = xstrdup(attr);
     g->def.projection.type = PROJECTION_ALL;
     if (units) {
         g->has_throughput = true;
@@ -78,7 +72,7 @@ static void gsi_create(struct table_update *u, const char *index, const char *at
 static void make_request(enum request r, struct table_update *u)
 {
     memset(u, 0, sizeof *u);
-    u->name = dup(TABLE);
+    u->name = xstrdup(TABLE);
     switch (r) {
     case CREATE_G1: gsi_create(u, "g1", "a", false); break;
     case CREATE_G2: gsi_create(u, "g2", "b", false); break;
@@ -103,24 +97,15 @@ static void make_request(enum request r, struct table_update *u)
 
 static void put_row(struct db *db, int i)
 {
-    struct write_op op = {.kind = WRITE_PUT, .table_name = TABLE};
-    struct write_result res;
-    struct ddb_error err = {0};
-    struct value m, v;
-    char text[32];
+    struct value m;
+    char pk[32];
 
+    snprintf(pk, sizeof pk, "p%d", i);
     value_init_map(&m);
-    snprintf(text, sizeof text, "p%d", i);
-    value_init_string(&v, text, strlen(text));
-    value_map_set(&m, "pk", 2, &v);
-    value_init_string(&v, i % 2 ? "x" : "y", 1);
-    value_map_set(&m, "a", 1, &v);
-    value_init_string(&v, i % 3 ? "x" : "z", 1);
-    value_map_set(&m, "b", 1, &v);
-    op.put_item = item_new(&m);
-    CHECK_INT_EQ(db_write_item(db, &scope, &op, RETURN_CAPACITY_NONE, &res, &err), 0);
-    write_result_clear(&res);
-    item_unref(op.put_item);
+    set_s(&m, "pk", pk);
+    set_s(&m, "a", i % 2 ? "x" : "y");
+    set_s(&m, "b", i % 3 ? "x" : "z");
+    put_ok(db, &scope, TABLE, &m);
 }
 
 /* An engine holding table "t" (pk S) with rows items, ACTIVE. */
@@ -128,18 +113,13 @@ static struct db *new_db(bool delay, enum billing_mode billing, int rows)
 {
     struct db *db = db_new();
     struct table_def def;
-    struct table_desc desc;
-    struct ddb_error err = {0};
 
     db_set_delay_transient(db, delay);
-    memset(&def, 0, sizeof def);
-    def.name = dup(TABLE);
-    add_attr(&def.attr_defs, &def.attr_def_count, "pk");
-    def.key.hash_names[def.key.hash_count++] = dup("pk");
+    def_init(&def, TABLE);
+    def_add_key(&def, "pk", VALUE_S, true);
     def.billing = billing;
     if (billing == BILLING_PROVISIONED) def.throughput = (struct throughput){5, 5};
-    CHECK_INT_EQ(db_create_table(db, &scope, &def, &desc, &err), 0);
-    table_desc_clear(&desc);
+    create_table_ok(db, &scope, &def);
     if (delay) db_clock_advance(db, DDB_DELAY_TABLE_CREATING_MS + 1000); /* ACTIVE */
     for (int i = 0; i < rows; i++)
         put_row(db, i);
