@@ -13,9 +13,10 @@
  * struct value keeps its size; anything that moves attributes (growth,
  * removal) rebuilds the index.
  *
- * Sets keep the order they were given in; membership over a whole set
- * (equality, union, difference) goes through a temporary hash of its
- * elements (struct value_set_index), so those are linear too.
+ * Sets are kept in DynamoDB Local's order (value_compare_set_elements; see
+ * value.h for who sorts); membership over a whole set (equality, union,
+ * difference) goes through a temporary hash of its elements (struct
+ * value_set_index), so those are linear too.
  */
 #include "storage/model/value.h"
 
@@ -276,6 +277,94 @@ int value_compare_scalar(const struct value *a, const struct value *b)
     if (a->type == VALUE_N)
         return number_compare_text(a->u.str.data, a->u.str.len, b->u.str.data, b->u.str.len);
     return compare_bytes(a->u.str.data, a->u.str.len, b->u.str.data, b->u.str.len);
+}
+
+/*
+ * A byte of UTF-8 as a rank whose order is UTF-16 code-unit order (Java's
+ * String.compareTo, which DynamoDB Local sorts string sets by). UTF-8 byte
+ * order is code point order; UTF-16 differs only in writing U+10000 and up
+ * as surrogates D800..DBFF, below U+E000..U+FFFF. Past an equal prefix, the
+ * first differing bytes are either two lead bytes, or two continuation bytes
+ * under one lead byte (one range, where both orders agree); so moving the
+ * lead bytes of U+E000..U+FFFF (0xEE, 0xEF) above every other byte
+ * (0xF0..0xF4 lead the supplementary planes) is the whole fix. Injective, so
+ * only equal strings compare equal.
+ */
+static unsigned utf16_rank(unsigned char c)
+{
+    return c == 0xEE || c == 0xEF ? c + 0x12u : c;
+}
+
+static int compare_utf16_order(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    size_t n = a_len < b_len ? a_len : b_len;
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] == b[i]) continue;
+        return utf16_rank((unsigned char) a[i]) < utf16_rank((unsigned char) b[i]) ? -1 : 1;
+    }
+    return a_len < b_len ? -1 : a_len > b_len ? 1 : 0;
+}
+
+int value_compare_set_elements(const struct value *a, const struct value *b)
+{
+    assert(a->type == b->type && value_is_scalar_key_type(a->type));
+    if (a->type == VALUE_S)
+        return compare_utf16_order(a->u.str.data, a->u.str.len, b->u.str.data, b->u.str.len);
+    return value_compare_scalar(a, b); /* N numerically, B as unsigned bytes */
+}
+
+/* A member and, for NS, its number parsed once: the sort compares many times. */
+struct set_key {
+    struct value v; /* moved out of the set while sorting */
+    struct number num;
+};
+
+static int compare_set_keys(const void *pa, const void *pb)
+{
+    const struct set_key *a = pa, *b = pb;
+    if (a->v.type == VALUE_N) return number_compare(&a->num, &b->num);
+    return value_compare_set_elements(&a->v, &b->v);
+}
+
+bool value_set_sort(struct value *set)
+{
+    size_t n = set->u.list.count;
+    struct set_key *keys;
+    bool sorted = true, distinct = true;
+
+    assert(value_is_set(set));
+    if (n < 2) return true;
+    keys = xmalloc(n * sizeof *keys);
+    for (size_t i = 0; i < n; i++) {
+        keys[i].v = set->u.list.elems[i];
+        if (keys[i].v.type == VALUE_N) {
+            struct ddb_error err = {0};
+            if (number_parse(keys[i].v.u.str.data, keys[i].v.u.str.len, &keys[i].num, &err) != 0) {
+                assert(!"value_set_sort needs validated number texts");
+                ddb_error_clear(&err);
+            }
+        }
+        if (i > 0 && sorted) sorted = compare_set_keys(&keys[i - 1], &keys[i]) < 0;
+    }
+    if (!sorted) {
+        qsort(keys, n, sizeof *keys, compare_set_keys);
+        for (size_t i = 0; i < n; i++) {
+            set->u.list.elems[i] = keys[i].v;
+            if (i > 0 && distinct) distinct = compare_set_keys(&keys[i - 1], &keys[i]) != 0;
+        }
+    }
+    free(keys);
+    return distinct;
+}
+
+bool value_set_is_sorted(const struct value *set)
+{
+    assert(value_is_set(set));
+    for (size_t i = 1; i < set->u.list.count; i++) {
+        if (value_compare_set_elements(&set->u.list.elems[i - 1], &set->u.list.elems[i]) >= 0)
+            return false;
+    }
+    return true;
 }
 
 static bool bytes_equal(const struct value *a, const struct value *b)

@@ -9,8 +9,16 @@
  *
  * Ownership: a struct value owns everything it points to. value_clear() frees
  * it; value_copy() deep-copies. Set elements are values of the set's scalar
- * type (S, N or B) and keep the order they were given in; N values hold their
- * canonical text (see number.h), so equal numbers have equal bytes.
+ * type (S, N or B); N values hold their canonical text (see number.h), so
+ * equal numbers have equal bytes.
+ *
+ * Set order: DynamoDB defines sets as unordered; ddbemu keeps every SS, NS
+ * and BS in the order DynamoDB Local returns them (value_compare_set_elements),
+ * so every reader (the wire, stream images, exports, PartiQL, the disk form)
+ * shows one order whatever order the members came in. The code that builds
+ * a set from members (a decoder, an update action, a literal) ends with
+ * value_set_sort; code that only drops members keeps the order. Writers
+ * assert it (value_set_is_sorted).
  */
 #ifndef DDB_VALUE_H
 #define DDB_VALUE_H
@@ -93,6 +101,13 @@ bool value_equal(const struct value *a, const struct value *b);
  * numerically, B: bytes as unsigned), as DynamoDB sorts keys and compares
  * with < <= > >=. Asserts both have the same scalar key type. */
 int value_compare_scalar(const struct value *a, const struct value *b);
+/* Order of two members of one set, the order DynamoDB Local returns sets in
+ * (found by running it, see docs/differences.md): S by UTF-16 code units as
+ * Java's String.compareTo (so U+E000..U+FFFF sort after the supplementary
+ * planes, unlike UTF-8 byte order), N numerically, B by bytes as unsigned,
+ * a prefix first. 0 only for equal members. Asserts both have one of those
+ * types and the same one. */
+int value_compare_set_elements(const struct value *a, const struct value *b);
 
 /* ---- maps ---- */
 /* Position of name in map m's attributes, or -1. O(1) for large maps. */
@@ -117,6 +132,12 @@ void value_list_append(struct value *l, struct value *v);
 /* For sets: true when an element equal to e is present. O(count): for many
  * tests against one set use a struct value_set_index. */
 bool value_set_contains(const struct value *set, const struct value *e);
+/* Puts set's members in set order (value_compare_set_elements); O(n log n),
+ * each number parsed once. Returns false when two members are equal (left
+ * next to each other), which a set may not hold: the caller refuses it. */
+bool value_set_sort(struct value *set);
+/* Whether set's members are in strictly ascending set order (for asserts). */
+bool value_set_is_sorted(const struct value *set);
 
 /* Membership in a set in O(1), for operations over whole sets (equality,
  * ADD, DELETE). Borrows the set, which must not change while in use. */

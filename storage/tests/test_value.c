@@ -5,6 +5,7 @@
 #include "storage/model/value.h"
 #include "storage/tests/check.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -74,6 +75,166 @@ static void test_sets_are_equal_in_any_order(void)
     CHECK(value_equal(&a, &b));
     value_clear(&a);
     value_clear(&b);
+}
+
+/*
+ * Set order: DynamoDB Local's, probed by running it (docs/differences.md).
+ * Members are given as written in a set literal: S as UTF-8, N as canonical
+ * text, B as hex.
+ */
+struct set_order_case {
+    enum value_type type;
+    const char *given[9]; /* NULL-terminated */
+    const char *sorted[9];
+};
+
+static const struct set_order_case set_order_cases[] = {
+    /* UTF-16 code units (Java's String.compareTo): upper case before lower,
+     * a prefix first, U+1F600 (surrogates D83D DE00) before U+E000..U+FFFF,
+     * which UTF-8 byte order would put first. */
+    {VALUE_SS, {"b", "a", "B", "A", "ab", "a ", "~"}, {"A", "B", "a", "a ", "ab", "b", "~"}},
+    {VALUE_SS,
+     {"\xef\xbf\xbd", "\xee\x80\x80", "\xf0\x9f\x98\x80", "\xc3\xa9", "e", "\xed\x9f\xbf"},
+     {"e", "\xc3\xa9", "\xed\x9f\xbf", "\xf0\x9f\x98\x80", "\xee\x80\x80", "\xef\xbf\xbd"}},
+    {VALUE_SS, {"\xf0\x90\x80\x80", "\xef\xbd\xa1"}, {"\xf0\x90\x80\x80", "\xef\xbd\xa1"}},
+    /* numerically, whatever the scale or sign */
+    {VALUE_NS,
+     {"1", "10", "9", "-1", "100", "0.001", "100.5", "2"},
+     {"-1", "0.001", "1", "2", "9", "10", "100", "100.5"}},
+    {VALUE_NS,
+     {"5", "50", "0.5", "-0.5", "-1", "-9", "-10", "0"},
+     {"-10", "-9", "-1", "-0.5", "0", "0.5", "5", "50"}},
+    /* bytes as unsigned, a prefix first */
+    {VALUE_BS,
+     {"80", "7f", "ff", "00", "0000", "fe", "ff00"},
+     {"00", "0000", "7f", "80", "fe", "ff", "ff00"}},
+};
+
+static void set_member(struct value *v, enum value_type type, const char *text)
+{
+    if (type == VALUE_SS) {
+        s(v, text);
+    } else if (type == VALUE_NS) {
+        n(v, text);
+    } else {
+        unsigned char bytes[16];
+        size_t len = strlen(text) / 2;
+        for (size_t i = 0; i < len; i++) {
+            unsigned x;
+            sscanf(text + 2 * i, "%2x", &x);
+            bytes[i] = (unsigned char) x;
+        }
+        value_init_binary(v, bytes, len);
+    }
+}
+
+static void test_sets_sort_in_dynamodb_locals_order(void)
+{
+    for (size_t c = 0; c < sizeof set_order_cases / sizeof set_order_cases[0]; c++) {
+        const struct set_order_case *k = &set_order_cases[c];
+        struct value set, want, e;
+        size_t count = 0;
+        value_init_list(&set, k->type);
+        value_init_list(&want, k->type);
+        for (; k->given[count]; count++) {
+            set_member(&e, k->type, k->given[count]);
+            value_list_append(&set, &e);
+            set_member(&e, k->type, k->sorted[count]);
+            value_list_append(&want, &e);
+        }
+        CHECK(value_set_is_sorted(&want));
+        CHECK(value_set_sort(&set));
+        CHECK_INT_EQ(set.u.list.count, count);
+        for (size_t i = 0; i < count; i++) {
+            if (!value_equal(&set.u.list.elems[i], &want.u.list.elems[i]))
+                fprintf(stderr, "case %zu: member %zu is %s, expected %s\n", c, i,
+                        set.u.list.elems[i].u.str.data, k->sorted[i]);
+            CHECK(value_equal(&set.u.list.elems[i], &want.u.list.elems[i]));
+        }
+        CHECK(value_set_is_sorted(&set));
+        CHECK(value_set_sort(&set)); /* sorting a sorted set changes nothing */
+        CHECK(value_equal(&set, &want));
+        value_clear(&set);
+        value_clear(&want);
+    }
+}
+
+static void test_set_sort_reports_duplicates(void)
+{
+    struct value set, e;
+    value_init_list(&set, VALUE_NS);
+    n(&e, "3");
+    value_list_append(&set, &e);
+    n(&e, "-1");
+    value_list_append(&set, &e);
+    n(&e, "3");
+    value_list_append(&set, &e);
+    CHECK(!value_set_sort(&set));
+    CHECK(!value_set_is_sorted(&set));
+    value_clear(&set);
+}
+
+/* Appends code point cp to a UTF-8 buffer and to a UTF-16 one. */
+static void encode_both(uint32_t cp, char *u8, size_t *n8, uint16_t *u16, size_t *n16)
+{
+    if (cp < 0x80) {
+        u8[(*n8)++] = (char) cp;
+    } else if (cp < 0x800) {
+        u8[(*n8)++] = (char) (0xC0 | cp >> 6);
+        u8[(*n8)++] = (char) (0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        u8[(*n8)++] = (char) (0xE0 | cp >> 12);
+        u8[(*n8)++] = (char) (0x80 | (cp >> 6 & 0x3F));
+        u8[(*n8)++] = (char) (0x80 | (cp & 0x3F));
+    } else {
+        u8[(*n8)++] = (char) (0xF0 | cp >> 18);
+        u8[(*n8)++] = (char) (0x80 | (cp >> 12 & 0x3F));
+        u8[(*n8)++] = (char) (0x80 | (cp >> 6 & 0x3F));
+        u8[(*n8)++] = (char) (0x80 | (cp & 0x3F));
+    }
+    if (cp < 0x10000) {
+        u16[(*n16)++] = (uint16_t) cp;
+    } else {
+        u16[(*n16)++] = (uint16_t) (0xD800 + ((cp - 0x10000) >> 10));
+        u16[(*n16)++] = (uint16_t) (0xDC00 + ((cp - 0x10000) & 0x3FF));
+    }
+}
+
+static int compare_u16(const uint16_t *a, size_t na, const uint16_t *b, size_t nb)
+{
+    for (size_t i = 0; i < na && i < nb; i++) {
+        if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+    }
+    return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+/* Every pair of two-code-point strings over each UTF-8 length's edges and the
+ * surrogate gap compares as Java compares their UTF-16. */
+static void test_string_set_order_is_utf16_code_unit_order(void)
+{
+    static const uint32_t edges[] = {0x0,    0x41,   0x7F,   0x80,    0x7FF,   0x800,   0xD7FF,
+                                     0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF};
+    enum { E = sizeof edges / sizeof edges[0] };
+    size_t mismatches = 0;
+
+    for (size_t i = 0; i < E * E; i++) {
+        for (size_t j = 0; j < E * E; j++) {
+            char a8[8], b8[8];
+            uint16_t a16[4], b16[4];
+            size_t na8 = 0, nb8 = 0, na16 = 0, nb16 = 0;
+            struct value a, b;
+            encode_both(edges[i / E], a8, &na8, a16, &na16);
+            encode_both(edges[i % E], a8, &na8, a16, &na16);
+            encode_both(edges[j / E], b8, &nb8, b16, &nb16);
+            encode_both(edges[j % E], b8, &nb8, b16, &nb16);
+            value_init_string(&a, a8, na8);
+            value_init_string(&b, b8, nb8);
+            mismatches += value_compare_set_elements(&a, &b) != compare_u16(a16, na16, b16, nb16);
+            value_clear(&a);
+            value_clear(&b);
+        }
+    }
+    CHECK_INT_EQ(mismatches, 0);
 }
 
 static void test_map_set_replaces_and_remove_keeps_order(void)
@@ -235,6 +396,9 @@ int main(void)
     RUN(test_numbers_order_numerically_not_as_text);
     RUN(test_binaries_order_as_unsigned_bytes);
     RUN(test_sets_are_equal_in_any_order);
+    RUN(test_sets_sort_in_dynamodb_locals_order);
+    RUN(test_set_sort_reports_duplicates);
+    RUN(test_string_set_order_is_utf16_code_unit_order);
     RUN(test_map_set_replaces_and_remove_keeps_order);
     RUN(test_large_maps_find_every_name_in_order);
     RUN(test_large_sets_compare_in_any_order);
