@@ -12,7 +12,8 @@ from util import raw_call
 
 Z = "\x00"
 ITEM = {"p": {"S": "k" + Z}, "n" + Z: {"S": Z + "v"}, "g": {"S": "G" + Z},
-        "m": {"M": {Z: {"SS": ["a" + Z, "a"]}}}, "l": {"L": [{"B": b"\x00\x00"}, {"S": Z}]}}
+        "m": {"M": {Z: {"SS": ["a", "a" + Z]}}}, "l": {"L": [{"B": b"\x00\x00"}, {"S": Z}]}}
+# (the set in set order, a prefix first: test_emulator_set_order.py)
 KEY = [{"AttributeName": "p", "KeyType": "HASH"}]
 DEFS = [{"AttributeName": "p", "AttributeType": "S"}]
 

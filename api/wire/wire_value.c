@@ -23,6 +23,9 @@
  * level 33 or deeper is refused (a 31-times-wrapped scalar is accepted, 32
  * times is not).
  *
+ * Sets: a decoded SS, NS or BS is put in set order (value.h, DynamoDB Local's
+ * order) as its duplicates are checked; writing shows the stored order.
+ *
  * Everything here is reentrant: no static mutable state.
  */
 #include "api/wire/wire_value.h"
@@ -32,6 +35,7 @@
 #include "storage/base/text.h"
 #include "storage/model/number.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,35 +256,6 @@ static char *render_collection(const json_t *list)
     return buf;
 }
 
-static int compare_elements(const void *pa, const void *pb)
-{
-    const struct value *a = *(const struct value *const *) pa;
-    const struct value *b = *(const struct value *const *) pb;
-    size_t n = a->u.str.len < b->u.str.len ? a->u.str.len : b->u.str.len;
-    int c = n ? memcmp(a->u.str.data, b->u.str.data, n) : 0;
-    if (c != 0) return c;
-    return (a->u.str.len > b->u.str.len) - (a->u.str.len < b->u.str.len);
-}
-
-/* True when two elements of the set have the same bytes. Numbers are in
- * canonical text, so equal numbers (1 and 1.0) have equal bytes. O(n log n). */
-static bool set_has_duplicates(const struct value *set)
-{
-    size_t n = set->u.list.count;
-    const struct value **sorted;
-    bool dup = false;
-
-    if (n < 2) return false;
-    sorted = xmalloc(n * sizeof *sorted);
-    for (size_t i = 0; i < n; i++)
-        sorted[i] = &set->u.list.elems[i];
-    qsort(sorted, n, sizeof *sorted, compare_elements);
-    for (size_t i = 1; i < n && !dup; i++)
-        dup = compare_elements(&sorted[i - 1], &sorted[i]) == 0;
-    free(sorted);
-    return dup;
-}
-
 static int decode_set(const json_t *j, enum value_type type, struct value *out,
                       struct ddb_error *err)
 {
@@ -312,7 +287,9 @@ static int decode_set(const json_t *j, enum value_type type, struct value *out,
         if (rc != 0) goto fail;
         value_list_append(&set, &elem);
     }
-    if (!set_has_duplicates(&set)) {
+    /* Sorted into set order (value.h), which also brings duplicates together.
+     * Numbers are in canonical text, so equal numbers (1 and 1.0) are equal. */
+    if (value_set_sort(&set)) {
         *out = set;
         return 0;
     }
@@ -479,6 +456,7 @@ static void write_payload(struct json_out *w, const struct value *v)
     case VALUE_SS:
     case VALUE_NS:
     case VALUE_BS:
+        assert(v->type == VALUE_L || value_set_is_sorted(v)); /* set order: value.h */
         json_out_array_begin(w);
         for (size_t i = 0; i < v->u.list.count; i++) {
             const struct value *e = &v->u.list.elems[i];

@@ -371,6 +371,7 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
 {
     const struct value *right = act->value ? act->value->value : NULL;
     struct value_set_index members;
+    bool distinct;
 
     value_init_null(out);
     *present = false;
@@ -398,7 +399,8 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
             return 0;
         }
         /* Union: the old elements, then the new ones (a fresh set, since
-         * value_list_append may only grow lists it built). */
+         * value_list_append may only grow lists it built), put in set order
+         * (value.h) at the end. */
         value_set_index_init(&members, old);
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count + right->u.list.count; i++) {
@@ -411,12 +413,16 @@ static int action_result(struct applier *ap, const struct expr_action *act, cons
             value_list_append(out, &e);
         }
         value_set_index_clear(&members);
+        distinct = value_set_sort(out); /* a union holds no duplicates */
+        assert(distinct);
+        (void) distinct;
         return 0;
     case ACT_DELETE:
         if (!old) return 0;
         if (old->type != right->type)
             return ddb_error_set(ap->err, DDB_VALIDATION, "%s", ap->bad_type);
         assert(value_is_set(old));
+        /* The difference keeps old's members in old's (set) order. */
         value_set_index_init(&members, right);
         value_init_list(out, old->type);
         for (size_t i = 0; i < old->u.list.count; i++) {

@@ -132,7 +132,12 @@ static int eval_bag(struct planner *pl, const struct pql_node *n, struct value *
         }
         value_list_append(out, &v);
     }
-    return check_duplicates(pl, out);
+    if (check_duplicates(pl, out) != 0) return -1;
+    /* Into set order (storage/model/value.h). DynamoDB Local keeps a bag
+     * literal's written order until an update touches the set (see
+     * docs/differences.md); ddbemu keeps one order for every set. */
+    value_set_sort(out);
+    return 0;
 }
 
 /* A literal, parameter or collection of them as a DynamoDB value. */

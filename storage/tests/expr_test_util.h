@@ -132,6 +132,7 @@ static void lit_value(struct lit *p, struct value *out)
             lit_ws(p);
         }
         p->s += 2;
+        value_set_sort(out); /* a set is kept in set order (value.h), as decoders leave it */
     } else if (*p->s == '{') {
         p->s++;
         value_init_map(out);
