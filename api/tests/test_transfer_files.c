@@ -2,11 +2,13 @@
  * test_transfer_files.c - the export layout written and read back, without a
  * server: the files and their checksums, the import reader's rules (one error
  * per object at its first line that is no item, blank lines, compression
- * told by the first bytes for the command-line import, CSV quoting), and the
- * client's endpoint URLs.
+ * told by the first bytes for the command-line import, CSV quoting, Ion sets
+ * read into set order), and the client's endpoint URLs.
  */
 #include "api/client/http_client.h"
+#include "api/transfer/ion.h"
 #include "api/transfer/transfer_files.h"
+#include "api/wire/json_out.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
@@ -326,6 +328,31 @@ static void test_a_bad_line_ends_its_object(void)
     free(bucket);
 }
 
+/* An Ion set is read into set order (storage/model/value.h), whatever order
+ * the file lists it in; one that repeats a member is no item. */
+static void test_ion_sets_read_in_set_order(void)
+{
+    const char *line = "$ion_1_0 {Item:{p:\"a\",ns:$dynamodb_NS::[10.,9.,-1.,1d-3],"
+                       "ss:$dynamodb_SS::[\"b\",\"B\",\"a\"]}}";
+    const char *dup = "{Item:{p:\"a\",ss:$dynamodb_SS::[\"b\",\"a\",\"b\"]}}";
+    struct value item;
+    struct json_out w;
+    char *why = NULL, *text;
+    size_t len;
+
+    CHECK_INT_EQ(ion_read_item_line(line, strlen(line), &item, &why), 0);
+    json_out_init(&w);
+    wire_value_write_map(&w, &item);
+    text = json_out_take(&w, &len);
+    CHECK_STR_EQ(text, "{\"p\":{\"S\":\"a\"},\"ns\":{\"NS\":[\"-1\",\"0.001\",\"9\","
+                       "\"10\"]},\"ss\":{\"SS\":[\"B\",\"a\",\"b\"]}}");
+    free(text);
+    value_clear(&item);
+    CHECK_INT_EQ(ion_read_item_line(dup, strlen(dup), &item, &why), -1);
+    CHECK(why != NULL);
+    free(why);
+}
+
 static void test_csv_fields(void)
 {
     char *bucket = temp_dir();
@@ -391,6 +418,7 @@ int main(void)
     RUN(test_an_export_reads_back);
     RUN(test_an_incremental_export);
     RUN(test_a_bad_line_ends_its_object);
+    RUN(test_ion_sets_read_in_set_order);
     RUN(test_csv_fields);
     RUN(test_endpoint_urls);
     return check_report();

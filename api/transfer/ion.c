@@ -359,6 +359,9 @@ static int read_list(struct reader *r, struct value *out, enum value_type type, 
         return fail(r, "',' or ']' was expected");
     }
     r->p++;
+    /* Sets are kept in set order (storage/model/value.h), and hold no
+     * duplicates (as the DynamoDB JSON lines, whose decoder refuses them). */
+    if (type != VALUE_L && !value_set_sort(out)) return fail(r, "a set with duplicate members");
     return 0;
 }
 

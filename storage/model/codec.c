@@ -5,7 +5,9 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/model/number.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +88,7 @@ void codec_put_value(struct text_buf *b, const struct value *v)
     case VALUE_SS:
     case VALUE_NS:
     case VALUE_BS:
+        assert(v->type == VALUE_L || value_set_is_sorted(v)); /* set order: value.h */
         codec_put_uvar(b, v->u.list.count);
         for (size_t i = 0; i < v->u.list.count; i++)
             codec_put_value(b, &v->u.list.elems[i]);
@@ -257,6 +260,20 @@ char *codec_get_str(struct codec_in *in)
     return s;
 }
 
+/* Whether e may be a member of a set of type set_type: the set's element
+ * type and, for a number, text that parses (the set is sorted numerically). */
+static bool set_member_ok(enum value_type set_type, const struct value *e)
+{
+    struct ddb_error err = {0};
+    struct number n;
+
+    if (e->type != value_set_element_type(set_type)) return false;
+    if (e->type != VALUE_N) return true;
+    if (number_parse(e->u.str.data, e->u.str.len, &n, &err) == 0) return true;
+    ddb_error_clear(&err);
+    return false;
+}
+
 static bool get_value(struct codec_in *in, struct value *out, int depth)
 {
     uint8_t type = codec_get_u8(in);
@@ -300,9 +317,17 @@ static bool get_value(struct codec_in *in, struct value *out, int depth)
         for (uint64_t i = 0; i < count && !in->bad; i++) {
             struct value v;
             if (!get_value(in, &v, depth + 1)) goto bad;
+            if (type != VALUE_L && !set_member_ok((enum value_type) type, &v)) {
+                value_clear(&v);
+                goto bad;
+            }
             value_list_append(out, &v);
         }
-        return !in->bad;
+        if (in->bad) goto bad;
+        /* Into set order (value.h): files written before it kept insertion
+         * order. Duplicates mean a corrupt file. */
+        if (type != VALUE_L && !value_set_sort(out)) goto bad;
+        return true;
     }
 bad:
     in->bad = true;
