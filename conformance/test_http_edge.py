@@ -235,6 +235,39 @@ def test_answers_stay_plain_without_accept_encoding_or_when_small(raw, dynamodb,
     assert resp.headers["x-amz-crc32"] == str(zlib.crc32(resp.body))
 
 
+
+def test_answers_are_compressed_only_from_4_kb(raw, dynamodb, table_s):
+    # DynamoDB compresses an answer only from 4 KB up, even when the request
+    # accepts gzip: scylla test/alternator/test_compressed_response.py
+    # ::test_compressed_response (run against AWS, "The threshold for response
+    # compression in DynamoDB is 4KB", DDB_RESPONSE_COMPRESSION_THRESHOLD =
+    # 4096) stores an attribute of 4096 - 25 characters: GetItem of it alone
+    # (an answer just under 4 KB) comes back plain, of it and the key (just
+    # over) compressed.
+    p = random_string()
+    dynamodb.put_item(TableName=table_s, Item={"p": {"S": p}, "small": {"S": "s" * 2000},
+                                               "x": {"S": "x" * (4096 - 25)}})
+
+    def get(projection):
+        return raw("GetItem", {"TableName": table_s, "Key": {"p": {"S": p}},
+                               "ProjectionExpression": projection},
+                   headers={"Accept-Encoding": "gzip"})
+
+    resp = get("small")  # about 2 KB
+    assert resp.status == 200
+    assert 2000 < len(resp.body) < 4096
+    assert "Content-Encoding" not in resp.headers
+    assert resp.data["Item"]["small"]["S"] == "s" * 2000
+    resp = get("x")  # just under 4 KB
+    assert 4000 < len(resp.body) < 4096
+    assert "Content-Encoding" not in resp.headers
+    resp = get("p, x")  # just over 4 KB
+    assert resp.headers["Content-Encoding"] == "gzip"
+    assert resp.headers["x-amz-crc32"] == str(zlib.crc32(resp.body))
+    plain = gzip.decompress(resp.body)
+    assert len(plain) > 4096
+    assert json.loads(plain)["Item"] == {"p": {"S": p}, "x": {"S": "x" * (4096 - 25)}}
+
 # ---- oversized request lines and headers ----
 
 def raw_exchange(raw_url, data):
