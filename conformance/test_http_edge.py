@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The HTTP edge of a DynamoDB endpoint: CORS (preflight and the headers of
 every answer), the GET health line and other methods, compressed request
-bodies (Content-Encoding: gzip), compressed answers (Accept-Encoding) with
-their x-amz-crc32, and oversized request lines, headers and bodies.
+bodies (Content-Encoding: gzip, deflate), compressed answers
+(Accept-Encoding) with their x-amz-crc32, and oversized request lines,
+headers and bodies.
 
 Requests are built by hand (the ``raw`` fixture and http.client): browsers
 and SDK compression features send them, boto3 1.26 does not.
@@ -151,14 +152,35 @@ def test_gzip_request_is_decoded(raw_url, dynamodb, table_s):
     assert item["v"] == {"S": "two"}
 
 
+def test_deflate_request_is_decoded(raw_url, dynamodb, table_s):
+    # DynamoDB decodes a body sent with Content-Encoding: deflate in the
+    # zlib format of RFC 9110 8.4.1.2, as Python's zlib.compress makes it
+    # (scylla test_compressed_request.py::test_deflate_request_valid, which
+    # passes against AWS: scylladb/scylladb#27917).
+    p = random_string()
+    status, _, body = signed_gzip_request(raw_url, "PutItem",
+                                          zlib.compress(put_payload(table_s, p, "deflated")),
+                                          "deflate")
+    assert status == 200, body
+    assert json.loads(body) == {}
+    item = dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}}, ConsistentRead=True)["Item"]
+    assert item == {"p": {"S": p}, "v": {"S": "deflated"}}
+
+
 @pytest.mark.parametrize("case", ["not_gzip", "truncated", "trailing_junk_member", "empty",
-                                  "unknown_encoding"])
+                                  "unknown_encoding", "not_deflated", "deflate_truncated",
+                                  "deflate_empty", "two_deflates"])
 def test_undecodable_request_body_is_a_500_and_changes_nothing(raw_url, dynamodb, table_s, case):
     # A body that is not a whole gzip stream, an empty one, or an encoding
-    # other than gzip: DynamoDB answers 500 and runs nothing (scylla
-    # test_compressed_request.py::test_broken_gzip_content,
+    # other than gzip and deflate: DynamoDB answers 500 and runs nothing
+    # (scylla test_compressed_request.py::test_broken_gzip_content,
     # ::test_gzip_request_with_missing_character, ::test_gzip_request_empty,
-    # ::test_garbage_content_encoding, against AWS).
+    # ::test_garbage_content_encoding, against AWS). The same for deflate:
+    # ::test_deflate_request_not_deflated and ::test_deflate_request_empty
+    # (500 on AWS), and two zlib streams one after the other, which AWS
+    # refuses where it accepts two gzip members
+    # (::test_deflate_request_two_deflates is scylla_only because "DynamoDB
+    # doesn't" accept it).
     p = random_string()
     plain = put_payload(table_s, p)
     payload, encoding = {
@@ -167,6 +189,10 @@ def test_undecodable_request_body_is_a_500_and_changes_nothing(raw_url, dynamodb
         "trailing_junk_member": (gzip.compress(plain) + b"\x1f\x8bjunk", "gzip"),
         "empty": (b"", "gzip"),
         "unknown_encoding": (plain, "garbage"),
+        "not_deflated": (plain, "deflate"),
+        "deflate_truncated": (zlib.compress(plain)[:-1], "deflate"),
+        "deflate_empty": (b"", "deflate"),
+        "two_deflates": (zlib.compress(plain[:10]) + zlib.compress(plain[10:]), "deflate"),
     }[case]
     status, headers, body = signed_gzip_request(raw_url, "PutItem", payload, encoding)
     assert status == 500, body

@@ -1,10 +1,11 @@
 /*
- * encoding.c - gzip request bodies in, gzip/deflate answers out (see encoding.h).
+ * encoding.c - gzip/deflate request bodies in, gzip/deflate answers out (see encoding.h).
  *
  * zlib does the work: inflate with a gzip wrapper (windowBits 16 + 15),
  * restarted after each member so that concatenated members make one body,
- * into a buffer that never grows past the cap; deflate in one pass into a
- * buffer of deflateBound's size.
+ * or with a zlib wrapper (15) and, failing that, none (-15) for one deflate
+ * stream, into a buffer that never grows past the cap; deflate in one pass
+ * into a buffer of deflateBound's size.
  */
 #include "api/http/encoding.h"
 
@@ -37,26 +38,25 @@ static size_t trim(const char *s, size_t len, const char **start)
     return len;
 }
 
-enum encoding_result encoding_decode_request(const struct http_request *req, size_t max, char **out,
-                                             size_t *out_len)
+/*
+ * Inflates in (in_len bytes) with zlib's window_bits (16 + 15: gzip, 15:
+ * zlib, -15: raw deflate) into a malloc'ed buffer that never grows past
+ * max + 1 bytes. members: another stream may follow the first one's end
+ * (gzip's members, RFC 1952 2.2); otherwise bytes after it make the body bad.
+ */
+static enum encoding_result inflate_body(const char *in, size_t in_len, int window_bits,
+                                         bool members, size_t max, char **out, size_t *out_len)
 {
-    const char *header = http_request_header(req, "Content-Encoding"), *coding;
-    size_t coding_len, cap = 4096, len = 0;
+    size_t cap = 4096, len = 0;
     z_stream z;
     char *buf;
     int zrc = Z_OK;
 
-    if (!header) return ENCODING_NONE;
-    coding_len = trim(header, strlen(header), &coding);
-    if (coding_len == 0 || token_is(coding, coding_len, "identity")) return ENCODING_NONE;
-    if (!token_is(coding, coding_len, "gzip")) return ENCODING_BAD;
-    if (req->body_len == 0) return ENCODING_BAD; /* an empty body is not a gzip stream */
-
     memset(&z, 0, sizeof z);
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return ENCODING_BAD;
+    if (inflateInit2(&z, window_bits) != Z_OK) return ENCODING_BAD;
     buf = xmalloc(cap + 1);
-    z.next_in = (Bytef *) req->body;
-    z.avail_in = (uInt) req->body_len;
+    z.next_in = (Bytef *) in;
+    z.avail_in = (uInt) in_len;
     for (;;) {
         if (len == cap) {
             if (cap > max) break; /* already past the cap */
@@ -69,8 +69,10 @@ enum encoding_result encoding_decode_request(const struct http_request *req, siz
         len = cap - z.avail_out;
         if (zrc == Z_STREAM_END) {
             if (z.avail_in == 0) break;
-            /* Another gzip member follows (RFC 1952 2.2). */
-            if (inflateReset(&z) != Z_OK) break;
+            if (!members || inflateReset(&z) != Z_OK) {
+                zrc = Z_DATA_ERROR; /* bytes after the end */
+                break;
+            }
             zrc = Z_OK;
             continue;
         }
@@ -90,6 +92,29 @@ enum encoding_result encoding_decode_request(const struct http_request *req, siz
     *out = buf;
     *out_len = len;
     return ENCODING_DECODED;
+}
+
+enum encoding_result encoding_decode_request(const struct http_request *req, size_t max, char **out,
+                                             size_t *out_len)
+{
+    const char *header = http_request_header(req, "Content-Encoding"), *coding;
+    size_t coding_len;
+    enum encoding_result rc;
+
+    if (!header) return ENCODING_NONE;
+    coding_len = trim(header, strlen(header), &coding);
+    if (coding_len == 0 || token_is(coding, coding_len, "identity")) return ENCODING_NONE;
+    /* An empty body is a stream of neither kind. */
+    if (req->body_len == 0) return ENCODING_BAD;
+    if (token_is(coding, coding_len, "gzip"))
+        return inflate_body(req->body, req->body_len, 16 + MAX_WBITS, true, max, out, out_len);
+    if (!token_is(coding, coding_len, "deflate")) return ENCODING_BAD;
+    /* The zlib format first (RFC 9110 8.4.1.2), then raw deflate, which
+     * some clients send under the same name (encoding.h). */
+    rc = inflate_body(req->body, req->body_len, MAX_WBITS, false, max, out, out_len);
+    if (rc == ENCODING_BAD)
+        rc = inflate_body(req->body, req->body_len, -MAX_WBITS, false, max, out, out_len);
+    return rc;
 }
 
 /* The q-value the Accept-Encoding header gives coding: its own entry, else

@@ -1,13 +1,20 @@
 /*
- * encoding.h - compressed HTTP bodies: gzip requests in, gzip/deflate answers out.
+ * encoding.h - compressed HTTP bodies: gzip/deflate requests in, gzip/deflate answers out.
  *
  * Requests: DynamoDB accepts a body sent with "Content-Encoding: gzip"
- * (SDK request compression); concatenated gzip members are one body. Any
- * other encoding, and a gzip stream that does not decode to its end, are
+ * (SDK request compression), concatenated gzip members being one body, and
+ * one sent with "Content-Encoding: deflate": the zlib format of RFC 9110
+ * 8.4.1.2, one stream (scylla's test_compressed_request.py records both
+ * against AWS, and that AWS refuses two concatenated zlib streams). A
+ * deflate body that is not a zlib stream is also tried as raw deflate, which
+ * some clients send under that name (RFC 9110's note on non-conformant
+ * implementations); what AWS does with raw deflate is not recorded
+ * (docs/differences.md). Any other encoding, an empty body, and a stream that
+ * does not decode to its end (or, for deflate, has bytes after it) are
  * answered 500 InternalServerError without running the request - what AWS
- * answers, as scylla's test_compressed_request.py records against it. The
- * decoded body is capped like a plain one (16 MiB: a small compressed body
- * cannot make the server inflate gigabytes).
+ * answers, as the same tests record. The decoded body is capped like a plain
+ * one (16 MiB: a small compressed body cannot make the server inflate
+ * gigabytes).
  *
  * Answers: when the request's Accept-Encoding admits gzip (preferred) or
  * deflate (the zlib format, RFC 9110), bodies from
@@ -42,7 +49,7 @@ enum encoding_result {
     ENCODING_TOO_LARGE, /* decodes to more than max bytes: 413 */
 };
 
-/* Decodes req's body by its Content-Encoding. On ENCODING_DECODED, *out
+/* Decodes req's body by its Content-Encoding (gzip, deflate, identity). On ENCODING_DECODED, *out
  * (malloc, NUL-terminated, caller frees) holds *out_len bytes. */
 enum encoding_result encoding_decode_request(const struct http_request *req, size_t max, char **out,
                                              size_t *out_len);

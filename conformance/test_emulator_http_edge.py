@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: MIT
+"""ddbemu's own answers at the HTTP edge, where AWS's are not recorded and
+docs/differences.md ("HTTP edge") says what ddbemu chose: raw deflate request
+bodies, the health line of a request without a Host header, and request lines
+and headers too large for libmicrohttpd's per-connection memory.
+
+test_http_edge.py holds what DynamoDB itself is recorded to answer.
+"""
+
+import json
+import urllib.parse
+import zlib
+
+from test_http_edge import put_payload, raw_exchange, signed_gzip_request
+from util import random_string
+
+
+def raw_deflate(data):
+    z = zlib.compressobj(wbits=-15)
+    return z.compress(data) + z.flush()
+
+
+def test_raw_deflate_request_is_decoded(emulator, raw_url, dynamodb, table_s):
+    # RFC 9110's "deflate" is the zlib format, which DynamoDB decodes; some
+    # clients send raw deflate under that name (RFC 9110 8.4.1.2, Note), and
+    # ddbemu decodes that too. A raw stream cut short is still a 500.
+    p = random_string()
+    status, _, body = signed_gzip_request(raw_url, "PutItem",
+                                          raw_deflate(put_payload(table_s, p, "raw")), "deflate")
+    assert status == 200, body
+    item = dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}}, ConsistentRead=True)["Item"]
+    assert item == {"p": {"S": p}, "v": {"S": "raw"}}
+
+    q = random_string()
+    status, _, body = signed_gzip_request(raw_url, "PutItem",
+                                          raw_deflate(put_payload(table_s, q))[:-1], "deflate")
+    assert status == 500, body
+    assert json.loads(body)["__type"] == "com.amazonaws.dynamodb.v20120810#InternalServerError"
+    assert "Item" not in dynamodb.get_item(TableName=table_s, Key={"p": {"S": q}},
+                                           ConsistentRead=True)
