@@ -146,14 +146,15 @@ def test_table_creation_time_follows_the_clock(emu):
 def test_no_control_flag_turns_the_interface_off(start_server):
     srv = start_server("--no-control")
     resp = send_raw(srv.endpoint_url + "/ddbemu/clock", method="GET")
-    # Without the interface the path is just DynamoDB's: GET is the health line.
-    assert resp.status == 200 and resp.data.startswith("healthy: dynamodb.")
+    # Without the interface the path is just DynamoDB's: a GET of any path but
+    # / is refused (test_http_edge.py::test_get_of_another_path_is_refused).
+    assert resp.status == 404 and resp.data == "<UnknownOperationException/>\n"
 
 
 def test_control_is_off_by_default_when_not_on_loopback(start_server):
     srv = start_server("--host", "0.0.0.0")
     resp = send_raw(srv.endpoint_url + "/ddbemu/clock", method="GET")
-    assert resp.data.startswith("healthy: dynamodb.")
+    assert resp.status == 404 and resp.data == "<UnknownOperationException/>\n"
     srv = start_server("--host", "0.0.0.0", "--control")
     resp = send_raw(srv.endpoint_url + "/ddbemu/clock", method="GET")
     assert "now_ms" in resp.data

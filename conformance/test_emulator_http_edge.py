@@ -8,7 +8,6 @@ test_http_edge.py holds what DynamoDB itself is recorded to answer.
 """
 
 import json
-import urllib.parse
 import zlib
 
 from test_http_edge import put_payload, raw_exchange, signed_gzip_request
@@ -38,3 +37,16 @@ def test_raw_deflate_request_is_decoded(emulator, raw_url, dynamodb, table_s):
     assert json.loads(body)["__type"] == "com.amazonaws.dynamodb.v20120810#InternalServerError"
     assert "Item" not in dynamodb.get_item(TableName=table_s, Key={"p": {"S": q}},
                                            ConsistentRead=True)
+
+
+def test_health_line_echoes_any_host_and_names_aws_without_one(emulator, raw_url):
+    # The Host header decides, not the address the connection went to
+    # (DynamoDB's recorded line names the host the client used); a request
+    # without one (HTTP/1.0) gets the name of DynamoDB's endpoint.
+    answer = raw_exchange(raw_url, b"GET / HTTP/1.1\r\nHost: dynamodb.us-east-1.amazonaws.com\r\n"
+                                   b"Connection: close\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:80]
+    assert answer.endswith(b"\r\n\r\nhealthy: dynamodb.us-east-1.amazonaws.com "), answer
+    answer = raw_exchange(raw_url, b"GET / HTTP/1.0\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.0 200 ") or answer.startswith(b"HTTP/1.1 200 "), answer[:80]
+    assert answer.endswith(b"\r\n\r\nhealthy: dynamodb.us-east-1.amazonaws.com "), answer

@@ -8,7 +8,8 @@
  *   1. every answer gets an x-amzn-RequestId; with an Origin header, also
  *      the CORS headers (cors.h); OPTIONS with Origin is a CORS preflight
  *      answered 200 with an empty body;
- *   2. GET answers the health line "healthy: dynamodb.<region>.amazonaws.com ";
+ *   2. GET / answers the health line "healthy: <the Host header> " (a GET of
+ *      any other path is refused like the next step's requests);
  *   3. anything but POST, or a body whose Content-Type is neither
  *      application/json nor application/x-amz-json-1.0, is a 404 with the
  *      body "<UnknownOperationException/>\n";
@@ -34,6 +35,7 @@
 #include "api/wire/shape.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -120,13 +122,35 @@ const struct operation *operation_find(const struct operation *table, const char
     return NULL;
 }
 
-static void handle_health(const struct api_context *ctx, struct http_response *resp)
+/*
+ * GET: "healthy: <host> ", host being the Host header the client addressed
+ * us by (scylla test/alternator/test_health.py::test_health_works, run
+ * against AWS: the endpoint's host, with its port when it has one; the
+ * trailing blank as dynalite recorded the line's length and CRC32). A
+ * request without a Host header (HTTP/1.0) gets the name DynamoDB's own
+ * endpoint would have. Any other path is no health check and is refused
+ * (::test_health_only_works_for_root_path: a 4xx on AWS), with the page
+ * every request DynamoDB does not serve gets.
+ */
+static void handle_get(const struct api_context *ctx, const struct http_request *req,
+                       struct http_response *resp)
 {
-    char line[160];
+    const char *host = http_request_header(req, "Host");
+    struct text_buf line = {0};
+    char *text;
+    size_t len;
 
-    snprintf(line, sizeof line, "healthy: dynamodb.%s.amazonaws.com ",
-             ctx->health_region ? ctx->health_region : "us-east-1");
-    reply_text(resp, 200, line);
+    if (strcmp(req->path, "/") != 0) {
+        reply_text(resp, 404, unknown_operation_page);
+        return;
+    }
+    if (host && *host)
+        text_buf_printf(&line, "healthy: %s ", host);
+    else
+        text_buf_printf(&line, "healthy: dynamodb.%s.amazonaws.com ",
+                        ctx->health_region ? ctx->health_region : "us-east-1");
+    text = text_buf_take(&line, &len);
+    response_set_body(resp, 200, NULL, text, len);
 }
 
 /* Runs the operation: shape check, handler, reply. Takes body. */
@@ -224,7 +248,7 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
 
     if (cors_apply(ctx->config ? ctx->config->cors_origins : NULL, req, resp)) return;
     if (strcmp(req->method, "GET") == 0) {
-        handle_health(ctx, resp);
+        handle_get(ctx, req, resp);
         return;
     }
 

@@ -3,7 +3,7 @@
  *
  * api_handle() runs the generic checks once, in front of every handler, in
  * the order DynamoDB applies them (Redis's processCommand, dynalite's
- * pipeline): CORS preflight, the GET health line, method and content type,
+ * pipeline): CORS preflight, the GET / health line, method and content type,
  * JSON syntax, X-Amz-Target, SigV4 Authorization (auth.h: its shape only
  * and any key, as DynamoDB Local does, unless --credentials asks for real
  * verification) and the namespace it selects, then the operation's request shape, then the handler.
@@ -34,8 +34,8 @@ struct api_context {
     struct db *db;
     const struct api_config *config;
     const struct operation *operations; /* api_operations; tests pass their own table */
-    const char *health_region;          /* region named by GET /; NULL: "us-east-1" */
-    api_control_fn *control;            /* control_handle; NULL: no control interface */
+    const char *health_region; /* region GET / names without a Host header; NULL: "us-east-1" */
+    api_control_fn *control;   /* control_handle; NULL: no control interface */
 };
 
 /* The namespace every credential shares under --shared-db (DynamoDB Local's name for it). */

@@ -68,9 +68,10 @@ static void result_clear(struct result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* Runs one request. headers: NULL-terminated name/value pairs. */
-static struct result run(const char *method, const char *const *headers, const char *query_name,
-                         const char *query_value, const char *body, bool shared)
+/* Runs one request at path. headers: NULL-terminated name/value pairs. */
+static struct result run_at(const char *path, const char *method, const char *const *headers,
+                            const char *query_name, const char *query_value, const char *body,
+                            bool shared)
 {
     struct http_field hdrs[16], q[1];
     size_t n = 0;
@@ -85,7 +86,7 @@ static struct result run(const char *method, const char *const *headers, const c
         hdrs[n++] = (struct http_field){headers[0], headers[1]};
     memset(&req, 0, sizeof req);
     req.method = method;
-    req.path = "/";
+    req.path = path;
     req.headers = hdrs;
     req.header_count = n;
     if (query_name) {
@@ -129,17 +130,53 @@ static struct result run(const char *method, const char *const *headers, const c
     return r;
 }
 
+/* Runs one request at "/". */
+static struct result run(const char *method, const char *const *headers, const char *query_name,
+                         const char *query_value, const char *body, bool shared)
+{
+    return run_at("/", method, headers, query_name, query_value, body, shared);
+}
+
 static const char *const target_only[] = {"X-Amz-Target", "DynamoDB_20120810.DescribeTable", NULL};
 
 static void test_health_and_http_level(void)
 {
     struct result r;
 
+    /* The health line names the host the client addressed. */
+    {
+        static const char *const h[] = {"Host", "127.0.0.1:8000", NULL};
+        r = run("GET", h, NULL, NULL, NULL, false);
+        CHECK_INT_EQ(r.status, 200);
+        CHECK_STR_EQ(r.body, "healthy: 127.0.0.1:8000 ");
+        CHECK(r.crc_ok && r.has_request_id);
+        result_clear(&r);
+    }
+    {
+        static const char *const h[] = {"host", "dynamodb.eu-west-1.amazonaws.com", NULL};
+        r = run_at("/", "GET", h, "x", "1", NULL, false);
+        CHECK_INT_EQ(r.status, 200);
+        CHECK_STR_EQ(r.body, "healthy: dynamodb.eu-west-1.amazonaws.com ");
+        result_clear(&r);
+    }
+    /* Without a Host header (HTTP/1.0), the endpoint's AWS name. */
     r = run("GET", NULL, NULL, NULL, NULL, false);
     CHECK_INT_EQ(r.status, 200);
     CHECK_STR_EQ(r.body, "healthy: dynamodb.us-east-1.amazonaws.com ");
     CHECK(r.crc_ok && r.has_request_id);
     result_clear(&r);
+    /* A GET of any other path is no health check. */
+    {
+        static const char *const paths[] = {"/abc", "/-", "/index.htm", "/health", "//"};
+        static const char *const h[] = {"Host", "127.0.0.1:8000", NULL};
+        for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+            r = run_at(paths[i], "GET", h, NULL, NULL, NULL, false);
+            CHECK_INT_EQ(r.status, 404);
+            CHECK_STR_EQ(r.body, "<UnknownOperationException/>\n");
+            CHECK(r.crc_ok && r.has_request_id);
+            result_clear(&r);
+        }
+    }
 
     r = run("PUT", NULL, NULL, NULL, NULL, false);
     CHECK_INT_EQ(r.status, 404);
