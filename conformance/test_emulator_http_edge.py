@@ -10,7 +10,8 @@ test_http_edge.py holds what DynamoDB itself is recorded to answer.
 import json
 import zlib
 
-from test_http_edge import put_payload, raw_exchange, signed_gzip_request
+from conftest import sign_headers
+from test_http_edge import http_request, put_payload, raw_exchange, signed_gzip_request
 from util import random_string
 
 
@@ -50,3 +51,25 @@ def test_health_line_echoes_any_host_and_names_aws_without_one(emulator, raw_url
     answer = raw_exchange(raw_url, b"GET / HTTP/1.0\r\n\r\n")
     assert answer.startswith(b"HTTP/1.0 200 ") or answer.startswith(b"HTTP/1.1 200 "), answer[:80]
     assert answer.endswith(b"\r\n\r\nhealthy: dynamodb.us-east-1.amazonaws.com "), answer
+
+
+def test_every_answer_carries_the_server_header(emulator, raw_url):
+    # DynamoDB's own answers carry "Server: Server" (test_http_edge.py); ddbemu
+    # adds it to every answer, also to the ones that are not an operation's:
+    # the 404 page, the 500 of a broken body, the 413 of an oversized one.
+    for method, body, extra in [
+        ("DELETE", b"{}", {}),
+        ("POST", b"not gzip", {"Content-Encoding": "gzip"}),
+    ]:
+        headers = {"Content-Type": "application/x-amz-json-1.0",
+                   "X-Amz-Target": "DynamoDB_20120810.ListTables"}
+        headers = sign_headers(raw_url, body, headers)
+        headers.update(extra)
+        status, got, _ = http_request(raw_url, method, body=body, headers=headers)
+        assert status in (404, 500), (method, status)
+        assert got["Server"] == "Server", (method, status)
+    # Refused by its Content-Length, before a byte of the body is read.
+    answer = raw_exchange(raw_url, b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 17000000\r\n"
+                                   b"Content-Type: application/x-amz-json-1.0\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:80]
+    assert b"\r\nServer: Server\r\n" in answer.split(b"\r\n\r\n")[0] + b"\r\n", answer

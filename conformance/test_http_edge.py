@@ -16,6 +16,7 @@ import socket
 import urllib.parse
 import zlib
 
+import botocore.exceptions
 import pytest
 
 from conftest import sign_headers
@@ -89,6 +90,29 @@ def test_no_cors_headers_without_origin(raw_url, method):
     _, headers, _ = http_request(raw_url, method)
     for name in CORS_HEADERS:
         assert name not in headers
+
+
+# ---- the Server header ----
+
+def test_answers_carry_the_server_header(raw, raw_url, dynamodb):
+    # Every DynamoDB answer, success or error, carries "Server: Server":
+    # answers captured from AWS show boto3's ResponseMetadata.HTTPHeaders with
+    # 'server': 'Server' beside x-amzn-requestid and x-amz-crc32, and scylla
+    # test/alternator/test_http_headers.py::test_server_header checks that
+    # AWS sends a Server header on a GetItem and on a DescribeTable error.
+    resp = raw("ListTables", {"Limit": 1})
+    assert resp.status == 200
+    assert resp.headers["Server"] == "Server"
+    resp = raw("DescribeTable", {"TableName": "missing_" + random_string()})
+    assert resp.status == 400
+    assert resp.headers["Server"] == "Server"
+    assert dynamodb.list_tables(Limit=1)["ResponseMetadata"]["HTTPHeaders"]["server"] == "Server"
+    with pytest.raises(botocore.exceptions.ClientError) as failure:
+        dynamodb.describe_table(TableName="missing_" + random_string())
+    assert failure.value.response["ResponseMetadata"]["HTTPHeaders"]["server"] == "Server"
+    status, headers, _ = http_request(raw_url, "GET")
+    assert status == 200
+    assert headers["Server"] == "Server"
 
 
 # ---- GET and other methods ----

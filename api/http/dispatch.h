@@ -38,6 +38,13 @@ struct api_context {
     api_control_fn *control;   /* control_handle; NULL: no control interface */
 };
 
+/* The Server header of every DynamoDB answer, success or error: the word
+ * "Server" itself, as answers captured from AWS show it (boto3's
+ * ResponseMetadata.HTTPHeaders: 'server': 'Server', beside x-amzn-requestid
+ * and x-amz-crc32), and as scylla's test/alternator/test_http_headers.py
+ * checks it is there on AWS for both. server.c adds it (server_config). */
+#define API_SERVER_NAME "Server"
+
 /* The namespace every credential shares under --shared-db (DynamoDB Local's name for it). */
 #define API_SHARED_NAMESPACE "shared-local-instance"
 

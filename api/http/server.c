@@ -195,12 +195,21 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
     return MHD_YES;
 }
 
-static enum MHD_Result queue_empty(struct MHD_Connection *conn, unsigned status)
+/* The headers every answer carries, whoever wrote it. */
+static void add_server_headers(const struct server *srv, struct MHD_Response *r)
+{
+    if (srv->config.server_name)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_SERVER, srv->config.server_name);
+}
+
+static enum MHD_Result queue_empty(const struct server *srv, struct MHD_Connection *conn,
+                                   unsigned status)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
     enum MHD_Result ret;
 
     if (!r) return MHD_NO;
+    add_server_headers(srv, r);
     ret = MHD_queue_response(conn, status, r);
     MHD_destroy_response(r);
     return ret;
@@ -263,7 +272,8 @@ static void log_budget_refusal(struct server *srv)
                 srv->config.max_body_memory, n);
 }
 
-static enum MHD_Result send_response(struct MHD_Connection *conn, struct http_response *resp)
+static enum MHD_Result send_response(const struct server *srv, struct MHD_Connection *conn,
+                                     struct http_response *resp)
 {
     struct MHD_Response *r;
     enum MHD_Result ret;
@@ -278,6 +288,7 @@ static enum MHD_Result send_response(struct MHD_Connection *conn, struct http_re
         http_response_clear(resp);
         return MHD_NO;
     }
+    add_server_headers(srv, r);
     for (size_t i = 0; i < resp->header_count; i++)
         MHD_add_response_header(r, resp->headers[i].name, resp->headers[i].value);
     ret = MHD_queue_response(conn, (unsigned) (resp->status ? resp->status : 500), r);
@@ -306,12 +317,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             if (errno == ERANGE || n > srv->config.max_body_bytes) {
                 /* Refused before reading the body. */
                 st->refused = true;
-                return queue_empty(conn, MHD_HTTP_CONTENT_TOO_LARGE);
+                return queue_empty(srv, conn, MHD_HTTP_CONTENT_TOO_LARGE);
             }
             if (n > srv->config.max_body_memory - atomic_load(&srv->body_memory)) {
                 st->refused = true;
                 log_budget_refusal(srv);
-                return queue_empty(conn, MHD_HTTP_SERVICE_UNAVAILABLE);
+                return queue_empty(srv, conn, MHD_HTTP_SERVICE_UNAVAILABLE);
             }
         }
         return MHD_YES;
@@ -346,14 +357,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (st->dropping) {
         st->refused = true;
-        return queue_empty(conn, st->dropping);
+        return queue_empty(srv, conn, st->dropping);
     }
 
     /* The whole request is here. While stopping, nothing new is done. */
     atomic_fetch_add(&srv->active, 1);
     if (atomic_load(&srv->stopping)) {
         atomic_fetch_sub(&srv->active, 1);
-        return queue_empty(conn, MHD_HTTP_SERVICE_UNAVAILABLE);
+        return queue_empty(srv, conn, MHD_HTTP_SERVICE_UNAVAILABLE);
     }
     MHD_get_connection_values(conn, MHD_HEADER_KIND, collect_header, st);
     MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, collect_query, st);
@@ -372,7 +383,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         memset(&resp, 0, sizeof resp);
         srv->config.handler(srv->config.handler_arg, &req, &resp);
         atomic_fetch_sub(&srv->active, 1);
-        return send_response(conn, &resp);
+        return send_response(srv, conn, &resp);
     }
 }
 

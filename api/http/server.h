@@ -85,6 +85,7 @@ struct server_config {
     size_t max_body_memory;     /* request bodies buffered at once, all connections: 503 past it */
     unsigned idle_timeout_s;    /* a connection silent this long is closed */
     unsigned request_timeout_s; /* a request not whole this long after its first byte: closed */
+    const char *server_name;    /* the Server header of every answer; NULL: none. Borrowed */
     http_handler_fn *handler;
     void *handler_arg;
 };
