@@ -98,6 +98,8 @@ int main(int argc, char **argv)
     server_cfg.port = cfg.port;
     server_cfg.threads = cfg.threads;
     server_cfg.max_body_bytes = DDB_MAX_REQUEST_BYTES;
+    server_cfg.max_request_line_bytes = DDB_MAX_REQUEST_LINE_BYTES;
+    server_cfg.max_header_bytes = DDB_MAX_REQUEST_HEADER_BYTES;
     server_cfg.server_name = API_SERVER_NAME;
     server_cfg.handler = api_http_handler;
     server_cfg.handler_arg = &ctx;

@@ -12,10 +12,12 @@
  * connection closed if it goes on past twice the cap. No request can make the
  * server buffer more than the cap.
  * (AWS answers an over-16-MiB request with a bare 413, as dynalite's
- * connection tests record.) The request line and headers live in a
- * per-connection pool of CONNECTION_MEMORY_BYTES: libmicrohttpd answers a
- * longer request line 414 and longer headers 431, and closes the connection,
- * so neither can grow memory either.
+ * connection tests record.) A request line or headers longer than the
+ * configured bounds (DynamoDB's 16 KB each) get a bare 400 once the headers
+ * are in, before the body is read. Both live in a per-connection pool of
+ * CONNECTION_MEMORY_BYTES: libmicrohttpd answers a request line too long for
+ * it 414 and headers 431 itself, and closes the connection, so neither can
+ * grow memory either.
  *
  * The http_request handed to the handler points into request_state; the
  * handler's http_response is converted to an MHD_Response and freed here.
@@ -259,6 +261,46 @@ static unsigned body_append(struct server *srv, struct request_state *st, const 
     return 0;
 }
 
+/* Adds "name: value\r\n"'s length to *(size_t *) cls. */
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                    const char *value)
+{
+    (void) kind;
+    *(size_t *) cls += strlen(key) + (value ? strlen(value) : 0) + 4;
+    return MHD_YES;
+}
+
+/* Adds "name=value&"'s length to *(size_t *) cls. */
+static enum MHD_Result count_argument(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value)
+{
+    (void) kind;
+    *(size_t *) cls += strlen(key) + (value ? strlen(value) + 1 : 0) + 1;
+    return MHD_YES;
+}
+
+/*
+ * Whether the request line or the headers pass the configured bounds, in
+ * bytes as sent, near enough: libmicrohttpd hands the path decoded and
+ * without its query string, so the query's arguments are added back as
+ * "name=value&" ("%41" counts as one byte: a few bytes' slack at most).
+ */
+static bool head_too_large(const struct server *srv, struct MHD_Connection *conn,
+                           const char *method, const char *url, const char *version)
+{
+    size_t line = strlen(method) + 1 + strlen(url) + 1 + strlen(version) + 2, headers = 0;
+
+    if (srv->config.max_request_line_bytes) {
+        MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, count_argument, &line);
+        if (line > srv->config.max_request_line_bytes) return true;
+    }
+    if (srv->config.max_header_bytes) {
+        MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &headers);
+        if (headers > srv->config.max_header_bytes) return true;
+    }
+    return false;
+}
+
 /* Says that the body budget refused a request: at the 1st, 2nd, 4th, 8th...
  * refusal, so that a flood cannot flood the log. */
 static void log_budget_refusal(struct server *srv)
@@ -304,12 +346,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     struct server *srv = cls;
     struct request_state *st = *con_cls;
 
-    (void) version;
     if (!st) {
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         st = xcalloc(1, sizeof *st);
         *con_cls = st;
+        if (head_too_large(srv, conn, method, url, version)) {
+            /* Refused before reading the body, as an oversized one. */
+            st->refused = true;
+            return queue_empty(srv, conn, MHD_HTTP_BAD_REQUEST);
+        }
         if (cl) {
             char *end;
             errno = 0;

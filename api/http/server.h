@@ -6,9 +6,11 @@
  * and hands a struct http_request to a handler function, which fills a
  * struct http_response. The structs carry no libmicrohttpd types, so the
  * handler (dispatch.c's api_handle) is unit-tested without sockets.
- * Nothing here knows DynamoDB: the one protocol fact the server applies is
- * the body size cap, answered with 413 before the body is read when
- * Content-Length allows, and as soon as the cap is passed otherwise.
+ * Nothing here knows DynamoDB: the protocol facts the server applies come
+ * from its caller, in struct server_config - the body size cap, answered
+ * with 413 before the body is read when Content-Length allows, and as soon
+ * as the cap is passed otherwise; the bounds of the request line and of the
+ * headers, answered with 400 before the body is read; the Server header.
  */
 #ifndef DDB_API_SERVER_H
 #define DDB_API_SERVER_H
@@ -80,6 +82,10 @@ struct server_config {
     uint16_t port;         /* 0: any free port */
     unsigned threads;      /* worker threads; 0: one per CPU */
     size_t max_body_bytes; /* larger bodies are refused with 413 */
+    /* A longer request line, or headers longer all together, are refused with 400 before the
+     * body is read (0: no bound but the per-connection memory, server.c). */
+    size_t max_request_line_bytes;
+    size_t max_header_bytes;
     /* Bounds (server.c says what happens at each; all must be nonzero). */
     unsigned max_connections;   /* open at once; more wait in the listen backlog */
     size_t max_body_memory;     /* request bodies buffered at once, all connections: 503 past it */

@@ -56,6 +56,12 @@
 #define DDB_MAX_IN_OPERANDS              100
 #define DDB_MAX_SCAN_SEGMENTS            1000000
 
+/* The HTTP request around the JSON: its request line, and its headers all together, are each
+ * refused with a 400 past 16 KB (scylla test/alternator/test_manual_requests.py
+ * ::test_too_large_request_headers and ::test_too_large_request_line, run against AWS). */
+#define DDB_MAX_REQUEST_LINE_BYTES   (16 * 1024)
+#define DDB_MAX_REQUEST_HEADER_BYTES (16 * 1024)
+
 /* Capacity units (developerguide/provisioned-capacity-mode.html). */
 #define DDB_READ_UNIT_BYTES  4096
 #define DDB_WRITE_UNIT_BYTES 1024
