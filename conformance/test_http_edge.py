@@ -374,3 +374,21 @@ def test_request_line_over_16_kb_is_refused_with_400(raw_url, dynamodb, table_s)
     assert status == 400, body
     assert b"InvalidSignatureException" not in body
     assert not stored(dynamodb, table_s, p)
+
+
+@pytest.mark.parametrize("path", ["/garbage", "/index.html"])
+def test_post_to_another_path_is_not_served(raw_url, dynamodb, table_s, path):
+    # DynamoDB's API is at /: a valid PutItem signed for / and sent to
+    # <endpoint>/garbage is refused with InvalidSignatureException, because
+    # the path is part of what is signed (scylla test_manual_requests.py
+    # ::test_too_large_request_line: "this is what happens on AWS"), and
+    # nothing is written.
+    p = random_string()
+    payload, headers = signed_put(raw_url, table_s, p)
+    status, _, body = http_request(raw_url, "POST", path=path, body=payload, headers=headers)
+    assert status == 400, body
+    error = json.loads(body)
+    assert error["__type"] == "com.amazon.coral.service#InvalidSignatureException"
+    assert error["message"].startswith(
+        "The request signature we calculated does not match the signature you provided.")
+    assert not stored(dynamodb, table_s, p)

@@ -39,4 +39,10 @@ struct auth_identity {
 int auth_check(const struct http_request *req, const struct credentials *store, time_t now,
                struct auth_identity *who, struct ddb_error *err);
 
+/* After auth_check, for a request to DynamoDB's API: 0 when req is at "/",
+ * else sets err to the InvalidSignatureException DynamoDB answers a request
+ * sent to another path (auth.c, check_path) and returns -1. Control
+ * requests, which have paths of their own, do not call it. */
+int auth_check_path(const struct http_request *req, struct ddb_error *err);
+
 #endif

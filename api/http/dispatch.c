@@ -19,7 +19,8 @@
  *      SerializationException (no message);
  *   5. an unknown X-Amz-Target -> UnknownOperationException (no message);
  *   6. the SigV4 signature (auth.h): by default its shape only, any key
- *      accepted; with --credentials verified as DynamoDB verifies it;
+ *      accepted; with --credentials verified as DynamoDB verifies it; a
+ *      path other than "/" fails it, as on AWS;
  *   7. an empty body -> SerializationException (no message);
  *   8. the request shape (shape.c), then the handler.
  * Errors are answered with the request's JSON content type
@@ -300,8 +301,11 @@ void api_handle(const struct api_context *ctx, const struct http_request *req,
         return;
     }
 
+    /* DynamoDB's API is at "/" only: a request at another path fails as its
+     * signature would (auth.h). */
     if (auth_check(req, ctx->config ? ctx->config->credentials : NULL, wall_clock(ctx), &cred,
-                   &err) != 0) {
+                   &err) != 0 ||
+        auth_check_path(req, &err) != 0) {
         json_decref(body);
         reply_error(resp, content_type, &err, NULL);
         return;

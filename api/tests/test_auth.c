@@ -292,6 +292,38 @@ static void test_without_store_any_key_passes(void)
     CHECK_STR_EQ(who.region, "eu-west-1");
 }
 
+/* DynamoDB's API is at "/": a request signed for it and sent elsewhere fails
+ * its signature on AWS, and auth_check_path refuses any other path so. */
+static void test_another_path_fails_the_signature(void)
+{
+    struct credentials *store = store_new();
+    struct req r;
+    struct auth_identity who;
+    struct ddb_error err = {0};
+    char msg[4096];
+
+    make(&r, NULL, NULL, NULL);
+    CHECK_INT_EQ(auth_check_path(&r.http, &err), 0);
+    r.http.path = "/garbage";
+    CHECK_INT_EQ(check(&r, store, NOW, msg, sizeof msg), DDB_INVALID_SIGNATURE);
+    CHECK(strstr(msg, "'POST\n/garbage\n\ncontent-type:") != NULL);
+    /* Without a store no signature is verified: the path decides. */
+    CHECK_INT_EQ(auth_check(&r.http, NULL, NOW, &who, &err), 0);
+    CHECK_INT_EQ(auth_check_path(&r.http, &err), -1);
+    CHECK_INT_EQ(err.code, DDB_INVALID_SIGNATURE);
+    CHECK(strncmp(err.message,
+                  "The request signature we calculated does not match the signature you "
+                  "provided. Check your AWS Secret Access Key and signing method. Consult the "
+                  "service documentation for details.\n\nThe Canonical String for this request "
+                  "should have been\n'POST\n/garbage\n\ncontent-type:",
+                  200) == 0);
+    CHECK(strstr(err.message,
+                 "\n\nThe String-to-Sign should have been\n'AWS4-HMAC-SHA256\n"
+                 "20240101T000000Z\n20240101/us-west-2/dynamodb/aws4_request\n") != NULL);
+    ddb_error_clear(&err);
+    credentials_free(store);
+}
+
 static void test_credentials_file_format(void)
 {
     char *why = NULL;
@@ -328,6 +360,7 @@ int main(void)
     RUN(test_scope_checks_in_order);
     RUN(test_presigned);
     RUN(test_without_store_any_key_passes);
+    RUN(test_another_path_fails_the_signature);
     RUN(test_credentials_file_format);
     return check_report();
 }

@@ -452,6 +452,33 @@ static void test_success_and_namespaces(void)
     }
 }
 
+/* A DynamoDB request at any path but "/" is never run as if it were at "/":
+ * it fails its signature, as on AWS (auth.h), after the checks before it. */
+static void test_other_paths_are_not_served(void)
+{
+    static const char *const paths[] = {"/garbage", "//", "/ddbemu", "/x/"};
+    struct result r;
+
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        r = run_at(paths[i], "POST", signed_headers, NULL, NULL, "{\"TableName\": \"abc\"}", false);
+        CHECK_INT_EQ(r.status, 400);
+        CHECK_STR_EQ(r.type, "com.amazon.coral.service#InvalidSignatureException");
+        CHECK(r.message && strncmp(r.message, "The request signature we calculated", 35) == 0);
+        CHECK(r.crc_ok && r.has_request_id);
+        result_clear(&r);
+    }
+    /* The checks DynamoDB runs before the signature come first. */
+    r = run_at("/garbage", "POST", signed_headers, NULL, NULL, "{", false);
+    CHECK_STR_EQ(r.type, "com.amazon.coral.service#SerializationException");
+    result_clear(&r);
+    {
+        static const char *const h[] = {"Content-Type", "application/json", NULL};
+        r = run_at("/garbage", "POST", h, NULL, NULL, "{}", false);
+        CHECK_STR_EQ(r.type, "com.amazon.coral.service#UnknownOperationException");
+        result_clear(&r);
+    }
+}
+
 static void test_internal_error(void)
 {
     static const char *const h[] = {"Content-Type",
@@ -480,6 +507,7 @@ int main(void)
     RUN(test_empty_body_after_auth);
     RUN(test_shape_errors);
     RUN(test_success_and_namespaces);
+    RUN(test_other_paths_are_not_served);
     RUN(test_internal_error);
     return check_report();
 }
