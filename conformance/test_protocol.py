@@ -87,8 +87,9 @@ def test_keep_alive_serves_two_requests_on_one_connection(raw, raw_url):
 
 def test_health_check_get_answers_200(raw_url):
     # GET / on a DynamoDB endpoint answers 200 with a short health line
-    # "healthy: dynamodb.<region>.amazonaws.com ". Source: dynalite
-    # test/connection.js "should return 200 if a GET" (recorded).
+    # "healthy: <host> ", the host the client addressed (dynalite
+    # test/connection.js "should return 200 if a GET", recorded; the host:
+    # test_http_edge.py::test_health_line_names_the_host_it_was_addressed_as).
     parsed = urllib.parse.urlsplit(raw_url)
     cls = http.client.HTTPSConnection if parsed.scheme == "https" else http.client.HTTPConnection
     conn = cls(parsed.hostname, parsed.port, timeout=30)
