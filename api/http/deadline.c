@@ -228,8 +228,3 @@ void deadline_request_arrived(struct deadline_conn *c)
         next = ((state >> STATE_TIME_BITS) + 1) << STATE_TIME_BITS;
     } while (!atomic_compare_exchange_weak(&c->state, &state, next));
 }
-
-uint64_t deadline_cut_count(struct deadline *d)
-{
-    return atomic_load(&d->cuts);
-}

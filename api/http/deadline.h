@@ -53,7 +53,4 @@ void deadline_request_began(struct deadline *d, struct deadline_conn *c);
 /* Its request has arrived whole: no deadline until the next one begins. */
 void deadline_request_arrived(struct deadline_conn *c);
 
-/* Connections closed so far because their request was overdue. */
-uint64_t deadline_cut_count(struct deadline *d);
-
 #endif

@@ -101,18 +101,10 @@ static void test_arn_resources_of_tags_and_policies(void)
                    "Access is denied");
 }
 
-static void test_arn_for_table(void)
-{
-    char *arn = arn_for_table("eu-central-1", "Music");
-    CHECK_STR_EQ(arn, "arn:aws:dynamodb:eu-central-1:000000000000:table/Music");
-    free(arn);
-}
-
 int main(void)
 {
     RUN(test_arn_table_name_of_this_account_and_region);
     RUN(test_arn_table_name_refusals);
     RUN(test_arn_resources_of_tags_and_policies);
-    RUN(test_arn_for_table);
     return check_report();
 }

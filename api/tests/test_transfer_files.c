@@ -223,8 +223,12 @@ static void test_an_incremental_export(void)
 
     for (size_t i = 0; i < 2; i++) {
         const struct item *any = changes[i].new_item ? changes[i].new_item : changes[i].old_item;
-        value_copy(&changes[i].keys, &any->attrs);
-        value_map_remove(&changes[i].keys, "v", 1);
+        value_init_map(&changes[i].keys);
+        for (const char *k = "pc"; *k; k++) {
+            struct value v;
+            value_copy(&v, value_map_get(&any->attrs, k, 1));
+            value_map_set(&changes[i].keys, k, 1, &v);
+        }
     }
     CHECK_INT_EQ(transfer_write_incremental_export(bucket, &d, 1700000900500, changes, 2, &res,
                                                    &manifest, &why),

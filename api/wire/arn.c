@@ -16,7 +16,6 @@
 #include "storage/base/limits.h"
 #include "storage/model/schema.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,14 +210,4 @@ int arn_resolve_resource(const char *s, size_t len, const char *region, enum arn
     out->table_name = xmemdup(t.name, t.name_len);
     if (t.kind) out->stream_label = xmemdup(t.rest, t.rest_len);
     return 0;
-}
-
-char *arn_for_table(const char *region, const char *table_name)
-{
-    size_t n = strlen(region) + strlen(table_name) + sizeof "arn:aws:dynamodb:::table/" +
-               sizeof DDB_ACCOUNT_ID;
-    char *s = xmalloc(n);
-
-    snprintf(s, n, "arn:aws:dynamodb:%s:%s:table/%s", region, DDB_ACCOUNT_ID, table_name);
-    return s;
 }

@@ -66,7 +66,4 @@ int arn_resolve_resource(const char *arn, size_t len, const char *region, enum a
                          struct arn_resource *out, struct ddb_error *err);
 void arn_resource_clear(struct arn_resource *r);
 
-/* A table's ARN, owned: arn:aws:dynamodb:<region>:<account>:table/<name>. */
-char *arn_for_table(const char *region, const char *table_name);
-
 #endif

@@ -76,13 +76,11 @@ int expr_eval_condition(const struct expr *cond, const struct value *attrs, bool
  * (the key attributes alone when the item does not exist yet) and receives the
  * attributes after. On -1 (AWS's evaluation-time errors, e.g. "The provided
  * expression refers to an attribute that does not exist in the item") *attrs
- * is left as it was.
+ * is left as it was. item_existed tells whether the item existed: on a new
+ * item DynamoDB ignores REMOVE/DELETE of nested paths whose parent is missing
+ * (where an existing item gets "The document path provided in the update
+ * expression is invalid for update").
  */
-int expr_apply_update(const struct expr *update, struct value *attrs, struct ddb_error *err);
-/* The same, telling whether the item existed: on a new item DynamoDB ignores
- * REMOVE/DELETE of nested paths whose parent is missing (where an existing item
- * gets "The document path provided in the update expression is invalid for
- * update"). expr_apply_update(u, a, e) is expr_apply_update_ex(u, a, true, e). */
 int expr_apply_update_ex(const struct expr *update, struct value *attrs, bool item_existed,
                          struct ddb_error *err);
 

@@ -624,12 +624,6 @@ int expr_apply_update_ex(const struct expr *update, struct value *attrs, bool it
     return build_in_place(&ap, update->tree, attrs);
 }
 
-/* expr_apply_update_ex for an item that existed (or whose existence does not matter). */
-int expr_apply_update(const struct expr *update, struct value *attrs, struct ddb_error *err)
-{
-    return expr_apply_update_ex(update, attrs, true, err);
-}
-
 /* ---- projections ---- */
 
 /* Copies into *out (always initialized) the parts of container doc named below

@@ -253,12 +253,6 @@ int number_compare_text(const char *a, size_t a_len, const char *b, size_t b_len
     return number_compare(&na, &nb);
 }
 
-/* True for zero (there is only one zero: "-0" parses to it). */
-bool number_is_zero(const struct number *n)
-{
-    return n->digit_count == 0;
-}
-
 /* Places n's digits into work[], where work[k] has weight 10^(top - 1 - k). */
 static void spread_digits(const struct number *n, int top, uint8_t *work)
 {
@@ -347,31 +341,4 @@ int number_subtract(const struct number *a, const struct number *b, struct numbe
                     struct ddb_error *err)
 {
     return add_signed(a, b, !b->negative, out, err);
-}
-
-/*
- * Stores n in *out and returns true when n is an integer in int64 range;
- * returns false (and leaves *out alone) for fractions and larger magnitudes.
- */
-bool number_to_int64(const struct number *n, int64_t *out)
-{
-    uint64_t magnitude = 0, limit = n->negative ? (uint64_t) INT64_MAX + 1 : (uint64_t) INT64_MAX;
-
-    if (n->digit_count == 0) {
-        *out = 0;
-        return true;
-    }
-    if (n->exponent < n->digit_count || n->exponent > 19) return false;
-    for (int i = 0; i < n->exponent; i++) {
-        unsigned digit = i < n->digit_count ? n->digits[i] : 0;
-
-        if (magnitude > (limit - digit) / 10) return false;
-        magnitude = magnitude * 10 + digit;
-    }
-    if (!n->negative) {
-        *out = (int64_t) magnitude;
-    } else {
-        *out = magnitude > (uint64_t) INT64_MAX ? INT64_MIN : -(int64_t) magnitude;
-    }
-    return true;
 }

@@ -42,14 +42,11 @@ size_t number_format(const struct number *n, char *buf, size_t cap);
 int number_compare(const struct number *a, const struct number *b);
 /* Parses two canonical texts and compares them; for texts already validated. */
 int number_compare_text(const char *a, size_t a_len, const char *b, size_t b_len);
-bool number_is_zero(const struct number *n);
 /* Exact a+b / a-b. Raises ValidationException when the exact result needs
  * more than 38 digits or leaves the range, with AWS's texts. */
 int number_add(const struct number *a, const struct number *b, struct number *out,
                struct ddb_error *err);
 int number_subtract(const struct number *a, const struct number *b, struct number *out,
                     struct ddb_error *err);
-/* Integer value if the number is an integer that fits, for TTL and Limit-like uses. */
-bool number_to_int64(const struct number *n, int64_t *out);
 
 #endif

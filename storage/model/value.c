@@ -529,20 +529,6 @@ void value_map_append(struct value *m, const char *name, size_t name_len, struct
         map_index_add(m, cap, pos);
 }
 
-bool value_map_remove(struct value *m, const char *name, size_t name_len)
-{
-    ssize_t i = value_map_find(m, name, name_len);
-    if (i < 0) return false;
-    free(m->u.map.attrs[i].name);
-    value_clear(&m->u.map.attrs[i].value);
-    /* Keep the order of the remaining attributes. */
-    memmove(&m->u.map.attrs[i], &m->u.map.attrs[i + 1],
-            sizeof(struct attr) * (m->u.map.count - (size_t) i - 1));
-    m->u.map.count--;
-    map_index_rebuild(m); /* positions moved */
-    return true;
-}
-
 void value_map_remove_marked(struct value *m, const bool *drop)
 {
     size_t kept = 0;

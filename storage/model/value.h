@@ -120,8 +120,6 @@ void value_map_set(struct value *m, const char *name, size_t name_len, struct va
  * (a decoder whose source has unique names, a copy of another map's names):
  * no lookup, same result as value_map_set. */
 void value_map_append(struct value *m, const char *name, size_t name_len, struct value *v);
-/* Removes name (O(count): later attributes move up); returns false if it was absent. */
-bool value_map_remove(struct value *m, const char *name, size_t name_len);
 /* Removes every attribute whose position i has drop[i] set (drop has count
  * entries), keeping the order of the others, in one O(count) pass. */
 void value_map_remove_marked(struct value *m, const bool *drop);

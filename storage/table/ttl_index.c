@@ -121,12 +121,6 @@ int64_t ttl_index_row_expiry_ms(const struct skiplist_node *row)
     return unbias(row->key.hash);
 }
 
-void ttl_index_row_table_key(const struct skiplist_node *row, struct row_key *out)
-{
-    *out = row->key;
-    out->hash = key_hash(out->parts, 1);
-}
-
 void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const char *attr,
                        size_t attr_len)
 {

@@ -53,9 +53,6 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
 struct skiplist_node *ttl_index_seek(const struct ttl_index *ix, int64_t from_ms);
 int64_t ttl_index_row_expiry_ms(const struct skiplist_node *row);
 
-/* The table row key of a row (parts point into the row's item). */
-void ttl_index_row_table_key(const struct skiplist_node *row, struct row_key *out);
-
 /* Refills the index from a table's items (TTL enabled on a table that has
  * items); attr is the TTL attribute. */
 void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const char *attr,

@@ -62,7 +62,7 @@ static void exercise(const struct pql_plan *plan)
     if (plan->update) {
         struct value copy, out;
         value_copy(&copy, &item);
-        if (expr_apply_update(plan->update, &copy, &err) == 0) {
+        if (expr_apply_update_ex(plan->update, &copy, true, &err) == 0) {
             expr_project_updated(plan->update, &copy, &out);
             value_clear(&out);
         }

@@ -285,7 +285,7 @@ static void run_updates(const struct update_case *cases, size_t n)
         }
         lit(c->item, &item);
         lit(c->item, &before);
-        int rc = expr_apply_update(e, &item, &err);
+        int rc = expr_apply_update_ex(e, &item, true, &err);
         if (c->expected) {
             lit(c->expected, &expected);
             if (rc != 0 || !value_equal(&item, &expected))
@@ -541,7 +541,7 @@ static void test_update_keeps_attribute_order(void)
     CHECK(e != NULL);
     lit(before.data, &item);
     lit(after.data, &expected);
-    CHECK_INT_EQ(expr_apply_update(e, &item, &err), 0);
+    CHECK_INT_EQ(expr_apply_update_ex(e, &item, true, &err), 0);
     snprintf(got, sizeof got, "%s", lit_str(&item));
     CHECK_STR_EQ(got, lit_str(&expected));
     CHECK_INT_EQ(value_map_find(&item, "a6", 2), 6);
@@ -558,7 +558,7 @@ static void test_update_keeps_attribute_order(void)
                   "{\":v\": 7}", &names, &values, msg, sizeof msg);
     CHECK(e != NULL);
     snprintf(got, sizeof got, "%s", lit_str(&item));
-    CHECK_INT_EQ(expr_apply_update(e, &item, &err), -1);
+    CHECK_INT_EQ(expr_apply_update_ex(e, &item, true, &err), -1);
     CHECK_STR_EQ(err.message, NOT_FOUND);
     CHECK_STR_EQ(lit_str(&item), got);
     ddb_error_clear(&err);
@@ -679,7 +679,7 @@ static void test_updated_old_and_new(void)
     if (!e) return;
     lit("{\"a\": \"K\", \"b\": {\"a\": 1, \"b\": 2, \"c\": 3}, \"c\": [1, 3]}", &old);
     value_copy(&item, &old);
-    CHECK_INT_EQ(expr_apply_update(e, &item, &err), 0);
+    CHECK_INT_EQ(expr_apply_update_ex(e, &item, true, &err), 0);
     expr_project_updated(e, &item, &out);
     lit("{\"b\": {\"a\": \"K\", \"c\": 4}, \"c\": [\"K\", 3, 2]}", &expected);
     if (!value_equal(&out, &expected)) fprintf(stderr, "got %s\n", lit_str(&out));
@@ -703,7 +703,7 @@ static void test_updated_old_and_new(void)
                   &names, &values, msg, sizeof msg);
     lit("{\"a\": 1, \"b\": 2}", &old);
     value_copy(&item, &old);
-    CHECK_INT_EQ(expr_apply_update(e, &item, &err), 0);
+    CHECK_INT_EQ(expr_apply_update_ex(e, &item, true, &err), 0);
     expr_project_updated(e, &item, &out);
     CHECK_STR_EQ(lit_str(&out), "{\"c\": 1}");
     value_clear(&out);

@@ -329,7 +329,7 @@ static void check_plan_case(size_t i, const struct table_def *def)
         struct value attrs;
         char want[1024];
         value_copy(&attrs, &item);
-        CHECK_INT_EQ(expr_apply_update(plan.update, &attrs, &err), 0);
+        CHECK_INT_EQ(expr_apply_update_ex(plan.update, &attrs, true, &err), 0);
         lit(plan_cases[i].after, &after);
         snprintf(want, sizeof want, "%s", lit_str(&after));
         CHECK_STR_EQ(lit_str(&attrs), want);
