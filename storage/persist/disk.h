@@ -19,7 +19,7 @@
  * transaction. A file with a newer version, another application id, or that
  * SQLite finds damaged is refused: the caller prints the reason and exits.
  *
- * All functions here are called by the journal (journal.c) only, before
+ * All functions here are called by the journal (journal*.c) only, before
  * the writer starts or from the writer thread; none is reentrant on the
  * same handle.
  */

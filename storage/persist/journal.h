@@ -14,7 +14,7 @@
  * nothing there too); each file records the last unit it holds, and a log
  * file is deleted once every unit in it is folded. Nobody waits for the
  * writer, except a submitter when the writer has fallen UNFOLDED_MAX_BYTES
- * behind (journal.c): backpressure keeps the queue's memory bounded.
+ * behind (journal_internal.h): backpressure keeps the queue's memory bounded.
  *
  * The log's payload, one unit: ops back to back, each a byte of kind then
  * its operands (uvar/ivar: codec.h's varints; blob: u32 length, bytes):
@@ -32,7 +32,7 @@
  *   OP_HISTORY_TRIM  uvar uid, uvar upto
  *   OP_BACKUP_PUT    blob arn, blob state, uvar count, count blobs (items)
  *   OP_BACKUP_DEL    blob arn
- * (numbers in journal.c's enum op). Keys and items are the bytes the SQLite
+ * (numbers in journal_internal.h's enum op). Keys and items are the bytes the SQLite
  * rows hold, so the writer binds them as they are.
  *
  * At start (journal_open), before anything is loaded, the log a previous run

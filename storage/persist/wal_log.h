@@ -15,7 +15,7 @@
  *     u64 seq      the unit's sequence number: consecutive, without a gap,
  *                  across files
  *     payload      the unit's changes as the journal encodes them
- *                  (journal.c); opaque here
+ *                  (journal_encode.c); opaque here
  *
  * Integers are little-endian. The appender moves to a new file once the
  * current one has passed its size (rotate_bytes); a file whose every unit
