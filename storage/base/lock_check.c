@@ -1,7 +1,8 @@
 /*
  * lock_check.c - per-thread record of how the engine lock is held; see
  * lock_check.h. A thread holds the one engine lock at most once at a time
- * (the lock is not recursive), so one value per thread is the whole record.
+ * (the lock is not recursive), so one value per thread is the whole record;
+ * its address names the thread for struct checked_mutex.
  */
 #include "storage/base/lock_check.h"
 
@@ -28,4 +29,9 @@ void lock_check_released(void)
 enum lock_hold lock_check_hold(void)
 {
     return held;
+}
+
+const void *lock_check_self(void)
+{
+    return &held;
 }
