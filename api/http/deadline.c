@@ -12,6 +12,7 @@
 #include "api/http/deadline.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -43,8 +44,8 @@ struct deadline_conn {
 };
 
 struct deadline {
-    pthread_mutex_t lock;
-    pthread_cond_t wake; /* deadline_free's call to stop */
+    struct checked_mutex lock; /* the watcher's lock */
+    pthread_cond_t wake;       /* deadline_free's call to stop */
     pthread_t thread;
     bool stopping;
     struct deadline_conn *head;
@@ -91,9 +92,10 @@ static void log_cut(struct deadline *d)
                 d->timeout_ms / 1000, n);
 }
 
-/* One look at c, under the lock. */
+/* One look at c; the caller (the watcher) holds the watcher's lock. */
 static void look(struct deadline *d, struct deadline_conn *c, uint64_t now)
 {
+    assert_mutex_held(&d->lock);
     uint64_t state = atomic_load(&c->state);
     uint64_t began = state & STATE_TIME_MASK;
     uint64_t arrivals = state >> STATE_TIME_BITS;
@@ -124,7 +126,7 @@ static void *watch_loop(void *arg)
 {
     struct deadline *d = arg;
 
-    pthread_mutex_lock(&d->lock);
+    checked_mutex_lock(&d->lock);
     while (!d->stopping) {
         struct timespec until;
         uint64_t now = now_ms(d);
@@ -135,10 +137,10 @@ static void *watch_loop(void *arg)
         until.tv_nsec += (long) d->tick_ms * 1000000L;
         until.tv_sec += until.tv_nsec / 1000000000L;
         until.tv_nsec %= 1000000000L;
-        while (!d->stopping && pthread_cond_timedwait(&d->wake, &d->lock, &until) != ETIMEDOUT) {
+        while (!d->stopping && checked_mutex_wait(&d->wake, &d->lock, &until) != ETIMEDOUT) {
         }
     }
-    pthread_mutex_unlock(&d->lock);
+    checked_mutex_unlock(&d->lock);
     return NULL;
 }
 
@@ -151,7 +153,7 @@ struct deadline *deadline_start(unsigned timeout_s)
     d->tick_ms = d->timeout_ms / 4 < MAX_TICK_MS ? (unsigned) (d->timeout_ms / 4) : MAX_TICK_MS;
     if (d->tick_ms == 0) d->tick_ms = 1;
     clock_gettime(CLOCK_MONOTONIC, &d->epoch);
-    pthread_mutex_init(&d->lock, NULL);
+    checked_mutex_init(&d->lock);
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&d->wake, &attr);
@@ -166,16 +168,16 @@ struct deadline *deadline_start(unsigned timeout_s)
 void deadline_free(struct deadline *d)
 {
     if (!d) return;
-    pthread_mutex_lock(&d->lock);
+    checked_mutex_lock(&d->lock);
     d->stopping = true;
     pthread_cond_signal(&d->wake);
-    pthread_mutex_unlock(&d->lock);
+    checked_mutex_unlock(&d->lock);
     pthread_join(d->thread, NULL);
     /* libmicrohttpd has stopped and unwatched every connection. */
     while (d->head)
         deadline_unwatch(d, d->head);
     pthread_cond_destroy(&d->wake);
-    pthread_mutex_destroy(&d->lock);
+    checked_mutex_destroy(&d->lock);
     free(d);
 }
 
@@ -187,24 +189,24 @@ struct deadline_conn *deadline_watch(struct deadline *d, int fd)
      * the watcher sees begins the first request. */
     c->fd = fd;
     atomic_init(&c->state, 0);
-    pthread_mutex_lock(&d->lock);
+    checked_mutex_lock(&d->lock);
     c->next = d->head;
     if (d->head) d->head->prev = c;
     d->head = c;
-    pthread_mutex_unlock(&d->lock);
+    checked_mutex_unlock(&d->lock);
     return c;
 }
 
 void deadline_unwatch(struct deadline *d, struct deadline_conn *c)
 {
     if (!c) return;
-    pthread_mutex_lock(&d->lock);
+    checked_mutex_lock(&d->lock);
     if (c->prev)
         c->prev->next = c->next;
     else
         d->head = c->next;
     if (c->next) c->next->prev = c->prev;
-    pthread_mutex_unlock(&d->lock);
+    checked_mutex_unlock(&d->lock);
     free(c);
 }
 

@@ -5,7 +5,7 @@
  * the order AWS makes them, decoding as it goes into one struct read_args,
  * one db_query/db_scan call, then the answer. Checks that need the table
  * (index names, ExclusiveStartKey against the key schema, key conditions,
- * filters on key attributes) happen in storage/query.c under the lock.
+ * filters on key attributes) happen in storage/engine/read.c under the lock.
  *
  * Check order, as dynalite's validations/query.js and scan.js record it
  * against AWS (their tests list every message used here):

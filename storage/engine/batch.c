@@ -27,6 +27,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/engine/capacity.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
@@ -101,6 +102,7 @@ static struct consumed_capacity *capacity_for(struct batch_write_result *out, co
 static void add_collection(struct batch_write_result *out, const struct table *t,
                            const struct write_op *op)
 {
+    assert_lock_held();
     const char *pk_name = t->def.key.hash_names[0];
     const struct value *attrs = op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
     const struct value *pk = value_map_get(attrs, pk_name, strlen(pk_name));
@@ -132,9 +134,10 @@ static void add_collection(struct batch_write_result *out, const struct table *t
 
 /* Counts one BatchWriteItem on each table of the batch (tables[i]: the table
  * of entry i), with the number of its entries as the batch's size there.
- * Engine lock exclusive. */
+ * The caller holds the engine lock exclusively. */
 static void count_batch_write(const struct table *const *tables, size_t n)
 {
+    assert_lock_exclusive();
     for (size_t i = 0; i < n; i++) {
         struct insight_table *ins = tables[i]->insight;
         uint64_t items = 0;

@@ -77,6 +77,7 @@ bool catalog_deleted_by(const struct table *t, int64_t now_ms)
 /* Frees the scope's DELETING tables whose time has come. Caller holds the lock exclusively. */
 void catalog_purge_deleted(struct db *db, const struct db_scope *scope, int64_t now_ms)
 {
+    assert_lock_exclusive();
     struct namespace *ns = db_find_namespace(db, scope);
     size_t kept = 0;
 
@@ -157,6 +158,7 @@ static void describe_statuses(const struct table *t, int64_t now_ms, struct tabl
 bool catalog_name_taken(struct db *db, const struct db_scope *scope, const char *name,
                         int64_t now_ms)
 {
+    assert_lock_exclusive();
     catalog_purge_deleted(db, scope, now_ms);
     return db_find_table_entry(db, scope, name) != NULL;
 }
@@ -164,6 +166,7 @@ bool catalog_name_taken(struct db *db, const struct db_scope *scope, const char 
 struct table *catalog_add_table(struct db *db, const struct db_scope *scope, struct table_def *def,
                                 int64_t now_ms)
 {
+    assert_lock_exclusive();
     struct table *t = table_new(def, scope->region, now_ms);
 
     db_namespace_insert(db_namespace_for_write(db, scope), t);

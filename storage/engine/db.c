@@ -156,6 +156,7 @@ struct namespace *db_find_namespace(struct db *db, const struct db_scope *scope)
 
 struct table *db_find_table(struct db *db, const struct db_scope *scope, const char *name)
 {
+    assert_lock_held();
     struct table *t = db_find_table_entry(db, scope, name);
     return t && !table_is_deleting(t) ? t : NULL;
 }

@@ -596,6 +596,7 @@ static int compare_backups(const void *a, const void *b)
     return strcmp(x->desc.arn, y->desc.arn);
 }
 
+/* See db.h; it takes the engine lock itself to load the files. */
 struct db *db_open_dir(const char *dir, char **why)
 {
     struct db *db = db_new();

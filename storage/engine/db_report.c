@@ -12,6 +12,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/insight/report.h"
@@ -65,6 +66,7 @@ static void snapshot_largest(const struct table *t, const struct insight_table *
 static void snapshot_table(const char *namespace_id, const struct table *t, int64_t now_ms,
                            struct insight_report_table *r)
 {
+    assert_lock_held();
     struct insight_table *ins = t->insight;
 
     memset(r, 0, sizeof *r);

@@ -32,6 +32,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/engine/capacity.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
@@ -638,13 +639,14 @@ static const char *filter_attrs(const struct expr *filter, char *buf, size_t siz
     return buf;
 }
 
-/* Records a page in the table's counters (engine lock shared); *page takes
- * the items returned once the filter has run. */
+/* Records a page in the table's counters; the caller holds the engine lock
+ * shared. *page takes the items returned once the filter has run. */
 static void record_page(struct db *db, const struct table *t, const struct source *s,
                         const struct read_page_op *op, const struct walk *w, bool is_scan,
                         const struct key_condition *kc, double index_units, double table_units,
                         struct insight_page *page)
 {
+    assert_lock_held();
     char attrs[INSIGHT_FILTER_TEXT];
     const struct value *parts[4];
     struct insight_page_read r = {
@@ -687,6 +689,7 @@ static int resolve_key_condition(const struct table *t, const struct source *s,
 static int check_query(const struct table *t, const struct source *s, const struct read_page_op *op,
                        struct key_condition *kc, struct ddb_error *err)
 {
+    assert_lock_held();
     const struct value *esk = op->exclusive_start_key;
 
     if (esk && check_start_key_names(t, s, esk, false, err) != 0) return -1;
@@ -786,6 +789,7 @@ static uint64_t segment_start(uint32_t segment, uint32_t total)
 static int check_scan(const struct table *t, const struct source *s, const struct read_page_op *op,
                       struct ddb_error *err)
 {
+    assert_lock_held();
     const struct value *esk = op->exclusive_start_key;
 
     if (esk && check_start_key_names(t, s, esk, true, err) != 0) return -1;

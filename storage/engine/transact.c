@@ -34,6 +34,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/engine/capacity.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
@@ -200,6 +201,7 @@ struct target {
 static int check_targets(struct db *db, const struct db_scope *scope, const struct target *targets,
                          size_t n, struct table **tables, struct ddb_error *err)
 {
+    assert_lock_held();
     for (size_t i = 0; i < n; i++) {
         if (db_require_table(db, scope, targets[i].table_name, &tables[i], err) != 0) return -1;
     }
@@ -316,6 +318,7 @@ static void charge_replay(struct db *db, const struct db_scope *scope, const str
                           size_t op_count, enum return_capacity mode,
                           struct consumed_capacity **caps, size_t *count)
 {
+    assert_lock_held();
     if (mode == RETURN_CAPACITY_NONE) return;
     for (size_t i = 0; i < op_count; i++) {
         struct table *t = db_find_table(db, scope, ops[i].table_name);
@@ -362,6 +365,8 @@ static void charge_condition_check(struct prepared_write *pw, struct consumed_ca
 static void count_transaction(struct table *const *tables, size_t n, enum insight_op op,
                               bool canceled, bool shared)
 {
+    assert_lock_held();
+    assert(shared || lock_check_hold() == LOCK_HOLD_EXCLUSIVE);
     for (size_t i = 0; i < n; i++) {
         struct insight_table *ins = tables[i]->insight;
         bool seen = false;
@@ -501,6 +506,7 @@ out_unlocked:
 static int admit_gets(struct table **tables, const struct get_op *gets, size_t n, int64_t now_ms,
                       struct failure_details *failure, struct ddb_error *err)
 {
+    assert_lock_held();
     struct outcome *outcomes = xcalloc(n ? n : 1, sizeof *outcomes);
     bool refused = false;
 

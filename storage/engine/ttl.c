@@ -33,6 +33,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/lock_check.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_ttl.h"
@@ -173,6 +174,7 @@ out:
  */
 static size_t sweep_batch(struct table *t, int64_t now_ms, size_t budget, bool *pass_done)
 {
+    assert_lock_exclusive();
     struct item *due[SWEEP_BATCH];
     size_t count = 0, limit = budget < SWEEP_BATCH ? budget : SWEEP_BATCH;
     const int64_t oldest_ms = now_ms - DDB_TTL_MAX_PAST_S * 1000;

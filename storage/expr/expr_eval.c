@@ -254,7 +254,8 @@ static bool eval_cond(const struct expr_node *n, const struct value *item)
 /*
  * Evaluates a condition, filter or key condition against an item's attributes
  * (NULL when the item does not exist). Never fails: returns 0 and sets
- * *matched. The caller holds whatever lock protects attrs.
+ * *matched. Nothing here knows a lock: attrs must not change while it runs
+ * (the engine evaluates its stored items under its own lock).
  */
 int expr_eval_condition(const struct expr *cond, const struct value *attrs, bool *matched,
                         struct ddb_error *err)

@@ -3,8 +3,8 @@
  *
  * The map is open addressing with linear probing at most half full, so a
  * lookup is one or two probes; keys are never removed one by one (only the
- * eviction rebuilds the map), so no tombstones are needed. The caller holds
- * whatever lock guards the map.
+ * eviction rebuilds the map), so no tombstones are needed. It has no lock of
+ * its own: insight.h says how the maps it keeps are guarded.
  */
 #include "storage/insight/heat.h"
 

@@ -11,10 +11,17 @@
 #include "storage/insight/insight.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* insight.h's rule, asserted by every function that records: the engine lock
+ * held exclusively, or shared with ins->mu (insight_lock) held. */
+#define assert_lock_recording(ins)                                                                 \
+    assert(lock_check_hold() == LOCK_HOLD_EXCLUSIVE ||                                             \
+           (lock_check_hold() == LOCK_HOLD_SHARED && checked_mutex_held(&(ins)->mu)))
 
 const char *insight_op_name(enum insight_op op)
 {
@@ -62,7 +69,7 @@ struct insight_table *insight_new(int64_t now_ms)
     struct insight_table *ins = xcalloc(1, sizeof *ins);
 
     atomic_init(&ins->refs, 1);
-    pthread_mutex_init(&ins->mu, NULL);
+    checked_mutex_init(&ins->mu);
     counters_clear(ins, now_ms);
     ins->sources[0].used = true; /* the table itself, named "" */
     return ins;
@@ -80,12 +87,13 @@ void insight_unref(struct insight_table *ins)
     for (size_t i = 0; i < INSIGHT_MAX_SOURCES; i++)
         source_clear(&ins->sources[i]);
     largest_clear(ins);
-    pthread_mutex_destroy(&ins->mu);
+    checked_mutex_destroy(&ins->mu);
     free(ins);
 }
 
 void insight_reset(struct insight_table *ins, int64_t now_ms)
 {
+    assert_lock_exclusive();
     /* The engine lock is exclusive, but a page finishing after it released
      * the lock may still add its returned items: those are atomics. */
     counters_clear(ins, now_ms);
@@ -97,17 +105,21 @@ void insight_reset(struct insight_table *ins, int64_t now_ms)
 
 void insight_lock(struct insight_table *ins)
 {
-    pthread_mutex_lock(&ins->mu);
+    assert_lock_held();
+    checked_mutex_lock(&ins->mu);
 }
 
 void insight_unlock(struct insight_table *ins)
 {
-    pthread_mutex_unlock(&ins->mu);
+    assert_lock_held();
+    assert_mutex_held(&ins->mu);
+    checked_mutex_unlock(&ins->mu);
 }
 
 struct insight_source *insight_source(struct insight_table *ins, const char *index_name,
                                       bool is_global)
 {
+    assert_lock_recording(ins);
     struct insight_source *free_slot = NULL;
 
     if (!index_name) return &ins->sources[0];
@@ -129,11 +141,13 @@ struct insight_source *insight_source(struct insight_table *ins, const char *ind
 
 void insight_count_request(struct insight_table *ins, enum insight_op op)
 {
+    assert_lock_recording(ins);
     ins->requests[op]++;
 }
 
 void insight_count_sizes(struct insight_sizes *s, uint64_t items)
 {
+    assert_lock_held();
     s->count++;
     s->items += items;
     if (items > s->max) s->max = items;
@@ -142,6 +156,7 @@ void insight_count_sizes(struct insight_sizes *s, uint64_t items)
 void insight_read_item(struct insight_table *ins, uint64_t hash, const struct value *pk,
                        double units, bool found, int64_t now_ms)
 {
+    assert_lock_recording(ins);
     struct insight_source *t = &ins->sources[0];
 
     t->rcu += units;
@@ -198,6 +213,7 @@ void insight_write_item(struct insight_table *ins, uint64_t hash, const struct v
                         size_t key_count, size_t new_size, bool wrote, double rcu, double wcu,
                         int64_t now_ms)
 {
+    assert_lock_recording(ins);
     struct insight_source *t = &ins->sources[0];
 
     t->rcu += rcu;
@@ -214,6 +230,7 @@ void insight_index_write(struct insight_table *ins, struct insight_source *src, 
                          const struct value *const *parts, size_t count, double units,
                          int64_t now_ms)
 {
+    assert_lock_recording(ins);
     if (!src) return;
     src->wcu += units;
     src->writes++;
@@ -243,6 +260,7 @@ static struct insight_filter *filter_for(struct insight_source *s, const char *a
 void insight_read_page(struct insight_table *ins, const struct insight_page_read *r,
                        struct insight_page *page)
 {
+    assert_lock_recording(ins);
     struct insight_source *src = insight_source(ins, r->index_name, r->is_global);
     struct insight_source *table = &ins->sources[0];
     size_t n = 0;

@@ -13,10 +13,10 @@
  * and the largest items written.
  *
  * Locking, chosen so that recording costs no lock of its own on the write
- * path: writers call every function with the engine lock held exclusively,
- * which already excludes everyone else. Readers hold the engine lock shared,
- * so several may record at once: they call insight_lock()/insight_unlock()
- * around their calls. The few counts a Query or Scan learns only after the
+ * path: the caller holds the engine lock - exclusively (a writer, which
+ * excludes everyone else already), or shared with insight_lock() taken (a
+ * reader: several may record at once). Every function that records asserts
+ * it (assert_lock_recording, insight.c). The few counts a Query or Scan learns only after the
  * engine lock is released (items returned, which the filter decides) are
  * atomics, reached through a struct insight_page that holds a reference to
  * the insight object so that a table deleted meanwhile does not take it away.
@@ -24,6 +24,7 @@
 #ifndef DDB_INSIGHT_H
 #define DDB_INSIGHT_H
 
+#include "storage/base/lock_check.h"
 #include "storage/insight/heat.h"
 #include "storage/model/value.h"
 
@@ -52,6 +53,7 @@ enum insight_op {
         INSIGHT_OP_COUNT
 };
 
+/* The operation's name (static text): needs no lock. */
 const char *insight_op_name(enum insight_op op);
 
 #define INSIGHT_MAX_SOURCES   32 /* the table, 20 GSIs and 5 LSIs, with room for renames */
@@ -109,8 +111,8 @@ struct insight_item {
 
 struct insight_table {
     atomic_int refs;
-    pthread_mutex_t mu; /* readers only; see the top of this file */
-    int64_t since_ms;   /* engine clock at creation or the last reset */
+    struct checked_mutex mu; /* readers only; see the top of this file */
+    int64_t since_ms;        /* engine clock at creation or the last reset */
     uint64_t requests[INSIGHT_OP_COUNT];
     uint64_t items_read;
     atomic_uint_least64_t items_returned;
@@ -122,14 +124,18 @@ struct insight_table {
     struct insight_source sources[INSIGHT_MAX_SOURCES]; /* [0] is the table */
 };
 
-/* A new recorder (one reference, the table's) counting from now_ms. */
+/* A new recorder (one reference, the table's) counting from now_ms; needs no
+ * lock (nobody else has it yet). */
 struct insight_table *insight_new(int64_t now_ms);
+/* A reference more, or one less (freeing with the last): atomics, they need
+ * no lock. */
 struct insight_table *insight_ref(struct insight_table *ins);
-void insight_unref(struct insight_table *ins); /* frees with the last reference */
-/* Forgets everything and counts from now_ms; engine lock exclusive. */
+void insight_unref(struct insight_table *ins);
+/* Forgets everything and counts from now_ms; the caller holds the engine lock
+ * exclusively. */
 void insight_reset(struct insight_table *ins, int64_t now_ms);
 
-/* Readers (engine lock shared) record between these. */
+/* Readers record between these; the caller holds the engine lock (shared). */
 void insight_lock(struct insight_table *ins);
 void insight_unlock(struct insight_table *ins);
 
@@ -189,7 +195,8 @@ struct insight_page_read {
 };
 void insight_read_page(struct insight_table *ins, const struct insight_page_read *r,
                        struct insight_page *page);
-/* Adds the items the page returned, and drops the page's reference. No lock needed. */
+/* Adds the items the page returned, and drops the page's reference: atomics,
+ * no lock needed. */
 void insight_page_finish(struct insight_page *page, uint64_t returned);
 
 #endif

@@ -10,6 +10,7 @@
 #include "storage/persist/journal.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
 #include "storage/base/text.h"
 #include "storage/persist/disk.h"
 #include "storage/persist/journal_internal.h"
@@ -52,10 +53,10 @@ _Noreturn void journal_die_on_disk_error(const char *path, sqlite3 *db, const ch
 /* Adds f to the journal's files. */
 static void add_file(struct journal *j, struct journal_file *f)
 {
-    pthread_mutex_lock(&j->mutex);
+    checked_mutex_lock(&j->mutex);
     j->files = xrealloc(j->files, sizeof *j->files * (j->file_count + 1));
     j->files[j->file_count++] = f;
-    pthread_mutex_unlock(&j->mutex);
+    checked_mutex_unlock(&j->mutex);
 }
 
 /* The integer sql selects from f into *out. */
@@ -114,11 +115,11 @@ struct journal_file *journal_file_get(struct journal *j, const char *namespace_i
     struct journal_file *f = NULL;
     char *path;
 
-    pthread_mutex_lock(&j->mutex);
+    checked_mutex_lock(&j->mutex);
     for (size_t i = 0; !f && i < j->file_count; i++) {
         if (strcmp(j->files[i]->namespace_id, namespace_id) == 0) f = j->files[i];
     }
-    pthread_mutex_unlock(&j->mutex);
+    checked_mutex_unlock(&j->mutex);
     if (f) return f;
     path = disk_namespace_path(j->dir, namespace_id);
     f = file_open(j, path, namespace_id, true, why);
@@ -129,6 +130,7 @@ struct journal_file *journal_file_get(struct journal *j, const char *namespace_i
 
 struct journal_file *journal_file_for(struct journal *j, const char *namespace_id)
 {
+    assert_lock_exclusive();
     char *why = NULL;
     struct journal_file *f = journal_file_get(j, namespace_id, &why);
 
@@ -138,6 +140,7 @@ struct journal_file *journal_file_for(struct journal *j, const char *namespace_i
 
 uint64_t journal_file_next_uid(struct journal_file *f)
 {
+    assert_lock_exclusive();
     return f->next_uid++;
 }
 
@@ -264,7 +267,7 @@ struct journal *journal_open(const char *dir, char **why)
     *why = NULL;
     j->dir = xstrdup(dir);
     j->lock_fd = -1;
-    pthread_mutex_init(&j->mutex, NULL);
+    checked_mutex_init(&j->mutex);
     pthread_mutex_init(&j->meta_mutex, NULL);
     /* The writer's timed wait must not stretch when the wall clock is set back. */
     pthread_condattr_init(&attr);
@@ -301,7 +304,7 @@ void journal_close(struct journal *j)
     text_buf_clear(&j->group);
     pthread_cond_destroy(&j->work);
     pthread_cond_destroy(&j->room);
-    pthread_mutex_destroy(&j->mutex);
+    checked_mutex_destroy(&j->mutex);
     pthread_mutex_destroy(&j->meta_mutex);
     free(j->dir);
     free(j);

@@ -62,10 +62,12 @@
  * answering writes it can no longer keep; nothing that was acknowledged is
  * lost.
  *
- * Locking: journal_put_* and journal_file_for are called with the engine
- * lock held exclusively (which orders them); journal_submit too, just before
- * the lock is released. The meta functions take no engine lock. Loading
- * (journal_load_*) happens before any request is served.
+ * Locking: the recording functions (journal_file_for, journal_file_next_uid,
+ * journal_put_* and the rest of their section below) are called with the
+ * engine lock held exclusively, which orders them; journal_submit with it
+ * held, just before it is released. Each asserts it (base/lock_check.h).
+ * Opening, loading (before any request is served) and closing need no lock,
+ * nor do the meta functions, which take a mutex of their own.
  */
 #ifndef DDB_JOURNAL_H
 #define DDB_JOURNAL_H
@@ -83,7 +85,7 @@ struct journal_file;
 /* The schema version this build writes; files of older versions are upgraded. */
 #define JOURNAL_SCHEMA_VERSION 4
 
-/* ---- opening and closing ---- */
+/* ---- opening and closing: no lock needed ---- */
 
 /* Opens the data directory dir (created if missing): takes its lock, opens
  * every namespace file in it and upgrades old ones, replays the log a
@@ -95,7 +97,7 @@ struct journal *journal_open(const char *dir, char **why);
  * log, closes the files and releases the directory. NULL is a no-op. */
 void journal_close(struct journal *j);
 
-/* ---- reading back, at start ---- */
+/* ---- reading back, at start (before any request is served): no lock needed ---- */
 
 size_t journal_file_count(const struct journal *j);
 struct journal_file *journal_file_at(const struct journal *j, size_t i);
@@ -139,7 +141,7 @@ int64_t journal_meta_get(struct journal *j, const char *key);
 /* Sets it and returns once it is durable (no engine lock needed). */
 void journal_meta_set(struct journal *j, const char *key, int64_t value);
 
-/* ---- recording, under the engine's exclusive lock ---- */
+/* ---- recording: the caller holds the engine lock exclusively ---- */
 
 /* The namespace's file, opened (and created) on first use. */
 struct journal_file *journal_file_for(struct journal *j, const char *namespace_id);
@@ -183,9 +185,10 @@ void journal_reset(struct journal_file *f);
 
 /* Appends the changes recorded since the last submit to the log as one unit
  * and queues it for the writer; once it returns, they survive kill -9.
- * Called with the engine lock held exclusively, just before it is released;
- * a no-op when nothing was recorded. Waits for the writer only when it is
- * UNFOLDED_MAX_BYTES behind. */
+ * Called with the engine lock held, just before it is released: exclusively
+ * when something was recorded (a shared holder records nothing, and the call
+ * is then a no-op). Waits for the writer only when it is UNFOLDED_MAX_BYTES
+ * behind. */
 void journal_submit(struct journal *j);
 
 #endif

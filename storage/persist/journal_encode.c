@@ -7,6 +7,7 @@
  * has no mutex of its own; journal_submit (journal_writer.c) hands the unit
  * to the log when the lock is released.
  */
+#include "storage/base/lock_check.h"
 #include "storage/model/codec.h"
 #include "storage/persist/journal.h"
 #include "storage/persist/journal_internal.h"
@@ -84,6 +85,7 @@ static void put_key_blob(struct text_buf *b, const struct row_key *key)
 void journal_put_item(struct journal_file *f, uint64_t uid, const struct row_key *key,
                       struct item *item)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, item ? OP_ITEM_PUT : OP_ITEM_DEL);
 
     codec_put_uvar(b, uid);
@@ -93,6 +95,7 @@ void journal_put_item(struct journal_file *f, uint64_t uid, const struct row_key
 
 void journal_put_table(struct journal_file *f, uint64_t uid, const void *state, size_t len)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_TABLE_PUT);
 
     codec_put_uvar(b, uid);
@@ -101,11 +104,13 @@ void journal_put_table(struct journal_file *f, uint64_t uid, const void *state, 
 
 void journal_del_table(struct journal_file *f, uint64_t uid)
 {
+    assert_lock_exclusive();
     codec_put_uvar(op_begin(f, OP_TABLE_DEL), uid);
 }
 
 void journal_put_stream(struct journal_file *f, const char *arn, const void *state, size_t len)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_STREAM_PUT);
 
     put_text(b, arn);
@@ -114,12 +119,14 @@ void journal_put_stream(struct journal_file *f, const char *arn, const void *sta
 
 void journal_del_stream(struct journal_file *f, const char *arn)
 {
+    assert_lock_exclusive();
     put_text(op_begin(f, OP_STREAM_DEL), arn);
 }
 
 void journal_put_stream_record(struct journal_file *f, const char *arn, uint64_t seq,
                                const void *record, size_t len)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_STREAM_RECORD);
 
     put_text(b, arn);
@@ -129,6 +136,7 @@ void journal_put_stream_record(struct journal_file *f, const char *arn, uint64_t
 
 void journal_trim_stream(struct journal_file *f, const char *arn, uint64_t upto_seq)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_STREAM_TRIM);
 
     put_text(b, arn);
@@ -138,6 +146,7 @@ void journal_trim_stream(struct journal_file *f, const char *arn, uint64_t upto_
 void journal_put_token(struct journal_file *f, const char *token, const char *digest,
                        int64_t expires_ms)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_TOKEN_PUT);
 
     put_text(b, token);
@@ -148,6 +157,7 @@ void journal_put_token(struct journal_file *f, const char *token, const char *di
 void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int64_t ms,
                          struct item *old_item, struct item *new_item)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_HISTORY_PUT);
 
     codec_put_uvar(b, uid);
@@ -161,6 +171,7 @@ void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int
 
 void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_seq)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_HISTORY_TRIM);
 
     codec_put_uvar(b, uid);
@@ -170,6 +181,7 @@ void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_se
 void journal_put_backup(struct journal_file *f, const char *arn, const void *state, size_t len,
                         struct item *const *items, size_t item_count)
 {
+    assert_lock_exclusive();
     struct text_buf *b = op_begin(f, OP_BACKUP_PUT);
 
     put_text(b, arn);
@@ -181,10 +193,12 @@ void journal_put_backup(struct journal_file *f, const char *arn, const void *sta
 
 void journal_del_backup(struct journal_file *f, const char *arn)
 {
+    assert_lock_exclusive();
     put_text(op_begin(f, OP_BACKUP_DEL), arn);
 }
 
 void journal_reset(struct journal_file *f)
 {
+    assert_lock_exclusive();
     op_begin(f, OP_RESET);
 }

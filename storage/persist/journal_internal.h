@@ -19,6 +19,7 @@
 #ifndef DDB_JOURNAL_INTERNAL_H
 #define DDB_JOURNAL_INTERNAL_H
 
+#include "storage/base/lock_check.h"
 #include "storage/base/text.h"
 
 #include <pthread.h>
@@ -118,14 +119,14 @@ struct journal {
     struct text_buf unit;
     struct journal_file *unit_file;
 
-    pthread_mutex_t mutex; /* guards everything down to the writer's own */
-    pthread_cond_t work;   /* a unit is waiting, the group is full, or stop */
-    pthread_cond_t room;   /* unfolded fell (backpressure) */
-    struct text_buf queue; /* log records submitted, not yet taken by the writer */
-    size_t unfolded;       /* bytes submitted and not yet committed */
-    bool writer_idle;      /* the writer waits for a first unit */
-    bool writer_gathering; /* the writer lets a group grow (FOLD_WAIT_MS) */
-    unsigned room_waiters; /* submitters held back by UNFOLDED_MAX_BYTES */
+    struct checked_mutex mutex; /* guards everything down to the writer's own */
+    pthread_cond_t work;        /* a unit is waiting, the group is full, or stop */
+    pthread_cond_t room;        /* unfolded fell (backpressure) */
+    struct text_buf queue;      /* log records submitted, not yet taken by the writer */
+    size_t unfolded;            /* bytes submitted and not yet committed */
+    bool writer_idle;           /* the writer waits for a first unit */
+    bool writer_gathering;      /* the writer lets a group grow (FOLD_WAIT_MS) */
+    unsigned room_waiters;      /* submitters held back by UNFOLDED_MAX_BYTES */
     bool stop;
     pthread_t writer;
     bool writer_started;

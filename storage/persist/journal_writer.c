@@ -8,6 +8,7 @@
  * UNFOLDED_MAX_BYTES are submitted and not folded.
  */
 #include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
 #include "storage/persist/journal.h"
 #include "storage/persist/journal_internal.h"
 #include "storage/persist/wal_log.h"
@@ -21,6 +22,7 @@
  */
 static void fold_queued(struct journal *j)
 {
+    assert_mutex_held(&j->mutex);
     struct text_buf taken = j->queue;
     uint64_t last = 0;
     char *why = NULL;
@@ -28,7 +30,7 @@ static void fold_queued(struct journal *j)
     j->queue = j->group;
     j->queue.len = 0;
     j->group = taken;
-    pthread_mutex_unlock(&j->mutex);
+    checked_mutex_unlock(&j->mutex);
 
     for (size_t at = 0; at < j->group.len;) {
         const void *payload;
@@ -43,7 +45,7 @@ static void fold_queued(struct journal *j)
     /* A burst's buffer is not kept for good. */
     if (j->group.cap > 4 * FOLD_GROUP_BYTES) text_buf_clear(&j->group);
 
-    pthread_mutex_lock(&j->mutex);
+    checked_mutex_lock(&j->mutex);
     j->unfolded -= taken.len;
     if (j->room_waiters) pthread_cond_broadcast(&j->room);
 }
@@ -55,7 +57,7 @@ static void *writer_main(void *arg)
 {
     struct journal *j = arg;
 
-    pthread_mutex_lock(&j->mutex);
+    checked_mutex_lock(&j->mutex);
     for (;;) {
         if (j->queue.len) {
             if (!j->stop && !j->room_waiters && j->queue.len < FOLD_GROUP_BYTES) {
@@ -67,7 +69,7 @@ static void *writer_main(void *arg)
                     until.tv_nsec -= 1000000000L;
                 }
                 j->writer_gathering = true;
-                pthread_cond_timedwait(&j->work, &j->mutex, &until);
+                checked_mutex_wait(&j->work, &j->mutex, &until);
                 j->writer_gathering = false;
             }
             fold_queued(j);
@@ -75,25 +77,28 @@ static void *writer_main(void *arg)
         }
         if (j->stop) break;
         j->writer_idle = true;
-        pthread_cond_wait(&j->work, &j->mutex);
+        checked_mutex_wait(&j->work, &j->mutex, NULL);
         j->writer_idle = false;
     }
-    pthread_mutex_unlock(&j->mutex);
+    checked_mutex_unlock(&j->mutex);
     return NULL;
 }
 
-void journal_submit(struct journal *j)
+/* journal_submit's work without its assertions: journal_writer_stop runs it
+ * once more at close, after the engine's last unlock (which submitted
+ * everything the engine recorded). */
+static void submit_unit(struct journal *j)
 {
     uint64_t seq;
     char *why = NULL;
 
     if (!j->unit.len) return;
     if (wal_log_append(j->log, &j->unit, &seq, &why) != 0) journal_die(why);
-    pthread_mutex_lock(&j->mutex);
+    checked_mutex_lock(&j->mutex);
     while (j->unfolded > UNFOLDED_MAX_BYTES) {
         j->room_waiters++;
         pthread_cond_signal(&j->work);
-        pthread_cond_wait(&j->room, &j->mutex);
+        checked_mutex_wait(&j->room, &j->mutex, NULL);
         j->room_waiters--;
     }
     text_buf_add(&j->queue, j->unit.data, j->unit.len);
@@ -104,9 +109,17 @@ void journal_submit(struct journal *j)
         j->writer_idle = j->writer_gathering = false;
         pthread_cond_signal(&j->work);
     }
-    pthread_mutex_unlock(&j->mutex);
+    checked_mutex_unlock(&j->mutex);
     j->unit.len = 0;
     j->unit_file = NULL;
+}
+
+void journal_submit(struct journal *j)
+{
+    assert_lock_held();
+    /* Only an exclusive holder records (journal_put_* assert it). */
+    assert(!j->unit.len || lock_check_hold() == LOCK_HOLD_EXCLUSIVE);
+    submit_unit(j);
 }
 
 int journal_writer_start(struct journal *j, char **why)
@@ -122,11 +135,11 @@ int journal_writer_start(struct journal *j, char **why)
 void journal_writer_stop(struct journal *j)
 {
     if (!j->writer_started) return;
-    journal_submit(j);
-    pthread_mutex_lock(&j->mutex);
+    submit_unit(j);
+    checked_mutex_lock(&j->mutex);
     j->stop = true;
     pthread_cond_signal(&j->work);
-    pthread_mutex_unlock(&j->mutex);
+    checked_mutex_unlock(&j->mutex);
     pthread_join(j->writer, NULL);
     j->writer_started = false;
 }

@@ -123,6 +123,7 @@ int stream_order(const struct stream *s, const char *namespace_id, const char *a
 size_t registry_lower_bound(const struct stream_registry *reg, const char *namespace_id,
                             const char *arn)
 {
+    assert_lock_exclusive();
     size_t lo = 0, hi = reg->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
@@ -137,6 +138,7 @@ size_t registry_lower_bound(const struct stream_registry *reg, const char *names
 struct stream *registry_find(const struct stream_registry *reg, const char *namespace_id,
                              const char *arn)
 {
+    assert_lock_exclusive();
     size_t pos = registry_lower_bound(reg, namespace_id, arn);
     if (pos < reg->count && stream_order(reg->streams[pos], namespace_id, arn) == 0)
         return reg->streams[pos];
@@ -344,6 +346,7 @@ static void stream_trim(struct stream *s, int64_t now_ms)
 
 void stream_maintain(struct stream *s, int64_t now_ms)
 {
+    assert_lock_exclusive();
     if (s->enabled) stream_roll_over(s, now_ms);
     stream_trim(s, now_ms);
 }
@@ -437,11 +440,13 @@ void stream_close(struct stream *s, int64_t now_ms)
 
 const char *stream_arn(const struct stream *s)
 {
+    assert_lock_exclusive();
     return s->arn;
 }
 
 bool stream_is_enabled(const struct stream *s)
 {
+    assert_lock_exclusive();
     return s->enabled;
 }
 
@@ -537,18 +542,20 @@ void stream_record_change(struct stream *s, struct item *old_item, struct item *
 
 uint64_t stream_registry_secret(const struct stream_registry *reg)
 {
+    assert_lock_exclusive();
     return reg->secret;
 }
 
 void stream_registry_set_secret(struct stream_registry *reg, uint64_t secret)
 {
+    assert_lock_exclusive();
     reg->secret = secret;
 }
 
 struct stream *stream_registry_find(const struct stream_registry *reg, const char *namespace_id,
                                     const char *arn)
 {
-    assert_lock_held();
+    assert_lock_exclusive();
     return registry_find(reg, namespace_id, arn);
 }
 

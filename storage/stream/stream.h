@@ -55,6 +55,7 @@ enum shard_iterator_type {
  * records carry userIdentity {Type: Service, PrincipalId: dynamodb.amazonaws.com}). */
 enum stream_origin { STREAM_ORIGIN_USER, STREAM_ORIGIN_TTL };
 
+/* Their names as AWS spells them (static text): need no lock. */
 const char *stream_status_name(enum stream_status s);
 const char *stream_event_name(enum stream_event e);
 
@@ -72,7 +73,7 @@ struct stream_source {
     int64_t enabling_until_ms;    /* described ENABLING until then (0: ENABLED at once) */
 };
 
-/* The registry of one struct db. */
+/* The registry of one struct db; needs no lock (nothing shares it yet). */
 struct stream_registry *stream_registry_new(void);
 /* Frees every stream. Tables must already have let go of theirs (db_free frees
  * tables first). */
@@ -136,6 +137,7 @@ struct stream_summary {
     char *label;
 };
 
+/* Frees a summary, the caller's own copy: needs no lock. */
 void stream_summary_clear(struct stream_summary *s);
 
 /* Sequence numbers are decimal strings of 21 to 40 digits (SequenceNumber's length). */
@@ -161,6 +163,7 @@ struct stream_desc {
     char *last_evaluated_shard_id; /* owned; set when more shards follow */
 };
 
+/* Frees a description, the caller's own copy: needs no lock. */
 void stream_desc_clear(struct stream_desc *d);
 
 /* One stream record as GetRecords returns it. */
@@ -184,6 +187,7 @@ struct stream_records {
     char *next_iterator; /* owned; NULL once a closed shard has been read to its end */
 };
 
+/* Frees records, the caller's own copies: needs no lock. */
 void stream_records_clear(struct stream_records *r);
 
 /* ListStreams, DescribeStream, GetShardIterator and GetRecords over the

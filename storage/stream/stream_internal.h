@@ -64,7 +64,8 @@ struct stream_registry {
     uint64_t secret;   /* keys the iterators' hashes */
 };
 
-/* Registry order: namespace, then ARN (ListStreams pages in ARN order). */
+/* Registry order: namespace, then ARN (ListStreams pages in ARN order). A
+ * comparison of names: needs no lock. */
 int stream_order(const struct stream *s, const char *namespace_id, const char *arn);
 /* The first position whose stream is >= (namespace_id, arn). */
 size_t registry_lower_bound(const struct stream_registry *reg, const char *namespace_id,
@@ -74,7 +75,8 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
                              const char *arn);
 /* Applies the rollover and trim that now_ms calls for to one stream. */
 void stream_maintain(struct stream *s, int64_t now_ms);
-/* The key attributes of item as a new VALUE_M, in key schema order. */
+/* The key attributes of item as a new VALUE_M, in key schema order; reads
+ * only its arguments, so it needs no lock. */
 void stream_item_keys(const struct key_schema *k, const struct item *item, struct value *out);
 
 #endif

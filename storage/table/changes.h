@@ -37,6 +37,7 @@ struct item_change {
  * (owned) and *count. */
 void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms,
                            struct item_change **out, size_t *count);
+/* Frees what table_changes_between gave, the caller's own: needs no lock. */
 void item_changes_free(struct item_change *changes, size_t count);
 
 #endif

@@ -4,7 +4,7 @@
  * An open-addressing hash map with linear probing, keyed by (partition hash,
  * partition key value). The capacity is a power of two and the map grows at
  * 3/4 load. Removal uses backward-shift deletion, so no tombstones are left
- * and lookups stay short. The caller holds db->lock.
+ * and lookups stay short. The caller holds db->lock (collection.h).
  */
 #include "storage/table/collection.h"
 
@@ -19,11 +19,13 @@
 
 void collection_sizes_init(struct collection_sizes *cs)
 {
+    assert_lock_exclusive();
     memset(cs, 0, sizeof *cs);
 }
 
 void collection_sizes_clear(struct collection_sizes *cs)
 {
+    assert_lock_exclusive();
     for (size_t i = 0; i < cs->cap; i++) {
         if (cs->slots[i].used) value_clear(&cs->slots[i].key);
     }

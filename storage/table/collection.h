@@ -10,7 +10,8 @@
  * walking the partition: a hash map keyed by the partition hash and value.
  *
  * The map owns copies of the partition key values. An entry whose total drops
- * to zero (the partition became empty) is removed. The caller holds db->lock.
+ * to zero (the partition became empty) is removed. The caller holds db->lock:
+ * shared to read, exclusive to change (asserted: base/lock_check.h).
  */
 #ifndef DDB_COLLECTION_H
 #define DDB_COLLECTION_H

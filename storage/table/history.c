@@ -15,12 +15,14 @@
 
 void history_init(struct history *h)
 {
+    assert_lock_exclusive();
     memset(h, 0, sizeof *h);
     h->next_seq = 1;
 }
 
 void history_clear(struct history *h)
 {
+    assert_lock_exclusive();
     for (size_t i = h->start; i < h->end; i++) {
         item_unref(h->entries[i].old_item);
         item_unref(h->entries[i].new_item);
@@ -60,6 +62,7 @@ const struct history_entry *history_append(struct history *h, int64_t ms, struct
 void history_restore(struct history *h, uint64_t seq, int64_t ms, struct item *old_item,
                      struct item *new_item)
 {
+    assert_lock_exclusive();
     struct history_entry *e = push(h);
 
     e->seq = seq;
@@ -71,6 +74,7 @@ void history_restore(struct history *h, uint64_t seq, int64_t ms, struct item *o
 
 bool history_trim(struct history *h, int64_t before_ms, uint64_t *upto_seq)
 {
+    assert_lock_exclusive();
     bool dropped = false;
 
     while (h->start < h->end && h->entries[h->start].ms < before_ms) {

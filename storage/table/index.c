@@ -211,6 +211,7 @@ bool index_backfill_step(struct table_index *idx, const struct skiplist *items, 
 
 enum index_status index_status_at(const struct table_index *idx, int64_t now_ms)
 {
+    assert_lock_held();
     if (idx->status != INDEX_ACTIVE) return idx->status;
     if (idx->transient_until_ms && now_ms < idx->transient_until_ms) return idx->transient;
     return INDEX_ACTIVE;

@@ -25,7 +25,8 @@
  *
  * Only table_commit_write() and the backfill change an index, and only after
  * every check of the write has passed. The caller holds db->lock (asserted
- * where an index changes: base/lock_check.h).
+ * by every function that reads or changes an index's rows or status:
+ * base/lock_check.h).
  */
 #ifndef DDB_INDEX_H
 #define DDB_INDEX_H
@@ -63,15 +64,20 @@ struct table_index {
 void index_init(struct table_index *idx, const struct index_def *def, const struct table_def *table,
                 uint64_t id);
 void index_clear(struct table_index *idx);
-/* The index row key of an item; false when the item does not belong in the index. */
+/* The index row key of an item; false when the item does not belong in the
+ * index. Like index_projected_size and index_projects it reads only the
+ * index's definition, so it needs no lock: read.c projects after the lock is
+ * released, through a copy of the definition. */
 bool index_row_key(const struct table_index *idx, const struct value *attrs, struct row_key *out);
 /* Moves one item's row from old_item to new_item (either may be NULL); table_key is the
  * row's key in the table. Rows beyond a running backfill's cursor are left to it. */
 void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item);
-/* Size of an item as projected into the index (what DynamoDB stores there). */
+/* Size of an item as projected into the index (what DynamoDB stores there);
+ * needs no lock (index_row_key). */
 size_t index_projected_size(const struct table_index *idx, const struct item *item);
-/* True when the attribute is stored in the index (a key or a projected attribute). */
+/* True when the attribute is stored in the index (a key or a projected
+ * attribute); needs no lock (index_row_key). */
 bool index_projects(const struct table_index *idx, const char *name, size_t name_len);
 
 /* The status DynamoDB reports at now_ms: CREATING while a backfill runs, then

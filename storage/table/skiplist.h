@@ -9,9 +9,10 @@
  * no further synchronisation.
  *
  * Each node owns one reference to its item; its key's parts point into that
- * item. The caller holds db->lock (shared for reads, exclusive for changes);
- * the skiplist knows nothing of the lock, so table.c and index.c, its only
- * users, assert it at their entry points.
+ * item. It has no lock and knows nothing of the engine's: readers may share
+ * it, a change needs it alone. Its users (table.c, index.c, ttl_index.c)
+ * hold the engine lock for that - shared to read, exclusive to change - and
+ * assert it at their own entry points (base/lock_check.h).
  */
 #ifndef DDB_SKIPLIST_H
 #define DDB_SKIPLIST_H

@@ -216,12 +216,14 @@ void table_free(struct table *t, int64_t now_ms)
 
 enum table_status table_status_at(const struct table *t, int64_t now_ms)
 {
+    assert_lock_held();
     if (t->transient_until_ms && now_ms < t->transient_until_ms) return t->transient;
     return TABLE_ACTIVE;
 }
 
 bool table_is_deleting(const struct table *t)
 {
+    assert_lock_held();
     return t->transient_until_ms && t->transient == TABLE_DELETING;
 }
 
@@ -279,6 +281,7 @@ static enum value_type key_type(const struct table *t, const char *name)
 
 void table_row_key(const struct table *t, const struct value *attrs, struct row_key *out)
 {
+    assert_lock_held();
     const struct key_schema *k = &t->def.key;
     memset(out, 0, sizeof *out);
     out->parts[0] = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));

@@ -10,6 +10,7 @@
  */
 #include "storage/table/throttle.h"
 
+#include "storage/base/lock_check.h"
 #include "storage/insight/insight.h"
 #include "storage/table/table.h"
 
@@ -36,12 +37,14 @@
 
 void table_throttle_init(struct table_throttle *th)
 {
+    assert_lock_exclusive();
     memset(th, 0, sizeof *th);
     pthread_mutex_init(&th->mu, NULL);
 }
 
 void table_throttle_clear(struct table_throttle *th)
 {
+    assert_lock_exclusive();
     pthread_mutex_destroy(&th->mu);
     memset(th, 0, sizeof *th);
 }
@@ -140,6 +143,7 @@ int throttle_admit_read(struct table *t, const struct table_index *gsi, uint64_t
                         const struct value *const *parts, size_t count, int64_t now_ms,
                         struct ddb_error *err)
 {
+    assert_lock_held();
     bool ok;
 
     pthread_mutex_lock(&t->throttle.mu);
@@ -174,6 +178,7 @@ static bool gsi_has_room(struct table *t, const struct table_index *gsi, const s
 int throttle_admit_write(struct table *t, const struct row_key *key, const struct item *old,
                          const struct item *new_item, int64_t now_ms, struct ddb_error *err)
 {
+    assert_lock_held();
     bool table_ok, gsi_ok = true;
 
     pthread_mutex_lock(&t->throttle.mu);
@@ -193,6 +198,7 @@ int throttle_admit_write(struct table *t, const struct row_key *key, const struc
 void throttle_charge(struct table *t, const struct table_index *gsi, double rcu, double wcu,
                      int64_t now_ms)
 {
+    assert_lock_held();
     struct throttle_source *ts = state_of(t, gsi);
     const struct throughput *tp = gsi ? &gsi->def->throughput : &t->def.throughput;
 

@@ -4,7 +4,8 @@
  * A row's key is (expiry as a biased uint64 in the hash slot, the table key's
  * parts): row_key_compare orders by the hash slot first, so rows come in
  * expiry order, and the table key breaks ties deterministically and makes
- * every row unique. Caller holds db->lock exclusively for changes.
+ * every row unique. The caller holds db->lock: shared to read, exclusively
+ * for changes.
  */
 #include "storage/table/ttl_index.h"
 
@@ -62,11 +63,13 @@ bool ttl_index_expiry_ms(const struct item *item, const char *attr, size_t attr_
 
 void ttl_index_init(struct ttl_index *ix)
 {
+    assert_lock_exclusive();
     memset(ix, 0, sizeof *ix);
 }
 
 void ttl_index_clear(struct ttl_index *ix)
 {
+    assert_lock_exclusive();
     skiplist_clear(&ix->rows); /* leaves it zeroed: no head until the next row */
 }
 
@@ -118,6 +121,7 @@ struct skiplist_node *ttl_index_seek(const struct ttl_index *ix, int64_t from_ms
 
 int64_t ttl_index_row_expiry_ms(const struct skiplist_node *row)
 {
+    assert_lock_held();
     return unbias(row->key.hash);
 }
 

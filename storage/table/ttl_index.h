@@ -38,7 +38,8 @@ void ttl_index_init(struct ttl_index *ix);
 void ttl_index_clear(struct ttl_index *ix);
 
 /* The expiry in milliseconds, rounded down, of item's attribute attr; false
- * when the attribute is missing or not a Number. */
+ * when the attribute is missing or not a Number. Reads only its arguments
+ * (an immutable item), so it needs no lock. */
 bool ttl_index_expiry_ms(const struct item *item, const char *attr, size_t attr_len, int64_t *out);
 
 /* Replaces the row of old_item (at table row key old_key; NULL: none) by the
