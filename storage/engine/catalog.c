@@ -57,6 +57,7 @@ int catalog_not_found(const char *name, struct ddb_error *err)
 /* ResourceInUseException for a change to a table that is not ACTIVE (texts in the file comment). */
 int catalog_check_settled(const struct table *t, int64_t now_ms, struct ddb_error *err)
 {
+    assert_lock_held();
     static const char *const being[] = {
         [TABLE_CREATING] = "created", [TABLE_UPDATING] = "updated", [TABLE_DELETING] = "deleted"};
     enum table_status s = table_status_at(t, now_ms);
@@ -71,6 +72,7 @@ int catalog_check_settled(const struct table *t, int64_t now_ms, struct ddb_erro
 /* A DELETING table whose time has come: gone for every call. */
 bool catalog_deleted_by(const struct table *t, int64_t now_ms)
 {
+    assert_lock_held();
     return table_is_deleting(t) && now_ms >= t->transient_until_ms;
 }
 
@@ -95,6 +97,7 @@ void catalog_purge_deleted(struct db *db, const struct db_scope *scope, int64_t 
 /* Whether a GSI deleted under --delay-transient-statuses is still DELETING. */
 bool catalog_gsi_deleting(const struct table *t, int64_t now_ms)
 {
+    assert_lock_held();
     for (size_t i = 0; i < t->deleting_gsi_count; i++)
         if (now_ms < t->deleting_gsis[i].until_ms) return true;
     return false;
@@ -102,6 +105,7 @@ bool catalog_gsi_deleting(const struct table *t, int64_t now_ms)
 
 struct table_index *catalog_find_gsi(const struct table *t, const char *name)
 {
+    assert_lock_held();
     struct table_index *idx = table_find_index(t, name);
     return idx && idx->def->is_global ? idx : NULL;
 }

@@ -2,9 +2,9 @@
  * catalog.h - what catalog.c shares with UpdateTable's files
  * (catalog_update.c applies, catalog_update_check.c validates).
  *
- * Not for api/: the public surface is db.h and db_tables.h. Callers
- * hold db->lock (exclusively where it says so); the functions that change
- * anything assert it.
+ * Not for api/: the public surface is db.h and db_tables.h. The caller
+ * holds db->lock, shared or exclusive - exclusively where a function says
+ * so - and each function that reads the tables asserts it.
  */
 #ifndef DDB_CATALOG_H
 #define DDB_CATALOG_H
@@ -14,7 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ResourceNotFoundException "Requested resource not found: Table: NAME not found". */
+/* ResourceNotFoundException "Requested resource not found: Table: NAME not
+ * found". Raises an error only: needs no lock. */
 int catalog_not_found(const char *name, struct ddb_error *err);
 /* ResourceInUseException while t is CREATING, UPDATING or DELETING at now_ms. */
 int catalog_check_settled(const struct table *t, int64_t now_ms, struct ddb_error *err);
@@ -26,7 +27,8 @@ void catalog_purge_deleted(struct db *db, const struct db_scope *scope, int64_t 
 bool catalog_gsi_deleting(const struct table *t, int64_t now_ms);
 /* t's GSI named name (not an LSI), or NULL. */
 struct table_index *catalog_find_gsi(const struct table *t, const char *name);
-/* The type defs give attribute name; false (and *out untouched) when none does. */
+/* The type defs give attribute name; false (and *out untouched) when none
+ * does. Reads only its arguments: needs no lock. */
 bool catalog_attr_def_type(const struct attr_def *defs, size_t count, const char *name,
                            enum value_type *out);
 
