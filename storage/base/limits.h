@@ -48,7 +48,8 @@
 #define DDB_MAX_BATCH_GET_KEYS           100
 #define DDB_MAX_BATCH_GET_RESPONSE_BYTES (16 * 1024 * 1024)
 #define DDB_MAX_BATCH_WRITE_ITEMS        25
-#define DDB_MAX_TRANSACT_ITEMS           100
+#define DDB_MAX_BATCH_STATEMENTS         25  /* BatchExecuteStatement's Statements */
+#define DDB_MAX_TRANSACT_ITEMS           100 /* ExecuteTransaction's TransactStatements too */
 #define DDB_MAX_TRANSACT_BYTES           (4 * 1024 * 1024)
 #define DDB_CLIENT_TOKEN_TTL_MS          (10 * 60 * 1000) /* ClientRequestToken */
 #define DDB_MAX_PAGE_READ_BYTES          (1024 * 1024)    /* Query and Scan read per page */
