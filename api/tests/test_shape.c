@@ -418,6 +418,20 @@ static void test_name_length_counts_utf16_units(void)
     ddb_error_clear(&err);
 }
 
+/* The whole naming rule, as an ARN's table name is held to it. */
+static void test_table_name_rule_whole(void)
+{
+    char name[256];
+
+    memset(name, 'a', sizeof name);
+    CHECK(shape_is_table_name("a.b", 3));
+    CHECK(shape_is_table_name(name, 255));
+    CHECK(!shape_is_table_name(name, 256));
+    CHECK(!shape_is_table_name("ab", 2));
+    CHECK(!shape_is_table_name("ab;", 3));
+    CHECK(!shape_is_table_name("ab\xc3\xa9", 4));
+}
+
 static void test_pattern(void)
 {
     CHECK(shape_pattern_match("[a-zA-Z0-9_.-]+", "abc_.-Z9", 8));
@@ -512,6 +526,7 @@ int main(void)
     RUN(test_collection_forms);
     RUN(test_prechecks);
     RUN(test_name_length_counts_utf16_units);
+    RUN(test_table_name_rule_whole);
     RUN(test_members_in_java_hashmap_order);
     RUN(test_pattern);
     RUN(test_render);

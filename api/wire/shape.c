@@ -433,6 +433,11 @@ int shape_check_name_length(const char *member, const char *s, size_t len, struc
                          member, DDB_MIN_TABLE_NAME_LEN, DDB_MAX_TABLE_NAME_LEN);
 }
 
+bool shape_is_table_name(const char *s, size_t len)
+{
+    return name_length_cmp(s, len) == 0 && shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len);
+}
+
 /* A TableName that may be an ARN (.table_ref): an ARN only has the model's
  * length; a name breaks the pattern, or else the naming rule's length, which
  * the model words as its own constraints. */

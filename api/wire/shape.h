@@ -185,5 +185,9 @@ bool shape_pattern_match(const char *pattern, const char *s, size_t len);
  * 3 characters long and at most 255 characters long".
  */
 int shape_check_name_length(const char *member, const char *s, size_t len, struct ddb_error *err);
+/* Whether s[0..len) is a table name by the whole naming rule: the pattern
+ * [a-zA-Z0-9_.-]+ and the length above (for the name inside an ARN, which
+ * has no message of its own). */
+bool shape_is_table_name(const char *s, size_t len);
 
 #endif
