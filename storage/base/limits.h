@@ -80,6 +80,8 @@
 #define DDB_PITR_LATEST_LAG_MS (5LL * 60 * 1000)
 /* ListBackups' Limit: 1 to 100 (API reference, ListBackups). */
 #define DDB_MAX_LIST_BACKUPS_LIMIT 100
+/* ListExports' MaxResults and ListImports' PageSize: 1 to 25 (API reference of each). */
+#define DDB_MAX_TRANSFER_LIST_PAGE 25
 
 /* DynamoDB Streams (developerguide/Streams.html; API_streams_*.html): records (and disabled
  * streams) are kept 24 hours, iterators expire after 15 minutes, shards roll over about every
