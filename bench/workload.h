@@ -10,15 +10,16 @@
 #ifndef DDB_BENCH_WORKLOAD_H
 #define DDB_BENCH_WORKLOAD_H
 
+#include "storage/base/limits.h"
 #include "storage/base/text.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define PARTITION_ITEMS 50  /* messages per room: one "latest 50" page */
-#define BATCH_MAX       25  /* BatchWriteItem's request limit */
-#define BATCH_GET_MAX   100 /* BatchGetItem's request limit */
+#define PARTITION_ITEMS 50                        /* messages per room: one "latest 50" page */
+#define BATCH_MAX       DDB_MAX_BATCH_WRITE_ITEMS /* BatchWriteItem's request limit, 25 */
+#define BATCH_GET_MAX   DDB_MAX_BATCH_GET_KEYS    /* BatchGetItem's request limit, 100 */
 
 /* What each request of a run or load does. */
 enum op {

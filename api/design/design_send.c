@@ -8,6 +8,7 @@
  * call it, so that design.c can call the readers without a circle.
  */
 #include "api/design/design_internal.h"
+#include "storage/base/limits.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,11 +68,11 @@ int design_put_items(struct design_ctx *c, const char *what, const char *table, 
 {
     size_t n = json_array_size(items);
 
-    for (size_t first = 0; first < n; first += 25) {
+    for (size_t first = 0; first < n; first += DDB_MAX_BATCH_WRITE_ITEMS) {
         json_t *body = json_object(), *requests = json_array(), *answer;
         json_t *unprocessed;
         int rc;
-        for (size_t i = first; i < n && i < first + 25; i++) {
+        for (size_t i = first; i < n && i < first + DDB_MAX_BATCH_WRITE_ITEMS; i++) {
             json_t *item = json_array_get(items, i);
             if (!json_is_object(item)) {
                 json_decref(requests);
@@ -89,7 +90,8 @@ int design_put_items(struct design_ctx *c, const char *what, const char *table, 
                                            : 0;
         json_decref(answer);
         if (rc != 0) return -1;
-        c->summary->items += (n - first < 25 ? n - first : 25);
+        c->summary->items +=
+            n - first < DDB_MAX_BATCH_WRITE_ITEMS ? n - first : DDB_MAX_BATCH_WRITE_ITEMS;
     }
     return 0;
 }

@@ -24,6 +24,7 @@
 #include "api/wire/json_out.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 #include "storage/model/item.h"
 
 #include <assert.h>
@@ -176,7 +177,7 @@ void response_success(struct http_response *resp, const char *content_type, json
  */
 static void write_message(struct json_out *w, const char *key, const char *message)
 {
-    if (!message || !json_out_is_utf8(message, strlen(message))) return;
+    if (!message || !text_utf8_is_valid(message, strlen(message))) return;
     json_out_key(w, key);
     json_out_string(w, message);
 }

@@ -38,6 +38,7 @@
 #include "storage/engine/db.h"
 #include "storage/engine/db_items.h"
 #include "storage/expr/expr_legacy.h"
+#include "storage/model/item.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,10 +389,7 @@ static int decode_write_request(const char *table, const json_t *req, struct wri
         op->kind = WRITE_PUT;
         if (wire_value_map_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
         op->put_item = item_new(&attrs);
-        if (op->put_item->size_bytes > DDB_MAX_ITEM_BYTES)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Item size has exceeded the maximum allowed size");
-        return 0;
+        return item_check_size(op->put_item->size_bytes, ITEM_SIZE_GIVEN, err);
     }
     op->kind = WRITE_DELETE;
     return wire_value_map_from_json(body_member(del, "Key"), &op->key, err);

@@ -30,7 +30,6 @@
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
-#include "storage/base/limits.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_items.h"
 #include "storage/expr/expr_legacy.h"
@@ -226,10 +225,7 @@ int op_put_item(struct api_request *rq)
     /* The item is built here, outside the lock; storage keeps a reference. */
     a.op.put_item = item_new(&attrs);
     if (decode_write_return_values(body, &a.op.return_values, &rq->err) != 0) goto out;
-    if (a.op.put_item->size_bytes > DDB_MAX_ITEM_BYTES) {
-        ddb_error_set(&rq->err, DDB_VALIDATION, "Item size has exceeded the maximum allowed size");
-        goto out;
-    }
+    if (item_check_size(a.op.put_item->size_bytes, ITEM_SIZE_GIVEN, &rq->err) != 0) goto out;
     if (decode_condition(body, &a, &rq->err) != 0) goto out;
     if (db_write_item(rq->db, &rq->scope, &a.op, a.capacity, &res, &rq->err) != 0) {
         failure_details_move(&rq->failure, &res.failure);

@@ -49,9 +49,8 @@
 /* ExecuteTransaction)                                                       */
 /* ------------------------------------------------------------------------ */
 
-#define MAX_STATEMENT_LEN    8192
-#define MAX_NEXT_TOKEN_LEN   32768
-#define MAX_BATCH_STATEMENTS 25
+#define MAX_STATEMENT_LEN  8192
+#define MAX_NEXT_TOKEN_LEN 32768
 
 static const char *const return_on_failure_choices[] = {"ALL_OLD", "NONE", NULL};
 static const struct field attribute_value = {.type = F_ATTRIBUTE_VALUE};
@@ -87,7 +86,7 @@ static const struct field batch_statement = {
     .type = F_STRUCT, .shape_name = "BatchStatementRequest", .children = batch_statement_fields};
 
 const struct field batch_execute_statement_fields[] = {
-    {"Statements", F_LIST, .required = true, .min_len = 1, .max_len = MAX_BATCH_STATEMENTS,
+    {"Statements", F_LIST, .required = true, .min_len = 1, .max_len = DDB_MAX_BATCH_STATEMENTS,
      .member = &batch_statement},
     {"ReturnConsumedCapacity", F_STRING, .choices = shape_return_capacity_choices},
     {0},

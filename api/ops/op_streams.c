@@ -30,6 +30,7 @@
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_streams.h"
 
@@ -252,7 +253,7 @@ int op_get_shard_iterator(struct api_request *rq)
  * as jansson's json_string always left it out of these answers. */
 static void write_string_member(struct json_out *w, const char *key, const char *text)
 {
-    if (!json_out_is_utf8(text, strlen(text))) return;
+    if (!text_utf8_is_valid(text, strlen(text))) return;
     json_out_key(w, key);
     json_out_string(w, text);
 }

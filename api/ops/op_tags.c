@@ -83,8 +83,7 @@ static int resolve(struct api_request *rq, const char *list_name, const json_t *
     /* A stream has no tags of its own: AWS does not find it [q DDB-TABLE-071]. */
     if (out->kind == ARN_STREAM) {
         arn_resource_clear(out);
-        return ddb_error_set(&rq->err, DDB_RESOURCE_NOT_FOUND,
-                             "Requested resource not found: ResourceArn: %s not found", s);
+        return ddb_error_resource_arn_not_found(&rq->err, s);
     }
     return 0;
 }

@@ -286,9 +286,7 @@ static int decode_write_action(const json_t *elem, struct action *a, struct ddb_
     if (a->op.kind == WRITE_PUT) {
         if (wire_value_map_from_json(body_member(obj, "Item"), &attrs, err) != 0) return -1;
         a->op.put_item = item_new(&attrs);
-        if (a->op.put_item->size_bytes > DDB_MAX_ITEM_BYTES)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Item size has exceeded the maximum allowed size");
+        if (item_check_size(a->op.put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0) return -1;
     } else {
         if (wire_value_map_from_json(body_member(obj, "Key"), &a->op.key, err) != 0) return -1;
     }

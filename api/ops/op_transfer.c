@@ -25,6 +25,7 @@
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/base/text.h"
 #include "storage/control/jobs.h"
 #include "storage/engine/db.h"
@@ -78,7 +79,8 @@ const struct field describe_export_fields[] = {
 
 const struct field list_exports_fields[] = {
     {"TableArn", F_STRING, .min_len = 1, .max_len = 1024},
-    {"MaxResults", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true, .max_value = 25},
+    {"MaxResults", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
+     .max_value = DDB_MAX_TRANSFER_LIST_PAGE},
     {"NextToken", F_STRING},
     {0},
 };
@@ -126,7 +128,8 @@ const struct field describe_import_fields[] = {
 
 const struct field list_imports_fields[] = {
     {"TableArn", F_STRING, .min_len = 1, .max_len = 1024},
-    {"PageSize", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true, .max_value = 25},
+    {"PageSize", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
+     .max_value = DDB_MAX_TRANSFER_LIST_PAGE},
     {"NextToken", F_STRING, .min_len = 112, .max_len = 1024},
     {0},
 };
@@ -453,13 +456,14 @@ static json_t *next_token(size_t skip)
 }
 
 /* The page a ListExports or ListImports request asks for: where it starts
- * (its NextToken) and how long it is (size_member; 25 when absent). */
+ * (its NextToken) and how long it is (size_member; the largest page, 25, when
+ * absent). */
 static int page_of_request(struct api_request *rq, const char *size_member, const char *operation,
                            size_t *skip, size_t *limit)
 {
     json_t *size = body_member(rq->body, size_member);
 
-    *limit = size ? (size_t) json_integer_value(size) : 25;
+    *limit = size ? (size_t) json_integer_value(size) : DDB_MAX_TRANSFER_LIST_PAGE;
     return token_skip(body_member_str(rq->body, "NextToken"), operation, skip, &rq->err);
 }
 

@@ -674,10 +674,9 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
     const json_t *name = body_member(body, "TableName");
 
     /* The model allows 1..255; a table being created needs 3 [d]. */
-    if (json_string_length(name) < DDB_MIN_TABLE_NAME_LEN)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "TableName must be at least 3 characters long and at most 255 "
-                             "characters long");
+    if (shape_check_name_length("TableName", json_string_value(name), json_string_length(name),
+                                err) != 0)
+        return -1;
     if (table_rules_key_names_without_nul(body, err) != 0) return -1;
     if (check_create_billing(body, err) != 0) return -1;
     if (check_create_on_demand(body, err) != 0) return -1;

@@ -13,6 +13,7 @@
 
 #include "api/wire/body.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,35 +43,17 @@ static bool char_allowed(uint32_t c)
     return true;
 }
 
-/* The number of code points of s when every one is allowed, or -1. */
+/* The number of code points of s when every one is allowed, or -1 (also for
+ * bytes that are not UTF-8, which a JSON request cannot hold). */
 static long allowed_length(const char *s, size_t len)
 {
-    const unsigned char *p = (const unsigned char *) s, *end = p + len;
     long n = 0;
 
-    while (p < end) {
+    for (size_t i = 0; i < len; n++) {
         uint32_t c;
-        int extra;
-        if (*p < 0x80) {
-            c = *p;
-            extra = 0;
-        } else if ((*p & 0xE0) == 0xC0) {
-            c = *p & 0x1F;
-            extra = 1;
-        } else if ((*p & 0xF0) == 0xE0) {
-            c = *p & 0x0F;
-            extra = 2;
-        } else {
-            c = *p & 0x07;
-            extra = 3;
-        }
-        p++;
-        for (int i = 0; i < extra; i++, p++) {
-            if (p >= end) return -1;
-            c = (c << 6) | (*p & 0x3F);
-        }
-        if (c == 0 || !char_allowed(c)) return -1;
-        n++;
+        size_t used = text_utf8_decode(s + i, len - i, &c);
+        if (used == 0 || c == 0 || !char_allowed(c)) return -1;
+        i += used;
     }
     return n;
 }

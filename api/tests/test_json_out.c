@@ -7,6 +7,7 @@
  * itself over many inputs.
  */
 #include "api/wire/json_out.h"
+#include "storage/base/text.h"
 #include "storage/tests/check.h"
 
 #include <jansson.h>
@@ -92,7 +93,7 @@ static void test_json_out_string_escapes(void)
     }
 }
 
-static void test_json_out_utf8_validity_matches_jansson(void)
+static void test_utf8_validity_matches_jansson(void)
 {
     static const struct bytes cases[] = {
         {STR("")},
@@ -111,7 +112,7 @@ static void test_json_out_utf8_validity_matches_jansson(void)
 
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *j = json_stringn(cases[i].data, cases[i].len);
-        CHECK_INT_EQ(json_out_is_utf8(cases[i].data, cases[i].len), j != NULL);
+        CHECK_INT_EQ(text_utf8_is_valid(cases[i].data, cases[i].len), j != NULL);
         json_decref(j);
     }
 }
@@ -336,7 +337,7 @@ static void test_json_out_take_and_clear(void)
 int main(void)
 {
     RUN(test_json_out_string_escapes);
-    RUN(test_json_out_utf8_validity_matches_jansson);
+    RUN(test_utf8_validity_matches_jansson);
     RUN(test_json_out_strings_match_jansson);
     RUN(test_json_out_special_byte_at_every_position);
     RUN(test_json_out_reals_print_as_jansson_does);

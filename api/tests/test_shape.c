@@ -383,6 +383,55 @@ static void test_prechecks(void)
     free(msg);
 }
 
+/* The naming rule counts UTF-16 units (Java's String.length()), not bytes and
+ * not code points: "\xc3\xa9\xc3\xa9" is 2 units in 4 bytes (too short,
+ * reported before its pattern); an emoji is 2 units in 1 code point. */
+static void test_name_length_counts_utf16_units(void)
+{
+    struct ddb_error err = {0};
+    enum ddb_error_code code;
+    char name[257];
+    char *msg;
+
+    msg = check_body(create_like_fields, "{\"TableName\": \"\xc3\xa9\xc3\xa9\"}", &code);
+    CHECK_STR_EQ(msg,
+                 "TableName must be at least 3 characters long and at most 255 characters long");
+    free(msg);
+    CHECK_INT_EQ(shape_check_name_length("TableName",
+                                         "\xf0\x9f\x98\x80"
+                                         "a",
+                                         5, &err),
+                 0);
+    CHECK_INT_EQ(shape_check_name_length("TableName",
+                                         "\xc3\xa9"
+                                         "a",
+                                         3, &err),
+                 -1);
+    CHECK_STR_EQ(err.message,
+                 "TableName must be at least 3 characters long and at most 255 characters long");
+    ddb_error_clear(&err);
+    memset(name, 'a', sizeof name);
+    CHECK_INT_EQ(shape_check_name_length("IndexName", name, 255, &err), 0);
+    CHECK_INT_EQ(shape_check_name_length("IndexName", name, 256, &err), -1);
+    CHECK_STR_EQ(err.message,
+                 "IndexName must be at least 3 characters long and at most 255 characters long");
+    ddb_error_clear(&err);
+}
+
+/* The whole naming rule, as an ARN's table name is held to it. */
+static void test_table_name_rule_whole(void)
+{
+    char name[256];
+
+    memset(name, 'a', sizeof name);
+    CHECK(shape_is_table_name("a.b", 3));
+    CHECK(shape_is_table_name(name, 255));
+    CHECK(!shape_is_table_name(name, 256));
+    CHECK(!shape_is_table_name("ab", 2));
+    CHECK(!shape_is_table_name("ab;", 3));
+    CHECK(!shape_is_table_name("ab\xc3\xa9", 4));
+}
+
 static void test_pattern(void)
 {
     CHECK(shape_pattern_match("[a-zA-Z0-9_.-]+", "abc_.-Z9", 8));
@@ -476,6 +525,8 @@ int main(void)
     RUN(test_validation_lists_at_most_ten);
     RUN(test_collection_forms);
     RUN(test_prechecks);
+    RUN(test_name_length_counts_utf16_units);
+    RUN(test_table_name_rule_whole);
     RUN(test_members_in_java_hashmap_order);
     RUN(test_pattern);
     RUN(test_render);

@@ -5,6 +5,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/text.h"
 #include "storage/model/number.h"
 
 #include <stdbool.h>
@@ -246,24 +247,10 @@ static int read_quoted(struct reader *r, char quote, struct text_buf *b)
         }
         case 'u': {
             unsigned v;
-            char utf8[4];
-            size_t n;
+            char utf8[TEXT_UTF8_MAX_BYTES];
             if (r->end - r->p < 4 || sscanf(r->p, "%4x", &v) != 1) return fail(r, "bad \\u escape");
             r->p += 4;
-            if (v < 0x80) {
-                utf8[0] = (char) v;
-                n = 1;
-            } else if (v < 0x800) {
-                utf8[0] = (char) (0xC0 | (v >> 6));
-                utf8[1] = (char) (0x80 | (v & 0x3F));
-                n = 2;
-            } else {
-                utf8[0] = (char) (0xE0 | (v >> 12));
-                utf8[1] = (char) (0x80 | ((v >> 6) & 0x3F));
-                utf8[2] = (char) (0x80 | (v & 0x3F));
-                n = 3;
-            }
-            text_buf_add(b, utf8, n);
+            text_buf_add(b, utf8, text_utf8_encode(v, utf8));
             break;
         }
         default: return fail(r, "unknown escape in a string");

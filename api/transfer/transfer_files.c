@@ -9,8 +9,8 @@
 #include "api/wire/json_out.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
-#include "storage/base/limits.h"
 #include "storage/base/text.h"
+#include "storage/model/item.h"
 #include "storage/model/number.h"
 
 #include <dirent.h>
@@ -541,6 +541,7 @@ static bool fits_table(const struct table_def *def, const struct value *attrs)
  * cannot be one. */
 static bool add_item(const struct import_source *src, struct item_list *l, struct value *attrs)
 {
+    struct ddb_error too_large = {0};
     struct item *item;
 
     if (!fits_table(src->def, attrs)) {
@@ -548,7 +549,8 @@ static bool add_item(const struct import_source *src, struct item_list *l, struc
         return false;
     }
     item = item_new(attrs);
-    if (item->size_bytes > DDB_MAX_ITEM_BYTES) {
+    if (item_check_size(item->size_bytes, ITEM_SIZE_GIVEN, &too_large) != 0) {
+        ddb_error_clear(&too_large); /* an import counts the line, it reports no text */
         item_unref(item);
         return false;
     }

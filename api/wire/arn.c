@@ -12,8 +12,8 @@
  */
 #include "api/wire/arn.h"
 
+#include "api/wire/shape.h"
 #include "storage/base/alloc.h"
-#include "storage/base/limits.h"
 #include "storage/model/schema.h"
 
 #include <stdlib.h>
@@ -59,19 +59,6 @@ bool arn_split(const char *s, size_t len, struct arn *out)
 static bool piece_is(const char *p, size_t len, const char *want)
 {
     return strlen(want) == len && memcmp(p, want, len) == 0;
-}
-
-/* A table name by DynamoDB's naming rules: 3..255 of [a-zA-Z0-9_.-]. */
-static bool valid_table_name(const char *s, size_t len)
-{
-    if (len < DDB_MIN_TABLE_NAME_LEN || len > DDB_MAX_TABLE_NAME_LEN) return false;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '-'))
-            return false;
-    }
-    return true;
 }
 
 /* The parts of "table/<name>[/<kind>/<rest>]". */
@@ -130,7 +117,7 @@ char *arn_table_name(const char *s, size_t len, const char *region, struct ddb_e
         return NULL;
     }
     /* An index or stream ARN is refused with a ValidationException [q DDB-TABLE-011]. */
-    if (!split_table_resource(&a, &t) || t.kind || !valid_table_name(t.name, t.name_len))
+    if (!split_table_resource(&a, &t) || t.kind || !shape_is_table_name(t.name, t.name_len))
         goto invalid_type;
     return xmemdup(t.name, t.name_len);
 
@@ -201,7 +188,7 @@ int arn_resolve_resource(const char *s, size_t len, const char *region, enum arn
                              INVALID_PARAMS "Provided Arn is not a DynamoDB resource arn: %.*s",
                              (int) len, s);
     /* [d]: a well-formed ARN whose name cannot be a table's ("table/ab"). */
-    if (!valid_table_name(t.name, t.name_len)) {
+    if (!shape_is_table_name(t.name, t.name_len)) {
         if (family == ARN_FOR_TAGS) return invalid_table_arn(s, len, err);
         return ddb_error_set(err, DDB_VALIDATION, INVALID_PARAMS "Invalid resource Arn: %.*s",
                              (int) len, s);

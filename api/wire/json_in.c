@@ -80,32 +80,6 @@ static int32_t hex4(struct reader *r)
     return v;
 }
 
-static void add_utf8(struct text_buf *b, uint32_t cp)
-{
-    char out[4];
-    size_t n;
-    if (cp < 0x80) {
-        out[0] = (char) cp;
-        n = 1;
-    } else if (cp < 0x800) {
-        out[0] = (char) (0xC0 | (cp >> 6));
-        out[1] = (char) (0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        out[0] = (char) (0xE0 | (cp >> 12));
-        out[1] = (char) (0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char) (0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        out[0] = (char) (0xF0 | (cp >> 18));
-        out[1] = (char) (0x80 | ((cp >> 12) & 0x3F));
-        out[2] = (char) (0x80 | ((cp >> 6) & 0x3F));
-        out[3] = (char) (0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    text_buf_add(b, out, n);
-}
-
 /* The body of a string whose opening quote was just read: on success *out
  * and *len give its unescaped bytes (not yet checked as UTF-8), in the text
  * itself when it has no escape, else in r->scratch until the next string.
@@ -129,6 +103,7 @@ static bool read_string(struct reader *r, const char **out, size_t *len)
     for (;;) {
         unsigned char c;
         int32_t cp, low;
+        char utf8[TEXT_UTF8_MAX_BYTES];
 
         text_buf_add(b, run, (size_t) (r->p - run));
         if (r->p == r->end) return false;
@@ -155,7 +130,7 @@ static bool read_string(struct reader *r, const char **out, size_t *len)
                 if (low < 0xDC00 || low > 0xDFFF) return false;
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
             }
-            add_utf8(b, (uint32_t) cp);
+            text_buf_add(b, utf8, text_utf8_encode((uint32_t) cp, utf8));
             break;
         default: return false;
         }

@@ -4,9 +4,9 @@
  * The buffer grows geometrically and always keeps one spare byte for the
  * '\0' that json_out_take promises. Strings are copied in runs: the scan
  * stops only at bytes that need an escape or at the start of a multi-byte
- * UTF-8 sequence, which is validated by the same rules jansson's parser
- * applies (utf8_check_first/utf8_check_full in jansson's utf.c), so exactly
- * the strings jansson would have dumped come out raw.
+ * UTF-8 sequence, which text_utf8_decode validates by the same rules
+ * jansson's parser applies (utf8_check_first/utf8_check_full in jansson's
+ * utf.c), so exactly the strings jansson would have dumped come out raw.
  *
  * Reentrant: no static mutable state.
  */
@@ -136,51 +136,6 @@ void json_out_array_end(struct json_out *w)
 
 /* ---- strings ---- */
 
-/*
- * The length of the valid UTF-8 sequence starting at s (at most avail
- * bytes), or 0 when it is not one: a lead byte C2..F4, continuation bytes,
- * no overlong form, no UTF-16 surrogate, nothing above U+10FFFF.
- */
-static size_t utf8_sequence(const unsigned char *s, size_t avail)
-{
-    size_t n;
-    uint32_t cp;
-
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
-        n = 2;
-        cp = s[0] & 0x1FU;
-    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
-        n = 3;
-        cp = s[0] & 0x0FU;
-    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
-        n = 4;
-        cp = s[0] & 0x07U;
-    } else {
-        return 0;
-    }
-    if (n > avail) return 0;
-    for (size_t i = 1; i < n; i++) {
-        if (s[i] < 0x80 || s[i] > 0xBF) return 0;
-        cp = (cp << 6) | (s[i] & 0x3FU);
-    }
-    if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000)) return 0;
-    return n;
-}
-
-/* True when all len bytes are valid UTF-8 sequences (utf8_sequence's rules). */
-bool json_out_is_utf8(const char *s, size_t len)
-{
-    const unsigned char *p = (const unsigned char *) s, *end = p + len;
-
-    while (p < end) {
-        size_t n = *p < 0x80 ? 1 : utf8_sequence(p, (size_t) (end - p));
-        if (n == 0) return false;
-        p += n;
-    }
-    return true;
-}
-
 /* The escape of one byte below 0x20, '"' or '\\' (as jansson writes it). */
 static void put_escape(struct json_out *w, unsigned char c)
 {
@@ -260,7 +215,7 @@ static void put_string(struct json_out *w, const char *s, size_t len)
             p++;
             continue;
         }
-        if (c >= 0x80 && (n = utf8_sequence(p, (size_t) (end - p))) != 0) {
+        if (c >= 0x80 && (n = text_utf8_decode((const char *) p, (size_t) (end - p), NULL)) != 0) {
             p += n; /* valid UTF-8 stays in the raw run */
             continue;
         }

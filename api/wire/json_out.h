@@ -79,10 +79,4 @@ void json_out_null(struct json_out *w);
  * answers that echo a piece of the request. */
 void json_out_json(struct json_out *w, const json_t *value);
 
-/* ---- helpers ---- */
-
-/* True when len bytes are valid UTF-8 by jansson's rules (no overlongs, no
- * surrogates, nothing above U+10FFFF): the strings jansson accepted. */
-bool json_out_is_utf8(const char *s, size_t len);
-
 #endif

@@ -415,25 +415,49 @@ static void check_length(struct violations *vs, const struct field *f, json_t *v
         violation(vs, f, v, "Member must have length less than or equal to %" PRId64, f->max_len);
 }
 
+/* Where a name's length stands against the naming rule (see
+ * shape_check_name_length): <0 too short, >0 too long, 0 within. */
+static int name_length_cmp(const char *s, size_t len)
+{
+    size_t chars = text_utf16_length(s, len);
+
+    if (chars < DDB_MIN_TABLE_NAME_LEN) return -1;
+    return chars > DDB_MAX_TABLE_NAME_LEN ? 1 : 0;
+}
+
+int shape_check_name_length(const char *member, const char *s, size_t len, struct ddb_error *err)
+{
+    if (name_length_cmp(s, len) == 0) return 0;
+    return ddb_error_set(err, DDB_VALIDATION,
+                         "%s must be at least %d characters long and at most %d characters long",
+                         member, DDB_MIN_TABLE_NAME_LEN, DDB_MAX_TABLE_NAME_LEN);
+}
+
+bool shape_is_table_name(const char *s, size_t len)
+{
+    return name_length_cmp(s, len) == 0 && shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len);
+}
+
 /* A TableName that may be an ARN (.table_ref): an ARN only has the model's
- * length; a name breaks the pattern, or else the naming rule's length. */
+ * length; a name breaks the pattern, or else the naming rule's length, which
+ * the model words as its own constraints. */
 static void check_table_ref(struct violations *vs, const struct field *f, json_t *v)
 {
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
-    int64_t chars = (int64_t) text_utf16_length(s, len);
+    int cmp;
 
     if (arn_is_arn(s, len)) {
-        if (chars > DDB_MAX_TABLE_ARN_LEN)
+        if (text_utf16_length(s, len) > DDB_MAX_TABLE_ARN_LEN)
             violation(vs, f, v, "Member must have length less than or equal to %d",
                       DDB_MAX_TABLE_ARN_LEN);
     } else if (!shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len)) {
         violation(vs, f, v, "Member must satisfy regular expression pattern: %s",
                   SHAPE_TABLE_NAME_PATTERN);
-    } else if (chars < DDB_MIN_TABLE_NAME_LEN) {
+    } else if ((cmp = name_length_cmp(s, len)) < 0) {
         violation(vs, f, v, "Member must have length greater than or equal to %d",
                   DDB_MIN_TABLE_NAME_LEN);
-    } else if (chars > DDB_MAX_TABLE_NAME_LEN) {
+    } else if (cmp > 0) {
         violation(vs, f, v, "Member must have length less than or equal to %d",
                   DDB_MAX_TABLE_NAME_LEN);
     }
@@ -709,14 +733,9 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
                 err, DDB_VALIDATION,
                 "The parameter '%s' is required but was not present in the request", f->name);
         if (f->table_name && v && json_is_string(v) &&
-            !(f->table_ref && arn_is_arn(json_string_value(v), json_string_length(v)))) {
-            int64_t len = (int64_t) text_utf16_length(json_string_value(v), json_string_length(v));
-            if (len < 3 || len > 255)
-                return ddb_error_set(err, DDB_VALIDATION,
-                                     "%s must be at least 3 characters long and at most 255 "
-                                     "characters long",
-                                     f->name);
-        }
+            !(f->table_ref && arn_is_arn(json_string_value(v), json_string_length(v))) &&
+            shape_check_name_length(f->name, json_string_value(v), json_string_length(v), err) != 0)
+            return -1;
     }
 
     text_buf_puts(&vs.path, "");

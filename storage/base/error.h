@@ -102,4 +102,45 @@ const char *ddb_error_type(enum ddb_error_code code);
 /* "message" or "Message": DynamoDB spells the key differently per exception. */
 const char *ddb_error_message_key(enum ddb_error_code code);
 
+/* ---- "not found", in AWS's words ----
+ *
+ * DynamoDB words a missing resource differently per operation family; each
+ * wording is written once here (sources in error.c) and raised by calling
+ * its function, which sets err like ddb_error_set and returns -1. Texts
+ * quote names as given. */
+
+/* ResourceNotFoundException "Requested resource not found": the item
+ * operations (GetItem, PutItem, Query, batches, transactions, PartiQL). */
+int ddb_error_resource_not_found(struct ddb_error *err);
+/* ResourceNotFoundException "Requested resource not found: Table: <table> not
+ * found": the operations on a table itself (DescribeTable, UpdateTable,
+ * DeleteTable, the TTL, Kinesis, Contributor Insights and policy operations). */
+int ddb_error_table_not_found(struct ddb_error *err, const char *table);
+/* ResourceNotFoundException "Requested resource not found: Index <index> for
+ * table <table>": UpdateTable naming a GSI the table does not have. */
+int ddb_error_index_not_found(struct ddb_error *err, const char *index, const char *table);
+/* ResourceNotFoundException "Requested resource not found: Index: <index> not
+ * found for table: <table>": the Contributor Insights operations. */
+int ddb_error_insights_index_not_found(struct ddb_error *err, const char *index, const char *table);
+/* ResourceNotFoundException "Requested resource not found: ResourceArn: <arn>
+ * not found": the tag operations. */
+int ddb_error_resource_arn_not_found(struct ddb_error *err, const char *arn);
+/* ResourceNotFoundException "Requested resource not found: Stream: <arn> not
+ * found": the DynamoDB Streams operations. */
+int ddb_error_stream_not_found(struct ddb_error *err, const char *stream_arn);
+/* ResourceNotFoundException "Requested resource not found: Stream: <label> not
+ * found for Table: <table>": a policy operation naming a stream that is not
+ * the table's. */
+int ddb_error_table_stream_not_found(struct ddb_error *err, const char *stream_label,
+                                     const char *table);
+/* ResourceNotFoundException "Requested resource not found: Shard does not
+ * exist": GetShardIterator naming a shard the stream does not have. */
+int ddb_error_shard_not_found(struct ddb_error *err);
+/* TableNotFoundException "Table not found: <table>": the backup family
+ * (CreateBackup, the restores, DescribeContinuousBackups,
+ * UpdateContinuousBackups, ExportTableToPointInTime); what is a name or ARN. */
+int ddb_error_backup_table_not_found(struct ddb_error *err, const char *what);
+/* BackupNotFoundException "Backup not found: <arn>". */
+int ddb_error_backup_not_found(struct ddb_error *err, const char *backup_arn);
+
 #endif

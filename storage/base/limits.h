@@ -48,7 +48,8 @@
 #define DDB_MAX_BATCH_GET_KEYS           100
 #define DDB_MAX_BATCH_GET_RESPONSE_BYTES (16 * 1024 * 1024)
 #define DDB_MAX_BATCH_WRITE_ITEMS        25
-#define DDB_MAX_TRANSACT_ITEMS           100
+#define DDB_MAX_BATCH_STATEMENTS         25  /* BatchExecuteStatement's Statements */
+#define DDB_MAX_TRANSACT_ITEMS           100 /* ExecuteTransaction's TransactStatements too */
 #define DDB_MAX_TRANSACT_BYTES           (4 * 1024 * 1024)
 #define DDB_CLIENT_TOKEN_TTL_MS          (10 * 60 * 1000) /* ClientRequestToken */
 #define DDB_MAX_PAGE_READ_BYTES          (1024 * 1024)    /* Query and Scan read per page */
@@ -79,6 +80,8 @@
 #define DDB_PITR_LATEST_LAG_MS (5LL * 60 * 1000)
 /* ListBackups' Limit: 1 to 100 (API reference, ListBackups). */
 #define DDB_MAX_LIST_BACKUPS_LIMIT 100
+/* ListExports' MaxResults and ListImports' PageSize: 1 to 25 (API reference of each). */
+#define DDB_MAX_TRANSFER_LIST_PAGE 25
 
 /* DynamoDB Streams (developerguide/Streams.html; API_streams_*.html): records (and disabled
  * streams) are kept 24 hours, iterators expire after 15 minutes, shards roll over about every

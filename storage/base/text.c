@@ -1,10 +1,12 @@
 /*
- * text.c - Java lengths, base64 and a growable string buffer; see text.h.
+ * text.c - Java lengths, UTF-8, base64 and a growable string buffer; see
+ * text.h.
  */
 #include "storage/base/text.h"
 
 #include "storage/base/alloc.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +25,80 @@ size_t text_utf16_length(const char *s, size_t len)
         units += c >= 0xF0 ? 2 : 1;
     }
     return units;
+}
+
+/* ---- UTF-8 ---- */
+
+size_t text_utf8_decode(const char *s, size_t avail, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *) s;
+    uint32_t c;
+    size_t n;
+
+    if (avail == 0) return 0;
+    if (u[0] < 0x80) {
+        n = 1;
+        c = u[0];
+    } else if (u[0] >= 0xC2 && u[0] <= 0xDF) {
+        n = 2;
+        c = u[0] & 0x1FU;
+    } else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
+        n = 3;
+        c = u[0] & 0x0FU;
+    } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
+        n = 4;
+        c = u[0] & 0x07U;
+    } else {
+        return 0; /* a continuation byte, or a lead byte no sequence starts with */
+    }
+    if (n > avail) return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80) return 0;
+        c = (c << 6) | (u[i] & 0x3FU);
+    }
+    /* C0 and C1 were refused above; E0 and F0 can still start an overlong
+     * form, ED a surrogate, F4 a value past U+10FFFF. */
+    if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000)) return 0;
+    if ((c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF) return 0;
+    if (cp) *cp = c;
+    return n;
+}
+
+bool text_utf8_is_valid(const char *s, size_t len)
+{
+    size_t i = 0;
+
+    while (i < len) {
+        size_t n = (unsigned char) s[i] < 0x80 ? 1 : text_utf8_decode(s + i, len - i, NULL);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
+size_t text_utf8_encode(uint32_t cp, char out[TEXT_UTF8_MAX_BYTES])
+{
+    assert(cp <= 0x10FFFF);
+    if (cp < 0x80) {
+        out[0] = (char) cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char) (0xC0 | (cp >> 6));
+        out[1] = (char) (0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char) (0xE0 | (cp >> 12));
+        out[1] = (char) (0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char) (0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char) (0xF0 | (cp >> 18));
+    out[1] = (char) (0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char) (0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char) (0x80 | (cp & 0x3F));
+    return 4;
 }
 
 /* ---- base64 ---- */

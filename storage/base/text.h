@@ -1,11 +1,13 @@
 /*
  * text.h - the small text tools every layer needs, each written once:
- * string lengths as Java measures them, base64 as DynamoDB reads and writes
- * it, and a growable string buffer.
+ * string lengths as Java measures them, UTF-8 decoding and encoding, base64
+ * as DynamoDB reads and writes it, and a growable string buffer.
  *
  * DynamoDB is a Java service: the lengths in its limits and messages are
  * String.length(), UTF-16 code units, not bytes or characters; its blobs
- * travel as standard padded base64 (RFC 4648), read strictly.
+ * travel as standard padded base64 (RFC 4648), read strictly. Its strings are
+ * UTF-8 by the rules jansson's parser also applies, so text that came in
+ * through a JSON request always decodes.
  *
  * Ownership: text_buf owns its data until text_buf_take hands it over;
  * text_base64_encode_new and text_base64_decode return buffers the caller
@@ -18,12 +20,35 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- lengths ---- */
 
 /* The length of UTF-8 text s[0..len) as Java's String.length() counts it:
- * UTF-16 code units (a 4-byte UTF-8 sequence is a surrogate pair, 2 units). */
+ * UTF-16 code units (a 4-byte UTF-8 sequence is a surrogate pair, 2 units).
+ * It counts lead bytes without decoding, so a surrogate some import wrote as
+ * three bytes still counts as the one unit it is in Java. */
 size_t text_utf16_length(const char *s, size_t len);
+
+/* ---- UTF-8 (RFC 3629), the one decoder and the one encoder ---- */
+
+/* The most bytes one code point takes. */
+#define TEXT_UTF8_MAX_BYTES 4
+
+/* Decodes the code point at s[0..avail): returns the length of its sequence
+ * (1..4) and stores the code point in *cp when cp is not NULL; returns 0 when
+ * s does not start with a well-formed sequence: a stray continuation byte, a
+ * lead byte C0, C1 or F5..FF, an overlong form, a UTF-16 surrogate
+ * (U+D800..U+DFFF), a code point above U+10FFFF, or a sequence that avail
+ * cuts short (avail 0 included). */
+size_t text_utf8_decode(const char *s, size_t avail, uint32_t *cp);
+/* Whether s[0..len) is well-formed UTF-8 throughout (text_utf8_decode's rules). */
+bool text_utf8_is_valid(const char *s, size_t len);
+/* Writes the UTF-8 of cp (at most U+10FFFF, asserted) into out and returns
+ * its length, 1..4. A surrogate is written as the three bytes of its value,
+ * which text_utf8_decode refuses: callers that must not make one refuse it
+ * first. */
+size_t text_utf8_encode(uint32_t cp, char out[TEXT_UTF8_MAX_BYTES]);
 
 /* ---- base64 (RFC 4648, standard alphabet, padded) ---- */
 

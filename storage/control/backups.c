@@ -51,11 +51,6 @@ static struct backup *find_backup(struct db *db, const struct db_scope *scope, c
     return NULL;
 }
 
-static int backup_not_found(const char *arn, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_BACKUP_NOT_FOUND, "Backup not found: %s", arn);
-}
-
 int db_create_backup(struct db *db, const struct db_scope *scope, const char *table_name,
                      const char *backup_name, struct backup_desc *out, struct ddb_error *err)
 {
@@ -69,9 +64,7 @@ int db_create_backup(struct db *db, const struct db_scope *scope, const char *ta
     now_ms = db_now_ms(db);
     t = db_find_table(db, scope, table_name);
     if (!t) {
-        /* The text AWS sends for its backup operations' TableNotFoundException
-         * (continuous_backups.c). */
-        ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", table_name);
+        ddb_error_backup_table_not_found(err, table_name);
         goto out;
     }
     db_drop_expired_backups(db, now_ms);
@@ -98,7 +91,7 @@ int db_describe_backup(struct db *db, const struct db_scope *scope, const char *
     db_read_lock(db);
     b = find_backup(db, scope, arn, NULL);
     if (!b) {
-        backup_not_found(arn, err);
+        ddb_error_backup_not_found(err, arn);
         goto out;
     }
     backup_desc_copy(out, &b->desc);
@@ -120,7 +113,7 @@ int db_delete_backup(struct db *db, const struct db_scope *scope, const char *ar
     db_drop_expired_backups(db, db_now_ms(db));
     b = find_backup(db, scope, arn, &pos);
     if (!b) {
-        backup_not_found(arn, err);
+        ddb_error_backup_not_found(err, arn);
         goto out;
     }
     backup_desc_copy(out, &b->desc);

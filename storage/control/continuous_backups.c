@@ -21,13 +21,6 @@
 
 #include <string.h>
 
-/* "Table not found: T" - the text AWS sends, as quoted from the live service
- * by ScoutSuite issue 1533 and terraform-provider-aws issue 26577. */
-static int table_not_found(const char *name, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", name);
-}
-
 #define DAY_MS (24LL * 60 * 60 * 1000)
 
 void pitr_window(const struct table *t, int64_t now_ms, int64_t *earliest_ms, int64_t *latest_ms)
@@ -58,7 +51,7 @@ int db_describe_continuous_backups(struct db *db, const struct db_scope *scope,
     db_read_lock(db);
     t = db_find_table(db, scope, table_name);
     if (!t) {
-        table_not_found(table_name, err);
+        ddb_error_backup_table_not_found(err, table_name);
         goto out;
     }
     describe(t, db_now_ms(db), out);
@@ -80,7 +73,7 @@ int db_update_continuous_backups(struct db *db, const struct db_scope *scope,
     now_ms = db_now_ms(db);
     t = db_find_table(db, scope, table_name);
     if (!t) {
-        table_not_found(table_name, err);
+        ddb_error_backup_table_not_found(err, table_name);
         goto out;
     }
     if (enabled && !t->pitr.enabled) t->pitr.enabled_ms = now_ms;

@@ -22,12 +22,6 @@
 
 #define DEFAULT_MODE "ACCESSED_AND_THROTTLED_KEYS"
 
-static int table_not_found(const char *name, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: Table: %s not found", name);
-}
-
 void insights_desc_clear(struct insights_desc *d)
 {
     free(d->table_name);
@@ -42,13 +36,12 @@ static int find(struct db *db, const struct db_scope *scope, const char *table_n
                 struct ddb_error *err)
 {
     *index = NULL;
-    if (!(*t = db_find_table(db, scope, table_name))) return table_not_found(table_name, err);
+    if (!(*t = db_find_table(db, scope, table_name)))
+        return ddb_error_table_not_found(err, table_name);
     if (!index_name) return 0;
     *index = table_def_find_index(&(*t)->def, index_name);
     if (!*index || !(*index)->is_global)
-        return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                             "Requested resource not found: Index: %s not found for table: %s",
-                             index_name, table_name);
+        return ddb_error_insights_index_not_found(err, index_name, table_name);
     return 0;
 }
 
@@ -131,7 +124,7 @@ int db_list_insights(struct db *db, const struct db_scope *scope, const char *ta
     *count = 0;
     db_read_lock(db);
     if (table_name && !(only = db_find_table(db, scope, table_name))) {
-        table_not_found(table_name, err);
+        ddb_error_table_not_found(err, table_name);
         goto out;
     }
     ns = db_find_namespace(db, scope);

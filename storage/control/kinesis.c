@@ -28,12 +28,6 @@ void kinesis_destinations_free(struct kinesis_destination *d, size_t count)
     free(d);
 }
 
-static int table_not_found(const char *name, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: Table: %s not found", name);
-}
-
 int db_describe_kinesis(struct db *db, const struct db_scope *scope, const char *table_name,
                         struct kinesis_destination **out, size_t *count, struct ddb_error *err)
 {
@@ -44,7 +38,7 @@ int db_describe_kinesis(struct db *db, const struct db_scope *scope, const char 
     *count = 0;
     db_read_lock(db);
     if (!(t = db_find_table(db, scope, table_name))) {
-        table_not_found(table_name, err);
+        ddb_error_table_not_found(err, table_name);
         goto out;
     }
     if (t->meta.kinesis_count) *out = xcalloc(t->meta.kinesis_count, sizeof **out);
@@ -106,7 +100,7 @@ int db_change_kinesis(struct db *db, const struct db_scope *scope, const char *t
     *precision_out = NULL;
     db_write_lock(db);
     if (!(t = db_find_table(db, scope, table_name))) {
-        table_not_found(table_name, err);
+        ddb_error_table_not_found(err, table_name);
         goto out;
     }
     d = table_meta_kinesis(&t->meta, stream_arn);

@@ -36,18 +36,13 @@ static int find_policy(struct db *db, const struct db_scope *scope,
     static const struct resource_policy none = {0};
 
     *t = db_find_table(db, scope, target->table_name);
-    if (!*t)
-        return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                             "Requested resource not found: Table: %s not found",
-                             target->table_name);
+    if (!*t) return ddb_error_table_not_found(err, target->table_name);
     if (!target->stream_label) {
         *p = &(*t)->meta.policy;
         return 0;
     }
     if (!(*t)->latest_stream_label || strcmp((*t)->latest_stream_label, target->stream_label))
-        return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                             "Requested resource not found: Stream: %s not found for Table: %s",
-                             target->stream_label, target->table_name);
+        return ddb_error_table_stream_not_found(err, target->stream_label, target->table_name);
     if (!(*t)->meta.stream_policy_label ||
         strcmp((*t)->meta.stream_policy_label, target->stream_label)) {
         if (!for_change) {

@@ -45,7 +45,7 @@ static int find_pitr_source(struct db *db, const struct db_scope *scope,
     assert_lock_held();
     *out = src->source_table_name ? db_find_table(db, scope, src->source_table_name)
                                   : db_find_table_by_arn(db, scope, src->source_table_arn);
-    if (!*out) return ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", what);
+    if (!*out) return ddb_error_backup_table_not_found(err, what);
     if (!(*out)->pitr.enabled)
         return ddb_error_set(err, DDB_POINT_IN_TIME_RECOVERY_UNAVAILABLE,
                              "Point in time recovery is not enabled for table '%s'",
@@ -63,7 +63,7 @@ static struct backup *find_backup(struct db *db, const struct db_scope *scope, c
             (!b->desc.expiry_ms || b->desc.expiry_ms > db_now_ms(db)))
             return b;
     }
-    ddb_error_set(err, DDB_BACKUP_NOT_FOUND, "Backup not found: %s", arn);
+    ddb_error_backup_not_found(err, arn);
     return NULL;
 }
 

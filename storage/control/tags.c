@@ -19,13 +19,6 @@
 #include <string.h>
 #include <sys/types.h>
 
-/* [q DDB-TABLE-070, 101]: the tag operations' text for a table that is not there. */
-static int resource_not_found(const char *resource_arn, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: ResourceArn: %s not found", resource_arn);
-}
-
 void tags_free(struct tag *tags, size_t count)
 {
     for (size_t i = 0; i < count; i++) {
@@ -52,7 +45,7 @@ int db_list_tags(struct db *db, const struct db_scope *scope, const char *table_
     *count = 0;
     db_read_lock(db);
     if (!(t = db_find_table(db, scope, table_name))) {
-        resource_not_found(resource_arn, err);
+        ddb_error_resource_arn_not_found(err, resource_arn);
         goto out;
     }
     if (t->def.tag_count) *tags = xcalloc(t->def.tag_count, sizeof **tags);
@@ -77,7 +70,7 @@ int db_tag_resource(struct db *db, const struct db_scope *scope, const char *tab
 
     db_write_lock(db);
     if (!(t = db_find_table(db, scope, table_name))) {
-        resource_not_found(resource_arn, err);
+        ddb_error_resource_arn_not_found(err, resource_arn);
         goto out;
     }
     /* The request's keys are distinct (checked by api/), so the merged count is exact. */
@@ -117,7 +110,7 @@ int db_untag_resource(struct db *db, const struct db_scope *scope, const char *t
 
     db_write_lock(db);
     if (!(t = db_find_table(db, scope, table_name))) {
-        resource_not_found(resource_arn, err);
+        ddb_error_resource_arn_not_found(err, resource_arn);
         goto out;
     }
     for (size_t i = 0; i < count; i++) {

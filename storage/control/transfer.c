@@ -281,7 +281,7 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     }
     t = db_find_table_by_arn(db, scope, r->table_arn);
     if (!t) {
-        ddb_error_set(err, DDB_TABLE_NOT_FOUND, "Table not found: %s", r->table_arn);
+        ddb_error_backup_table_not_found(err, r->table_arn);
         goto out;
     }
     if (incremental) {

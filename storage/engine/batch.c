@@ -32,6 +32,7 @@
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/model/item.h"
 #include "storage/table/throttle.h"
 
 #include <stdlib.h>
@@ -165,9 +166,9 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
 
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < op_count; i++) {
-        if (ops[i].kind == WRITE_PUT && ops[i].put_item->size_bytes > DDB_MAX_ITEM_BYTES)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Item size has exceeded the maximum allowed size");
+        if (ops[i].kind == WRITE_PUT &&
+            item_check_size(ops[i].put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0)
+            return -1;
     }
     pws = xcalloc(op_count ? op_count : 1, sizeof *pws);
     tables = xcalloc(op_count ? op_count : 1, sizeof *tables);

@@ -48,12 +48,6 @@
 #include <string.h>
 #include <time.h>
 
-int catalog_not_found(const char *name, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: Table: %s not found", name);
-}
-
 /* ResourceInUseException for a change to a table that is not ACTIVE (texts in the file comment). */
 int catalog_check_settled(const struct table *t, int64_t now_ms, struct ddb_error *err)
 {
@@ -229,7 +223,7 @@ int db_describe_table(struct db *db, const struct db_scope *scope, const char *n
     now_ms = db_now_ms(db);
     t = db_find_table_entry(db, scope, name);
     if (!t || catalog_deleted_by(t, now_ms)) {
-        catalog_not_found(name, err);
+        ddb_error_table_not_found(err, name);
         goto out;
     }
     table_describe(t, out);
@@ -255,7 +249,7 @@ int db_delete_table(struct db *db, const struct db_scope *scope, const char *nam
     catalog_purge_deleted(db, scope, now_ms);
     t = db_find_table_entry(db, scope, name);
     if (!t) {
-        catalog_not_found(name, err);
+        ddb_error_table_not_found(err, name);
         goto out;
     }
     if (catalog_check_settled(t, now_ms, err) != 0) goto out;

@@ -14,9 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ResourceNotFoundException "Requested resource not found: Table: NAME not
- * found". Raises an error only: needs no lock. */
-int catalog_not_found(const char *name, struct ddb_error *err);
 /* ResourceInUseException while t is CREATING, UPDATING or DELETING at now_ms. */
 int catalog_check_settled(const struct table *t, int64_t now_ms, struct ddb_error *err);
 /* A DELETING table whose time has come: gone for every call. */

@@ -60,7 +60,7 @@ static int update_prepare(struct db *db, const struct db_scope *scope, const str
     p->scope = scope;
     p->now_ms = db_now_ms(db);
     t = db_find_table_entry(db, scope, u->name);
-    if (!t || catalog_deleted_by(t, p->now_ms)) return catalog_not_found(u->name, err);
+    if (!t || catalog_deleted_by(t, p->now_ms)) return ddb_error_table_not_found(err, u->name);
     p->t = t;
     p->on_demand = (u->has_billing ? u->billing : t->def.billing) == BILLING_PAY_PER_REQUEST;
     p->switched_billing = u->has_billing && u->billing != t->def.billing;

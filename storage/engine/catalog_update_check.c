@@ -327,13 +327,6 @@ static int online_index_limit(struct ddb_error *err)
                          "deleted simultaneously per table");
 }
 
-static int index_not_found(const struct table *t, const char *name, struct ddb_error *err)
-{
-    /* ack-api-quirks DDB-TABLE-161/375 (live service). */
-    return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: Index %s for table %s", name, t->def.name);
-}
-
 /* Appends "Schema:[SchemaElement: key{a:S:HASH}, ...]" for a key schema to buf. */
 static void describe_schema(const struct key_schema *k, const struct attr_def *defs,
                             size_t def_count, char *buf, size_t cap)
@@ -455,7 +448,8 @@ static int check_gsi_changes(const struct update_plan *p, struct ddb_error *err)
             continue;
         }
         /* An LSI name is answered like an unknown index (see docs/differences.md). */
-        if (!(idx = catalog_find_gsi(t, g->def.name))) return index_not_found(t, g->def.name, err);
+        if (!(idx = catalog_find_gsi(t, g->def.name)))
+            return ddb_error_index_not_found(err, g->def.name, t->def.name);
         /* Deleting the index being built is admitted once it backfills (DDB-TABLE-149). */
         if (g->kind == GSI_UPDATE_DELETE && index_change_running(t, p->now_ms) &&
             index_status_at(idx, p->now_ms) != INDEX_CREATING)

@@ -213,7 +213,7 @@ int db_require_table(struct db *db, const struct db_scope *scope, const char *na
     if (*out && (*out)->transient_until_ms &&
         table_status_at(*out, db_now_ms(db)) == TABLE_CREATING)
         *out = NULL;
-    if (!*out) return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, "Requested resource not found");
+    if (!*out) return ddb_error_resource_not_found(err);
     return 0;
 }
 

@@ -148,9 +148,7 @@ int db_insight_report(struct db *db, const char *namespace_id, const char *table
         }
     }
     db_unlock(db);
-    if (table_name && *count == 0)
-        rc = ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                           "Requested resource not found: Table: %s not found", table_name);
+    if (table_name && *count == 0) rc = ddb_error_table_not_found(err, table_name);
     for (size_t i = 0; i < *count; i++)
         insight_report_judge(&(*out)[i]);
     return rc;

@@ -39,6 +39,7 @@
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/model/item.h"
 #include "storage/table/throttle.h"
 
 #include <assert.h>
@@ -401,10 +402,9 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     *capacities = NULL;
     *capacity_count = 0;
     for (size_t i = 0; i < op_count; i++) {
-        if (ops[i].kind == WRITE_PUT && ops[i].put_item->size_bytes > DDB_MAX_ITEM_BYTES) {
-            ddb_error_set(err, DDB_VALIDATION, "Item size has exceeded the maximum allowed size");
+        if (ops[i].kind == WRITE_PUT &&
+            item_check_size(ops[i].put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0)
             goto out_unlocked;
-        }
     }
     db_write_lock(db);
     now_ms = db_now_ms(db);

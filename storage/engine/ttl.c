@@ -62,14 +62,6 @@ void ttl_desc_clear(struct ttl_desc *d)
 /* UpdateTimeToLive, DescribeTimeToLive                                      */
 /* ------------------------------------------------------------------------ */
 
-/* Not recorded from AWS for the TTL operations (only the type is, by the
- * ack-api-quirks lab); DescribeTable's text is used. */
-static int table_not_found(const char *name, struct ddb_error *err)
-{
-    return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                         "Requested resource not found: Table: %s not found", name);
-}
-
 static bool same_attribute(const struct ttl_setting *ttl, const char *attribute)
 {
     return ttl->attribute && strcmp(ttl->attribute, attribute) == 0;
@@ -118,7 +110,7 @@ int db_update_ttl(struct db *db, const struct db_scope *scope, const char *table
     now_ms = db_now_ms(db);
     t = db_find_table(db, scope, table_name);
     if (!t) {
-        table_not_found(table_name, err);
+        ddb_error_table_not_found(err, table_name);
         goto out;
     }
     if (check_ttl_change(&t->ttl, enabled, attribute, now_ms, err) != 0) goto out;
@@ -149,7 +141,7 @@ int db_describe_ttl(struct db *db, const struct db_scope *scope, const char *tab
     db_read_lock(db);
     t = db_find_table(db, scope, table_name);
     if (!t) {
-        table_not_found(table_name, err);
+        ddb_error_table_not_found(err, table_name);
         goto out;
     }
     out->status = t->ttl.enabled ? TTL_ENABLED : TTL_DISABLED;

@@ -14,12 +14,12 @@
  * the key-only item when it had none (build_updated_item).
  */
 #include "storage/base/alloc.h"
-#include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
 #include "storage/engine/capacity.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/model/item.h"
 #include "storage/table/throttle.h"
 
 #include <string.h>
@@ -136,11 +136,7 @@ static int build_updated_item(const struct table *t, const struct write_op *op,
         }
     }
     if (table_check_item(t, &attrs, err) != 0) goto fail;
-    if (item_attrs_size_bytes(&attrs) > DDB_MAX_ITEM_BYTES) {
-        ddb_error_set(err, DDB_VALIDATION,
-                      "Item size to update has exceeded the maximum allowed size");
-        goto fail;
-    }
+    if (item_check_size(item_attrs_size_bytes(&attrs), ITEM_SIZE_UPDATED, err) != 0) goto fail;
     *out = item_new(&attrs);
     return 0;
 fail:
@@ -356,9 +352,9 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     memset(res, 0, sizeof *res);
     value_init_null(&res->collection_metrics.key);
     memset(&pw, 0, sizeof pw);
-    if (op->kind == WRITE_PUT && op->put_item->size_bytes > DDB_MAX_ITEM_BYTES)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "Item size has exceeded the maximum allowed size");
+    if (op->kind == WRITE_PUT &&
+        item_check_size(op->put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0)
+        return -1;
 
     db_write_lock(db);
     if (write_prepare(db, scope, op, &pw, err) != 0) goto out;

@@ -24,6 +24,7 @@
  * dynalite test/updateItem.js), but not behind a #name.
  */
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 #include "storage/expr/expr_ast.h"
 
 #include <assert.h>
@@ -196,24 +197,10 @@ static enum expr_tok keyword_or_id(const char *s, size_t len)
 
 /* Length of the UTF-8 sequence starting at s[0] if it is well formed, else 1:
  * an UNKNOWN token is one character, and a message quoting it stays UTF-8. */
-static size_t char_len(const unsigned char *s, size_t avail)
+static size_t char_len(const char *s, size_t avail)
 {
-    size_t n;
-
-    if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF)
-        n = 2;
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-        n = 3;
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-        n = 4;
-    else
-        return 1;
-    if (n > avail) return 1;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80) return 1;
-    }
-    return n;
+    size_t n = text_utf8_decode(s, avail, NULL);
+    return n ? n : 1;
 }
 
 static void push(struct expr_tokens *t, size_t *cap, enum expr_tok type, size_t start, size_t len)
@@ -317,7 +304,7 @@ void expr_lex(const char *src, size_t len, struct expr_tokens *out)
         n = punct(src + i, len - i, &type);
         if (n == 0) {
             type = TOK_UNKNOWN;
-            n = char_len(s + i, len - i);
+            n = char_len(src + i, len - i);
         }
         i += n;
         push(out, &cap, type, start, n);

@@ -12,6 +12,7 @@
 #ifndef DDB_ITEM_H
 #define DDB_ITEM_H
 
+#include "storage/base/error.h"
 #include "storage/model/value.h"
 
 #include <stdatomic.h>
@@ -35,5 +36,16 @@ const struct value *item_get(const struct item *item, const char *name, size_t n
 const struct value *item_get_cstr(const struct item *item, const char *name);
 /* Size by DynamoDB's rules of a top-level attribute map. */
 size_t item_attrs_size_bytes(const struct value *attrs);
+
+/* What an item's size is checked as: DynamoDB words the refusal of an item a
+ * request gives whole differently from that of the item an update makes. */
+enum item_size_check {
+    ITEM_SIZE_GIVEN,   /* PutItem, BatchWriteItem, TransactWriteItems Put, PartiQL, imports */
+    ITEM_SIZE_UPDATED, /* the result of an UpdateItem (or a transaction's Update) */
+};
+/* The item-size rule, written once: 0 when size_bytes is at most
+ * DDB_MAX_ITEM_BYTES (400 KB), else -1 with ValidationException in AWS's
+ * words for `checked`. */
+int item_check_size(size_t size_bytes, enum item_size_check checked, struct ddb_error *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "storage/partiql/pql_lex.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -167,9 +168,9 @@ void pql_lex(const char *s, size_t len, struct pql_tokens *out)
             case '+': one = PT_PLUS; break;
             case '-': one = PT_MINUS; break;
             default:
-                /* one UTF-8 code point */
-                while (i + n < len && ((unsigned char) s[i + n] & 0xC0) == 0x80)
-                    n++;
+                /* one UTF-8 code point, or one byte where none starts */
+                n = text_utf8_decode(s + i, len - i, NULL);
+                if (n == 0) n = 1;
                 break;
             }
             push(out, &cap, one, start, n);

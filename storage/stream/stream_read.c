@@ -27,22 +27,18 @@
 #include <string.h>
 #include <xxhash.h>
 
-/* Exact texts AWS sends. Sources: "Requested resource not found: Stream: <arn>
- * not found" - an AWS-run test of stream readers (DescribeStream on a missing
- * stream); "Invalid StreamArn" - the AWS SDK for JavaScript v2 integration
- * test against the live service; "The data you are trying to access has been
- * trimmed" and "Requested resource not found: Shard does not exist" - errors
- * quoted from the live service by stream consumers (node-dynamodb-stream
- * issue 13; the Kinesis adapter's shard-end handling); "Invalid ShardId in
+/* Exact texts AWS sends (its "not found" texts for a stream and a shard are
+ * base/error.c's). Sources: "Invalid StreamArn" - the AWS SDK for JavaScript
+ * v2 integration test against the live service; "The data you are trying to
+ * access has been trimmed" - an error quoted from the live service by stream
+ * consumers (node-dynamodb-stream issue 13); "Invalid ShardId in
  * ShardIterator" - a live-service error quoted in formkiq-core issue 524. The
  * ExpiredIteratorException text is the API reference's description of that
  * exception's message. */
-#define MSG_INVALID_ARN      "Invalid StreamArn"
-#define MSG_STREAM_NOT_FOUND "Requested resource not found: Stream: %s not found"
-#define MSG_SHARD_NOT_FOUND  "Requested resource not found: Shard does not exist"
-#define MSG_ITERATOR_SHARD   "Invalid ShardId in ShardIterator"
-#define MSG_TRIMMED          "The data you are trying to access has been trimmed"
-#define MSG_EXPIRED          "The provided iterator exceeds the maximum age allowed."
+#define MSG_INVALID_ARN    "Invalid StreamArn"
+#define MSG_ITERATOR_SHARD "Invalid ShardId in ShardIterator"
+#define MSG_TRIMMED        "The data you are trying to access has been trimmed"
+#define MSG_EXPIRED        "The provided iterator exceeds the maximum age allowed."
 /* Not recorded from AWS: Alternator's AWS-run tests only pin the type
  * (ValidationException) for a garbage iterator and sequence number. */
 #define MSG_INVALID_ITERATOR "Invalid ShardIterator"
@@ -274,7 +270,7 @@ static struct stream *find_stream(struct stream_registry *reg, const char *names
     stream_registry_maintain(reg, now_ms); /* forgets streams disabled 24 h ago */
     s = registry_find(reg, namespace_id, arn);
     if (!s) {
-        ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, MSG_STREAM_NOT_FOUND, arn);
+        ddb_error_stream_not_found(err, arn);
         return NULL;
     }
     stream_maintain(s, now_ms);
@@ -359,7 +355,7 @@ int stream_shard_iterator(struct stream_registry *reg, const char *namespace_id,
     s = find_stream(reg, namespace_id, arn, now_ms, err);
     if (!s) return -1;
     sh = find_shard(s, shard_id);
-    if (!sh) return ddb_error_set(err, DDB_RESOURCE_NOT_FOUND, MSG_SHARD_NOT_FOUND);
+    if (!sh) return ddb_error_shard_not_found(err);
     switch (type) {
     case SHARD_ITERATOR_TRIM_HORIZON:
         position = sh->trimmed_through >= sh->start_seq ? sh->trimmed_through + 1 : sh->start_seq;

@@ -1,6 +1,7 @@
 /*
  * test_value.c - values: equality, key ordering, maps, and item sizes by AWS's rules.
  */
+#include "storage/base/limits.h"
 #include "storage/model/item.h"
 #include "storage/model/value.h"
 #include "storage/tests/check.h"
@@ -382,6 +383,23 @@ static void test_item_size_follows_aws_rules(void)
     item_unref(item);
 }
 
+static void test_item_size_rule_allows_400_kb_and_words_each_refusal(void)
+{
+    struct ddb_error err = {0};
+
+    CHECK_INT_EQ(item_check_size(DDB_MAX_ITEM_BYTES, ITEM_SIZE_GIVEN, &err), 0);
+    CHECK_INT_EQ(err.code, DDB_OK);
+    CHECK_INT_EQ(item_check_size(DDB_MAX_ITEM_BYTES + 1, ITEM_SIZE_GIVEN, &err), -1);
+    CHECK_INT_EQ(err.code, DDB_VALIDATION);
+    CHECK_STR_EQ(err.message, "Item size has exceeded the maximum allowed size");
+    ddb_error_clear(&err);
+    CHECK_INT_EQ(item_check_size(DDB_MAX_ITEM_BYTES, ITEM_SIZE_UPDATED, &err), 0);
+    CHECK_INT_EQ(item_check_size(DDB_MAX_ITEM_BYTES + 1, ITEM_SIZE_UPDATED, &err), -1);
+    CHECK_INT_EQ(err.code, DDB_VALIDATION);
+    CHECK_STR_EQ(err.message, "Item size to update has exceeded the maximum allowed size");
+    ddb_error_clear(&err);
+}
+
 static void test_number_size_ignores_leading_and_trailing_zeros(void)
 {
     struct value v;
@@ -406,6 +424,7 @@ int main(void)
     RUN(test_large_maps_find_every_name_in_order);
     RUN(test_large_sets_compare_in_any_order);
     RUN(test_item_size_follows_aws_rules);
+    RUN(test_item_size_rule_allows_400_kb_and_words_each_refusal);
     RUN(test_number_size_ignores_leading_and_trailing_zeros);
     return check_report();
 }
