@@ -170,6 +170,55 @@ static const struct field tag_fields[] = {
 static const struct field tag_member = {
     .type = F_STRUCT, .shape_name = "Tag", .children = tag_fields};
 
+/* VectorIndex / CreateVectorIndexAction (spec-24 2.1: botocore's model,
+ * members in model order; the enum orders as AWS prints them, per dynoxide's
+ * captures). Dimensions' maximum (4096) is the service's, checked in
+ * vector_rules.c with its own text. */
+static const char *const distance_function_choices[] = {"COSINE", "DOT_PRODUCT", "EUCLIDEAN", NULL};
+static const char *const search_element_type_choices[] = {"HASH", "INLINE_FILTER", NULL};
+
+static const struct field vector_attribute_fields[] = {
+    {"AttributeName", F_STRING, .required = true, .min_len = 1, .max_len = DDB_MAX_KEY_NAME_BYTES},
+    {0},
+};
+
+static const struct field search_schema_element_fields[] = {
+    {"AttributeName", F_STRING, .required = true, .max_len = 65535},
+    {"SearchSchemaElementType", F_STRING, .required = true, .choices = search_element_type_choices},
+    {0},
+};
+static const struct field search_schema_element = {.type = F_STRUCT,
+                                                   .shape_name = "SearchSchemaElement",
+                                                   .children = search_schema_element_fields};
+
+static const struct field vector_index_fields[] = {
+    INDEX_NAME_FIELD,
+    {"VectorAttribute", F_STRUCT, .required = true, .shape_name = "VectorAttributeDefinition",
+     .children = vector_attribute_fields},
+    {"SearchSchema", F_LIST, .min_len = 1, .member = &search_schema_element},
+    {"Projection", F_STRUCT, .required = true, .shape_name = "Projection",
+     .children = projection_fields},
+    {"Dimensions", F_LONG, .required = true, .has_min = true, .min_value = 1},
+    {"DistanceFunction", F_STRING, .required = true, .choices = distance_function_choices},
+    {0},
+};
+static const struct field vector_index_member = {
+    .type = F_STRUCT, .shape_name = "VectorIndex", .children = vector_index_fields};
+
+static const struct field vector_delete_action_fields[] = {
+    INDEX_NAME_FIELD,
+    {0},
+};
+
+static const struct field vector_index_update_fields[] = {
+    {"Create", F_STRUCT, .shape_name = "CreateVectorIndexAction", .children = vector_index_fields},
+    {"Delete", F_STRUCT, .shape_name = "DeleteVectorIndexAction",
+     .children = vector_delete_action_fields},
+    {0},
+};
+static const struct field vector_index_update_member = {
+    .type = F_STRUCT, .shape_name = "VectorIndexUpdate", .children = vector_index_update_fields};
+
 /* CreateTable request shape. [p]: GSI violations are listed before LSI ones. */
 const struct field create_table_fields[] = {
     {"AttributeDefinitions", F_LIST, .required = true, .member = &attribute_definition},
@@ -193,6 +242,7 @@ const struct field create_table_fields[] = {
     {"OnDemandThroughput", F_STRUCT, .shape_name = "OnDemandThroughput",
      .children = on_demand_throughput_fields},
     {"ResourcePolicy", F_STRING},
+    {"VectorIndexes", F_LIST, .member = &vector_index_member},
     {0},
 };
 
@@ -345,6 +395,7 @@ const struct field update_table_fields[] = {
      .children = on_demand_throughput_fields},
     {"WarmThroughput", F_STRUCT, .shape_name = "WarmThroughput",
      .children = warm_throughput_fields},
+    {"VectorIndexUpdates", F_LIST, .member = &vector_index_update_member},
     {0},
 };
 

@@ -18,8 +18,10 @@
  */
 #include "api/ops/ops.h"
 #include "api/ops/table_rules.h"
+#include "api/ops/vector_rules.h"
 #include "api/wire/body.h"
 #include "api/wire/wire_table.h"
+#include "api/wire/wire_vector.h"
 #include "storage/base/alloc.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_tables.h"
@@ -42,6 +44,8 @@ struct update_parts {
     bool on_demand, warm, replicas, other; /* other: global-table members */
     bool gsi_create_or_delete;
     bool gsi_create;
+    bool vector_updates;    /* VectorIndexUpdates: an online index change like a GSI Create */
+    bool gsi_online_change; /* a GSI Create or Delete */
 };
 
 static void find_update_parts(const json_t *body, struct update_parts *p)
@@ -64,10 +68,15 @@ static void find_update_parts(const json_t *body, struct update_parts *p)
     p->replicas = body_member(body, "ReplicaUpdates") != NULL;
     p->other = body_member(body, "MultiRegionConsistency") ||
                body_member(body, "GlobalTableWitnessUpdates");
+    p->vector_updates = json_array_size(body_member(body, "VectorIndexUpdates")) > 0;
+    if (p->vector_updates) p->gsi_create_or_delete = true;
     json_array_foreach(gsi, i, u)
     {
         if (body_member(u, "Create")) p->gsi_create = true;
-        if (body_member(u, "Create") || body_member(u, "Delete")) p->gsi_create_or_delete = true;
+        if (body_member(u, "Create") || body_member(u, "Delete")) {
+            p->gsi_online_change = true;
+            p->gsi_create_or_delete = true;
+        }
     }
 }
 
@@ -75,7 +84,7 @@ static int count_parts(const struct update_parts *p)
 {
     return p->throughput + p->billing + p->stream + p->gsi_updates + p->sse +
            p->deletion_protection + p->table_class + p->on_demand + p->warm + p->replicas +
-           p->other;
+           p->other + p->vector_updates;
 }
 
 /* Which members may travel together [q DDB-TABLE-015/174/359/442]. */
@@ -343,6 +352,21 @@ static void decode_settings(const json_t *body, struct table_update *u)
     decode_warm(body_member(body, "WarmThroughput"), &u->warm, &u->warm_sent);
 }
 
+/* The one VectorIndexUpdates entry (NULL: none). */
+static void decode_vector_update(const json_t *e, struct table_update *u)
+{
+    const json_t *del = body_member(e, "Delete");
+
+    if (!e) return;
+    u->has_vector_update = true;
+    if (del) {
+        u->vector_delete = true;
+        u->vector.name = xstrdup(body_member_str(del, "IndexName"));
+    } else {
+        wire_vector_def_from_json(body_member(e, "Create"), &u->vector);
+    }
+}
+
 /* Fills the storage request from the (checked) body: typed values only. */
 static void decode_table_update(const json_t *body, struct table_update *u)
 {
@@ -356,6 +380,7 @@ static void decode_table_update(const json_t *body, struct table_update *u)
         wire_table_attr_defs_from_json(body_member(body, "AttributeDefinitions"), &u->attr_defs,
                                        &u->attr_def_count);
     decode_replica_updates(body_member(body, "ReplicaUpdates"), u);
+    decode_vector_update(json_array_get(body_member(body, "VectorIndexUpdates"), 0), u);
     if (!json_array_size(list)) return;
     u->gsi_updates = xcalloc(json_array_size(list), sizeof *u->gsi_updates);
     json_array_foreach(list, i, e)
@@ -393,6 +418,9 @@ int op_update_table(struct api_request *rq)
     if (table_rules_sse(body_member(rq->body, "SSESpecification"), &rq->err) != 0) goto out;
     if (table_rules_table_class(rq->body, &rq->err) != 0) goto out;
     if (check_gsi_updates(rq->body, &rq->err) != 0) goto out;
+    if (vector_rules_check_updates(rq->body, &rq->err) != 0) goto out;
+    if (parts.vector_updates && parts.gsi_online_change && vector_rules_online_limit(&rq->err) != 0)
+        goto out;
     decode_table_update(rq->body, &update);
     if (db_update_table(rq->db, &rq->scope, &update, &desc, &rq->err) != 0) goto out;
     rq->reply = json_object();

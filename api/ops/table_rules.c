@@ -11,6 +11,7 @@
 #include "api/ops/table_rules.h"
 
 #include "api/ops/tag_rules.h"
+#include "api/ops/vector_rules.h"
 #include "api/wire/body.h"
 #include "api/wire/wire_table.h"
 #include "storage/base/alloc.h"
@@ -360,8 +361,9 @@ static int check_create_key_schema(const json_t *body, struct ddb_error *err)
     const json_t *defs = body_member(body, "AttributeDefinitions");
     const json_t *ks = body_member(body, "KeySchema");
     size_t ndefs = json_array_size(defs);
-    bool has_indexes =
-        body_member(body, "LocalSecondaryIndexes") || body_member(body, "GlobalSecondaryIndexes");
+    bool has_indexes = body_member(body, "LocalSecondaryIndexes") ||
+                       body_member(body, "GlobalSecondaryIndexes") ||
+                       body_member(body, "VectorIndexes");
 
     if (check_two_part_length(ks, "keySchema", err) != 0) return -1;
 
@@ -410,6 +412,19 @@ static int check_definitions_used(const json_t *body, struct ddb_error *err)
         json_array_foreach(index_lists[k], j, idx)
         {
             json_array_foreach(body_member(idx, "KeySchema"), i, e)
+            {
+                if (!list_has_member(used, "AttributeName", body_member_str(e, "AttributeName")))
+                    json_array_append(used, e);
+            }
+        }
+    }
+    /* A vector index's SearchSchema attributes count as used (spec-24 2.2). */
+    {
+        size_t j;
+        json_t *idx;
+        json_array_foreach(body_member(body, "VectorIndexes"), j, idx)
+        {
+            json_array_foreach(body_member(idx, "SearchSchema"), i, e)
             {
                 if (!list_has_member(used, "AttributeName", body_member_str(e, "AttributeName")))
                     json_array_append(used, e);
@@ -510,7 +525,8 @@ static int check_create_indexes(const json_t *body, struct ddb_error *err)
     size_t i;
     json_t *idx;
 
-    if (!lsis && !gsis) return 0;
+    if (!lsis && !gsis)
+        return body_member(body, "VectorIndexes") ? check_definitions_used(body, err) : 0;
     json_array_foreach(lsis, i, idx)
     {
         char path[64];
@@ -683,6 +699,7 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
     if (check_create_warm(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
     if (check_create_indexes(body, err) != 0) return -1;
+    if (vector_rules_check_create(body, err) != 0) return -1;
     if (table_rules_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;
     if (table_rules_sse(body_member(body, "SSESpecification"), err) != 0) return -1;
     if (table_rules_table_class(body, err) != 0) return -1;

@@ -27,6 +27,7 @@
 
 #include "api/wire/body.h"
 #include "api/wire/wire_value.h"
+#include "api/wire/wire_vector.h"
 #include "storage/base/alloc.h"
 #include "storage/model/throughput.h"
 
@@ -232,6 +233,8 @@ void wire_table_def_from_json(const json_t *body, struct table_def *out)
     out->table_class = dup_str(body, "TableClass");
     wire_table_on_demand_from_json(json_object_get(body, "OnDemandThroughput"), &out->on_demand);
     wire_table_warm_from_json(json_object_get(body, "WarmThroughput"), &out->warm);
+    wire_vector_defs_from_json(json_object_get(body, "VectorIndexes"), &out->vectors,
+                               &out->vector_count);
     if (json_array_size(tags)) {
         out->tags = xcalloc(json_array_size(tags), sizeof *out->tags);
         json_array_foreach(tags, i, e)
@@ -536,6 +539,7 @@ json_t *wire_table_desc_to_json(const struct table_desc *d)
     sub = on_demand_to_json(&def->on_demand);
     if (sub) json_object_set_new(obj, "OnDemandThroughput", sub);
     if (d->restore.present) json_object_set_new(obj, "RestoreSummary", restore_to_json(d));
+    if (def->vector_count) json_object_set_new(obj, "VectorIndexes", wire_vector_descs_to_json(d));
     return obj;
 }
 
@@ -737,5 +741,7 @@ json_t *wire_table_def_to_create_json(const struct table_def *def)
         json_object_set_new(obj, "SSESpecification", sse);
     }
     if (def->table_class) json_object_set_new(obj, "TableClass", json_string(def->table_class));
+    /* Restores keep the vector indexes (spec-24 2.8; VectorIndexOverride is not read yet). */
+    if (def->vector_count) json_object_set_new(obj, "VectorIndexes", wire_vector_defs_to_json(def));
     return obj;
 }

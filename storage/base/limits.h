@@ -94,4 +94,15 @@
 #define DDB_MAX_LIST_STREAMS_LIMIT    100
 #define DDB_MAX_DESCRIBE_STREAM_LIMIT 100
 
+/* Vector indexes (developerguide VectorSearch.Requirements; AWS agent toolkit
+ * vector-search.md; error texts captured by dynoxide): at most 5 per table,
+ * 1..4096 dimensions, TopK 1..100, up to 18 INLINE_FILTER elements, a
+ * SearchVectors answer of at most 16 MB, 1 KB minimum of vector request bytes. */
+#define DDB_MAX_VECTOR_INDEXES       5
+#define DDB_MAX_VECTOR_DIMENSIONS    4096
+#define DDB_MAX_SEARCH_TOP_K         100
+#define DDB_MAX_INLINE_FILTERS       18
+#define DDB_MAX_SEARCH_ANSWER_BYTES  (16 * 1024 * 1024)
+#define DDB_MIN_VECTOR_REQUEST_BYTES 1024
+
 #endif

@@ -139,6 +139,7 @@ static void describe_statuses(const struct table *t, int64_t now_ms, struct tabl
 {
     describe_deleting_gsis(t, now_ms, out);
     out->status = table_is_deleting(t) ? TABLE_DELETING : table_status_at(t, now_ms);
+    catalog_vector_statuses(t, now_ms, out->status == TABLE_CREATING, out);
     for (size_t i = 0; i < out->def.gsi_count; i++) {
         struct index_desc *d = &out->gsi_descs[i];
         const struct table_index *idx = table_find_index(t, out->def.gsis[i].name);
@@ -187,6 +188,7 @@ void catalog_describe_new(const struct table *t, struct table_desc *out)
     /* Its GSIs are answered CREATING too (ack-api-quirks DDB-TABLE-148). */
     for (size_t i = 0; i < out->def.gsi_count; i++)
         out->gsi_descs[i].status = INDEX_CREATING;
+    catalog_vector_statuses(t, 0, true, out);
 }
 
 int db_create_table(struct db *db, const struct db_scope *scope, struct table_def *def,

@@ -48,4 +48,17 @@ struct update_plan {
  * changes (catalog_update_check.c). Caller holds the lock exclusively. */
 int catalog_update_validate(const struct update_plan *p, struct ddb_error *err);
 
+/* Vector indexes' UpdateTable rules (catalog_update_vector.c), called by
+ * catalog_update_validate: those of the billing mode, then the index change
+ * itself (running: another index change is under way). */
+int catalog_vector_billing(const struct update_plan *p, struct ddb_error *err);
+int catalog_vector_change(const struct update_plan *p, bool running, struct ddb_error *err);
+/* Applies a VectorIndexUpdates Create (before the answer is described), then
+ * sets the answer's statuses and applies a Delete (after). */
+void catalog_vector_apply(struct db *db, const struct update_plan *p);
+void catalog_vector_answer(const struct update_plan *p, struct table_desc *out);
+/* The vector indexes' statuses DescribeTable reports at now_ms (table_creating: all CREATING). */
+void catalog_vector_statuses(const struct table *t, int64_t now_ms, bool table_creating,
+                             struct table_desc *out);
+
 #endif

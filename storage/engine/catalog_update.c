@@ -351,9 +351,11 @@ static void update_apply(struct db *db, const struct update_plan *p, struct upda
         xcalloc(p->u->gsi_update_count ? p->u->gsi_update_count : 1, sizeof(struct throughput));
     apply_gsi_throughput(p, done->old_gsi_throughput);
     apply_gsi_creates(db, p, done);
+    catalog_vector_apply(db, p);
     describe_update(p, done, out);
     apply_transient(db, p, out);
     apply_gsi_deletes(db, p, out);
+    catalog_vector_answer(p, out);
     persist_table(t);
 }
 
@@ -420,5 +422,6 @@ void table_update_clear(struct table_update *u)
     for (size_t i = 0; i < u->replica_update_count; i++)
         free(u->replica_updates[i].region);
     free(u->replica_updates);
+    vector_index_def_clear(&u->vector);
     memset(u, 0, sizeof *u);
 }

@@ -267,6 +267,7 @@ static int check_billing_rules(const struct update_plan *p, struct ddb_error *er
         return -1;
     now = current_warm(p, NULL);
     if (throughput_check_warm_growth(&u->warm, &u->warm_sent, &now, NULL, err) != 0) return -1;
+    if (catalog_vector_billing(p, err) != 0) return -1;
     /* Asking for the default key on a table that already uses it [q DDB-TABLE-442]. */
     if (u->has_sse && !p->t->def.sse.enabled && !u->sse.enabled)
         return ddb_error_set(err, DDB_VALIDATION, INVALID "Table is already encrypted by default");
@@ -315,6 +316,9 @@ static bool index_change_running(const struct table *t, int64_t now_ms)
     for (size_t i = 0; i < t->index_count; i++) {
         enum index_status s = index_status_at(&t->indexes[i], now_ms);
         if (s == INDEX_CREATING || s == INDEX_DELETING) return true;
+    }
+    for (size_t i = 0; i < t->vector_count; i++) {
+        if (vector_index_status_at(&t->vectors[i], now_ms) != INDEX_ACTIVE) return true;
     }
     return catalog_gsi_deleting(t, now_ms);
 }
@@ -399,6 +403,11 @@ static int check_gsi_create(const struct update_plan *p, const struct index_def 
     if (table_def_find_index(&t->def, def->name))
         return ddb_error_set(err, DDB_VALIDATION, INVALID "Index %s already exists in table %s",
                              def->name, t->def.name);
+    /* A vector index's name (spec-24 2.3, dynoxide's capture). */
+    if (table_def_find_vector(&t->def, def->name))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Attempting to create an index which already "
+                             "exists");
     if (index_change_running(t, p->now_ms)) return online_index_limit(err);
     if (t->def.gsi_count >= DDB_MAX_GSIS)
         return ddb_error_set(err, DDB_LIMIT_EXCEEDED,
@@ -473,5 +482,6 @@ int catalog_update_validate(const struct update_plan *p, struct ddb_error *err)
     if (catalog_check_settled(p->t, p->now_ms, err) != 0) return -1;
     if (p->u->has_throughput && check_throughput_change(p, err) != 0) return -1;
     if (p->u->has_stream && check_stream_change(p->t, p->u, err) != 0) return -1;
-    return check_gsi_changes(p, err);
+    if (check_gsi_changes(p, err) != 0) return -1;
+    return catalog_vector_change(p, index_change_running(p->t, p->now_ms), err);
 }

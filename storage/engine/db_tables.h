@@ -94,6 +94,11 @@ struct table_update {
     struct units_sent warm_sent;
     struct replica_update *replica_updates;
     size_t replica_update_count;
+    /* VectorIndexUpdates' one entry (api/ refuses more): a Create's whole
+     * definition, or a Delete's name (vector.name). */
+    bool has_vector_update;
+    bool vector_delete;
+    struct vector_index_def vector;
 };
 
 void table_update_clear(struct table_update *u);

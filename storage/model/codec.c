@@ -458,6 +458,7 @@ enum table_def_tag {
     TD_ON_DEMAND = 40,
     TD_WARM = 41,
     TD_GSI_LIMITS = 42, /* per GSI with any: name, on-demand maxima, warm throughput */
+    TD_VECTORS = 48,    /* vector indexes (vector_def.c); absent in older files: none */
 };
 
 static void put_indexes(struct text_buf *b, const struct index_def *defs, size_t count)
@@ -542,6 +543,11 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
         codec_put_ivar(b, g->on_demand.max_write);
         codec_put_ivar(b, g->warm.read_per_s);
         codec_put_ivar(b, g->warm.write_per_s);
+        codec_field_end(b, m);
+    }
+    if (def->vector_count) {
+        m = codec_field_begin(b, TD_VECTORS);
+        codec_put_vector_defs(b, def);
         codec_field_end(b, m);
     }
 }
@@ -664,6 +670,7 @@ bool codec_get_table_def(struct codec_in *in, struct table_def *out)
             out->warm.write_per_s = codec_get_ivar(&f);
             break;
         case TD_GSI_LIMITS: get_gsi_limits(&f, out); break;
+        case TD_VECTORS: codec_get_vector_defs(&f, out); break;
         default: break; /* a field of a newer ddbemu: skipped */
         }
         if (f.bad) in->bad = true;

@@ -139,6 +139,9 @@ void table_def_clear(struct table_def *def)
         free(def->tags[i].value);
     }
     free(def->tags);
+    for (size_t i = 0; i < def->vector_count; i++)
+        vector_index_def_clear(&def->vectors[i]);
+    free(def->vectors);
     memset(def, 0, sizeof *def);
 }
 
@@ -177,6 +180,12 @@ void table_def_copy(struct table_def *dst, const struct table_def *src)
             dst->tags[i].value = xstrdup(src->tags[i].value);
         }
     }
+    dst->vector_count = src->vector_count;
+    if (src->vector_count) {
+        dst->vectors = xcalloc(src->vector_count, sizeof *dst->vectors);
+        for (size_t i = 0; i < src->vector_count; i++)
+            vector_index_def_copy(&dst->vectors[i], &src->vectors[i]);
+    }
 }
 
 static void clear_index_descs(struct index_desc *descs, size_t count)
@@ -190,6 +199,7 @@ void table_desc_clear(struct table_desc *d)
 {
     clear_index_descs(d->gsi_descs, d->def.gsi_count);
     clear_index_descs(d->lsi_descs, d->def.lsi_count);
+    clear_index_descs(d->vector_descs, d->def.vector_count);
     table_def_clear(&d->def);
     free(d->arn);
     free(d->table_id);

@@ -76,6 +76,28 @@ struct index_def {
     struct warm_throughput warm;           /* GSIs */
 };
 
+/* A vector index (CreateTable VectorIndexes, UpdateTable VectorIndexUpdates
+ * Create): the list attribute holding embeddings, their dimensions, the
+ * distance function and the SearchSchema (at most one HASH element and
+ * INLINE_FILTER elements, each an attribute of AttributeDefinitions). */
+enum distance_function { DISTANCE_COSINE, DISTANCE_DOT_PRODUCT, DISTANCE_EUCLIDEAN };
+enum search_element_type { SEARCH_HASH, SEARCH_INLINE_FILTER };
+
+struct search_element {
+    char *name;
+    enum search_element_type type;
+};
+
+struct vector_index_def {
+    char *name;
+    char *attribute;               /* VectorAttribute.AttributeName */
+    struct search_element *search; /* in request order */
+    size_t search_count;
+    struct projection projection;
+    int64_t dimensions; /* 1..DDB_MAX_VECTOR_DIMENSIONS */
+    enum distance_function distance;
+};
+
 enum billing_mode { BILLING_PROVISIONED, BILLING_PAY_PER_REQUEST };
 
 enum stream_view {
@@ -120,6 +142,8 @@ struct table_def {
     size_t tag_count;
     struct on_demand_throughput on_demand; /* the table's; not its GSIs' */
     struct warm_throughput warm;           /* the table's; not its GSIs' */
+    struct vector_index_def *vectors;      /* vector indexes, in creation order */
+    size_t vector_count;
 };
 
 enum table_status { TABLE_CREATING, TABLE_UPDATING, TABLE_DELETING, TABLE_ACTIVE };
@@ -159,9 +183,10 @@ struct table_desc {
     int64_t throughput_last_increase_ms;
     int64_t throughput_last_decrease_ms;
     int64_t throughput_decreases_today;
-    struct index_desc *gsi_descs; /* parallel to def.gsis */
-    struct index_desc *lsi_descs; /* parallel to def.lsis */
-    char *latest_stream_arn;      /* NULL when the table never had a stream */
+    struct index_desc *gsi_descs;    /* parallel to def.gsis */
+    struct index_desc *lsi_descs;    /* parallel to def.lsis */
+    struct index_desc *vector_descs; /* parallel to def.vectors */
+    char *latest_stream_arn;         /* NULL when the table never had a stream */
     char *latest_stream_label;
     struct restore_summary restore;
 };
@@ -185,5 +210,15 @@ const char *stream_view_name(enum stream_view v);
 const char *table_status_name(enum table_status s);
 const char *index_status_name(enum index_status s);
 const char *projection_type_name(enum projection_type t);
+
+/* ---- vector index definitions (vector_def.c) ---- */
+void vector_index_def_clear(struct vector_index_def *d);
+void vector_index_def_copy(struct vector_index_def *dst, const struct vector_index_def *src);
+/* The vector index named name, or NULL. */
+const struct vector_index_def *table_def_find_vector(const struct table_def *def, const char *name);
+/* The HASH element's attribute name, or NULL when the SearchSchema has none. */
+const char *vector_index_hash_name(const struct vector_index_def *d);
+const char *distance_function_name(enum distance_function f);
+const char *search_element_type_name(enum search_element_type t);
 
 #endif

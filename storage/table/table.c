@@ -116,6 +116,11 @@ static bool attr_in_use(const struct table *t, const char *name)
     for (size_t i = 0; i < t->def.lsi_count; i++) {
         if (key_schema_has(&t->def.lsis[i].key, name)) return true;
     }
+    for (size_t i = 0; i < t->def.vector_count; i++) {
+        for (size_t j = 0; j < t->def.vectors[i].search_count; j++) {
+            if (strcmp(t->def.vectors[i].search[j].name, name) == 0) return true;
+        }
+    }
     return false;
 }
 
@@ -179,6 +184,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     t->collection_limit_bytes = DDB_MAX_ITEM_COLLECTION_BYTES;
     history_init(&t->history);
     table_init_indexes(t);
+    table_vectors_init(t);
     return t;
 }
 
@@ -211,6 +217,7 @@ void table_free(struct table *t, int64_t now_ms)
         free(t->deleting_gsis[i].arn);
     }
     free(t->deleting_gsis);
+    table_vectors_clear(t);
     free(t);
 }
 
@@ -265,6 +272,7 @@ void table_describe(const struct table *t, struct table_desc *out)
     out->throughput_decreases_today = t->throughput_decreases_today;
     out->gsi_descs = describe_indexes(t, 0, t->def.gsi_count);
     out->lsi_descs = describe_indexes(t, t->def.gsi_count, t->def.lsi_count);
+    out->vector_descs = table_vectors_describe(t);
     out->latest_stream_arn = xstrdup_or_null(t->latest_stream_arn);
     out->latest_stream_label = xstrdup_or_null(t->latest_stream_label);
     restore_summary_copy(&out->restore, &t->restore);
@@ -425,7 +433,7 @@ int table_check_item(const struct table *t, const struct value *attrs, struct dd
     for (size_t i = 0; i < t->def.lsi_count; i++) {
         if (check_index_keys(t, &t->def.lsis[i], attrs, err) != 0) return -1;
     }
-    return 0;
+    return table_vectors_check_item(t, attrs, err);
 }
 
 /*
@@ -545,6 +553,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
                              collection_share(t, new_item) - collection_share(t, old_item));
     for (size_t i = 0; i < t->index_count; i++)
         index_apply_write(&t->indexes[i], key, old_item, new_item);
+    table_vectors_apply_write(t, old_item, new_item);
     if (old_item) t->size_bytes -= (int64_t) old_item->size_bytes;
     if (!new_item) {
         if (node) {

@@ -31,6 +31,7 @@
 #include "storage/table/skiplist.h"
 #include "storage/table/table_meta.h"
 #include "storage/table/ttl_index.h"
+#include "storage/table/vector_index.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -116,6 +117,8 @@ struct table {
     int64_t stream_enabling_until_ms;     /* the stream it opens next is ENABLING until then */
     struct deleting_index *deleting_gsis; /* owned; not persisted */
     size_t deleting_gsi_count;
+    struct vector_index *vectors; /* parallel to def.vectors (table_vectors.c) */
+    size_t vector_count;
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
@@ -181,6 +184,26 @@ struct table_index *table_add_gsi(struct table *t, struct index_def *def);
 /* Removes the GSI named name with its rows, and the attribute definitions no key
  * uses any more (DynamoDB prunes them: ack-api-quirks DDB-TABLE-151). */
 void table_remove_gsi(struct table *t, const char *name);
+
+/* ---- vector indexes (table_vectors.c); the lock as for the rest ---- */
+
+/* Makes the vector indexes of t->def (at creation). */
+void table_vectors_init(struct table *t);
+void table_vectors_clear(struct table *t);
+/* The vector index named name, or NULL. */
+struct vector_index *table_find_vector(const struct table *t, const char *name);
+/* Every vector index's rules for an item about to be written (vector_index.h). */
+int table_vectors_check_item(const struct table *t, const struct value *attrs,
+                             struct ddb_error *err);
+/* One committed write reaches every vector index. */
+void table_vectors_apply_write(struct table *t, struct item *old_item, struct item *new_item);
+/* Descriptions parallel to def.vectors (caller frees with the table_desc). */
+struct index_desc *table_vectors_describe(const struct table *t);
+/* Adds a vector index (def taken), filled from the table's items at once
+ * (those a live write would refuse are skipped); returns it. */
+struct vector_index *table_add_vector(struct table *t, struct vector_index_def *def);
+/* Removes the vector index named name and its vectors. */
+void table_remove_vector(struct table *t, const char *name);
 
 /* ---- item collections (tables with an LSI) ---- */
 
