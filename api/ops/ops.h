@@ -51,6 +51,8 @@ const struct operation *operation_find(const struct operation *table, const char
     /* op_query.c: Query and Scan */                                                               \
     X(Query, query)                                                                                \
     X(Scan, scan)                                                                                  \
+    /* op_search.c: SearchVectors */                                                               \
+    X(SearchVectors, search_vectors)                                                               \
     /* op_batch.c */                                                                               \
     X(BatchGetItem, batch_get_item)                                                                \
     X(BatchWriteItem, batch_write_item)                                                            \

@@ -116,6 +116,20 @@ void read_page_clear(struct read_page *p)
     value_init_null(&p->last_evaluated_key);
 }
 
+/* Vector indexes answer only SearchVectors (spec-24 2.7, dynoxide's captures;
+ * PartiQL reads are Scans or Queries here and get the Scan text, as on AWS). */
+static int refuse_vector_index(const struct read_page_op *op, struct ddb_error *err)
+{
+    if (op->consistent_read)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Consistent reads are not supported on global secondary indexes");
+    if (op->key_condition && !op->filter_may_use_keys)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Query operation not supported on this index "
+                             "type.");
+    return ddb_error_set(err, DDB_VALIDATION, "Scan operation not supported on this index type");
+}
+
 static int open_source(const struct table *t, const struct read_page_op *op, int64_t now_ms,
                        struct source *s, struct ddb_error *err)
 {
@@ -123,6 +137,7 @@ static int open_source(const struct table *t, const struct read_page_op *op, int
     s->rows = &t->items;
     if (op->index_name) {
         const struct table_index *idx = table_find_index(t, op->index_name);
+        if (!idx && table_find_vector(t, op->index_name)) return refuse_vector_index(op, err);
         if (!idx)
             return ddb_error_set(err, DDB_VALIDATION,
                                  "The table does not have the specified index: %s", op->index_name);

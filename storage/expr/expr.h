@@ -120,6 +120,27 @@ bool expr_names_all(const struct expr *e,
                     bool (*pred)(const void *ctx, const char *name, size_t name_len),
                     const void *ctx);
 
+/* ---- search conditions (SearchVectors, expr_search.c) ---- */
+
+/* One `attribute = :value` conjunct of a SearchConditionExpression. */
+struct search_term {
+    char *name;         /* owned: the top-level attribute */
+    bool nested;        /* the path went further (a.b, a[0]): refused by the caller */
+    struct value value; /* owned */
+};
+
+/*
+ * Flattens a parsed and checked SearchConditionExpression (EXPR_CONDITION)
+ * into its conjuncts: only `path = value` (either side) joined by AND, in
+ * parentheses or not; any other operator or function is AWS's "Invalid
+ * SearchConditionExpression: Invalid comparator used in
+ * SearchConditionExpression". *terms is a new array the caller frees with
+ * search_terms_free. Membership in the index's SearchSchema is the caller's.
+ */
+int expr_search_terms(const struct expr *e, struct search_term **terms, size_t *count,
+                      struct ddb_error *err);
+void search_terms_free(struct search_term *terms, size_t count);
+
 /* ---- key conditions (Query) ---- */
 
 enum key_range_op {

@@ -185,6 +185,10 @@ static int source_keys(struct planner *pl, const struct table_def *def, const st
     *k = &def->key;
     if (!pl->s->index) return 0;
     ix = table_def_find_index(def, pl->s->index);
+    /* Vector indexes are not accessible through PartiQL (spec-24 2.7, dynoxide's capture). */
+    if (!ix && table_def_find_vector(def, pl->s->index))
+        return ddb_error_set(pl->err, DDB_VALIDATION,
+                             "Scan operation not supported on this index type");
     if (!ix)
         return ddb_error_set(pl->err, DDB_VALIDATION,
                              "The table does not have the specified index: %s", pl->s->index);
