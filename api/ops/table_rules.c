@@ -698,8 +698,10 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
     if (check_create_on_demand(body, err) != 0) return -1;
     if (check_create_warm(body, err) != 0) return -1;
     if (check_create_key_schema(body, err) != 0) return -1;
-    if (check_create_indexes(body, err) != 0) return -1;
+    /* Before the index rules: AWS reports a vector attribute in AttributeDefinitions
+     * as a conflict, not as an unused definition (spec-24 2.3). */
     if (vector_rules_check_create(body, err) != 0) return -1;
+    if (check_create_indexes(body, err) != 0) return -1;
     if (table_rules_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;
     if (table_rules_sse(body_member(body, "SSESpecification"), err) != 0) return -1;
     if (table_rules_table_class(body, err) != 0) return -1;
