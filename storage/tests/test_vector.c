@@ -7,7 +7,9 @@
  */
 #include "check.h"
 
+#include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
+#include "storage/model/codec.h"
 #include "storage/table/vector_distance.h"
 #include "storage/table/vector_index.h"
 
@@ -166,6 +168,62 @@ static void test_search_orders_and_breaks_ties_by_key(void)
         item_unref(items[i]);
 }
 
+/* A definition with vector indexes reads back from its on-disk form, and
+ * one written without them (an older file) reads back with none. */
+static void test_definition_round_trip(void)
+{
+    struct table_def def = {0}, back;
+    struct text_buf b;
+    struct codec_in in;
+
+    def.name = xstrdup("t");
+    def.attr_def_count = 2;
+    def.attr_defs = xcalloc(2, sizeof *def.attr_defs);
+    def.attr_defs[0] = (struct attr_def){xstrdup("pk"), VALUE_S};
+    def.attr_defs[1] = (struct attr_def){xstrdup("user"), VALUE_N};
+    def.key.hash_count = 1;
+    def.key.hash_names[0] = xstrdup("pk");
+    def.vector_count = 1;
+    def.vectors = xcalloc(1, sizeof *def.vectors);
+    def.vectors[0].name = xstrdup("vix");
+    def.vectors[0].attribute = xstrdup("emb");
+    def.vectors[0].dimensions = 1024;
+    def.vectors[0].distance = DISTANCE_EUCLIDEAN;
+    def.vectors[0].search_count = 1;
+    def.vectors[0].search = xcalloc(1, sizeof *def.vectors[0].search);
+    def.vectors[0].search[0] = (struct search_element){xstrdup("user"), SEARCH_HASH};
+    def.vectors[0].projection.type = PROJECTION_KEYS_ONLY;
+
+    text_buf_init(&b);
+    codec_put_table_def(&b, &def);
+    codec_in_init(&in, b.data, b.len);
+    CHECK(codec_get_table_def(&in, &back));
+    CHECK_INT_EQ(back.vector_count, 1);
+    CHECK_STR_EQ(back.vectors[0].name, "vix");
+    CHECK_STR_EQ(back.vectors[0].attribute, "emb");
+    CHECK_INT_EQ(back.vectors[0].dimensions, 1024);
+    CHECK_INT_EQ(back.vectors[0].distance, DISTANCE_EUCLIDEAN);
+    CHECK_STR_EQ(vector_index_hash_name(&back.vectors[0]), "user");
+    CHECK_INT_EQ(back.vectors[0].projection.type, PROJECTION_KEYS_ONLY);
+    table_def_clear(&back);
+    text_buf_clear(&b);
+
+    for (size_t i = 0; i < def.vector_count; i++)
+        vector_index_def_clear(&def.vectors[i]);
+    free(def.vectors);
+    def.vectors = NULL;
+    def.vector_count = 0;
+    text_buf_init(&b);
+    codec_put_table_def(&b, &def);
+    codec_in_init(&in, b.data, b.len);
+    CHECK(codec_get_table_def(&in, &back));
+    CHECK_INT_EQ(back.vector_count, 0);
+    CHECK(back.vectors == NULL);
+    table_def_clear(&back);
+    text_buf_clear(&b);
+    table_def_clear(&def);
+}
+
 int main(void)
 {
     RUN(test_cosine_hand_computed);
@@ -176,5 +234,6 @@ int main(void)
     RUN(test_long_vectors_use_every_lane);
     RUN(test_better_order);
     RUN(test_search_orders_and_breaks_ties_by_key);
+    RUN(test_definition_round_trip);
     return check_report();
 }
