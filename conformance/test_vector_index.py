@@ -412,3 +412,23 @@ def test_query_scan_partiql_refused(dynamodb, table):
              "Scan operation not supported on this index type")
     call_err(dynamodb, "ExecuteStatement", {"Statement": f'SELECT * FROM "{table}"."vix"'},
              VALIDATION, "Scan operation not supported on this index type")
+
+
+def test_restore_from_backup_keeps_the_index(dynamodb, table):
+    # "The index definition is restored and rebuilt from base-table data" (AWS's
+    # agent toolkit reference); the restored table answers the same search.
+    put(dynamodb, table, "a", [1, 0, 0], user={"S": "u1"})
+    put(dynamodb, table, "b", [0, 1, 0], user={"S": "u1"})
+    arn = dynamodb.create_backup(TableName=table, BackupName="vecbackup")["BackupDetails"][
+        "BackupArn"]
+    target = unique_table_name("vecrestored")
+    try:
+        dynamodb.restore_table_from_backup(TargetTableName=target, BackupArn=arn)
+        wait_active(dynamodb, target)
+        data = call_ok(dynamodb, "DescribeTable", {"TableName": target})
+        assert [v["IndexName"] for v in data["Table"]["VectorIndexes"]] == ["vix"]
+        found = call_ok(dynamodb, "SearchVectors", search(dynamodb, target, [1, 0, 0]))
+        assert keys_of(found) == ["a", "b"]
+    finally:
+        delete_table_quietly(dynamodb, target)
+        dynamodb.delete_backup(BackupArn=arn)

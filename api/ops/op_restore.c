@@ -71,6 +71,11 @@ static void prune_attribute_definitions(json_t *body)
             add_key_names(body_member(idx, "KeySchema"), used);
         }
     }
+    /* A vector index's SearchSchema attributes are defined too. */
+    json_array_foreach(body_member(body, "VectorIndexes"), i, idx)
+    {
+        add_key_names(body_member(idx, "SearchSchema"), used);
+    }
     json_array_foreach(body_member(body, "AttributeDefinitions"), i, e)
     {
         const char *name = body_member_str(e, "AttributeName");
