@@ -260,7 +260,7 @@ int db_search_vectors(struct db *db, const struct db_scope *scope, const struct 
                       struct search_result *out, struct ddb_error *err)
 {
     struct table *t;
-    const struct vector_index *vi;
+    const struct vector_index *vi = NULL;
     struct search_term *terms = NULL;
     struct vector_hit *hits = NULL;
     struct search_shape shape;
