@@ -432,3 +432,42 @@ def test_restore_from_backup_keeps_the_index(dynamodb, table):
     finally:
         delete_table_quietly(dynamodb, target)
         dynamodb.delete_backup(BackupArn=arn)
+
+
+def test_import_defines_vector_indexes(dynamodb, server, s3_dir, region):
+    # "On import, define the index in the import request as you would for
+    # CreateTable" (AWS's agent toolkit reference): imported items are indexed.
+    import json
+    import time
+    import uuid
+
+    from transfer_util import make_bucket
+
+    bucket = make_bucket(server, s3_dir, region)
+    prefix = f"vec-{uuid.uuid4().hex[:8]}/"
+    lines = [{"Item": {"pk": {"S": "a"}, "emb": vec(1, 0, 0)}},
+             {"Item": {"pk": {"S": "b"}, "emb": vec(0, 1, 0)}},
+             {"Item": {"pk": {"S": "c"}}}]
+    bucket.put(prefix + "items.json", "".join(json.dumps(x) + "\n" for x in lines).encode())
+    name = unique_table_name("vecimport")
+    params = create_body(name, [vindex(fn="EUCLIDEAN")])
+    params.pop("VectorIndexes")
+    params["VectorIndexes"] = [vindex(fn="EUCLIDEAN")]
+    try:
+        data = call_ok(dynamodb, "ImportTable", {
+            "ClientToken": uuid.uuid4().hex, "InputFormat": "DYNAMODB_JSON",
+            "S3BucketSource": {"S3Bucket": bucket.name, "S3KeyPrefix": prefix},
+            "TableCreationParameters": params})
+        arn = data["ImportTableDescription"]["ImportArn"]
+        for _ in range(600):
+            d = call_ok(dynamodb, "DescribeImport", {"ImportArn": arn})["ImportTableDescription"]
+            if d["ImportStatus"] != "IN_PROGRESS":
+                break
+            time.sleep(1)
+        assert d["ImportStatus"] == "COMPLETED", d
+        wait_active(dynamodb, name)
+        found = call_ok(dynamodb, "SearchVectors", search(dynamodb, name, [1, 0, 0], user=None))
+        assert [(r["Item"]["pk"]["S"], r["Score"]) for r in found["SearchResults"]] == [
+            ("a", 0.0), ("b", 2 ** 0.5)]
+    finally:
+        delete_table_quietly(dynamodb, name)

@@ -76,6 +76,7 @@ static const char *const same_name[] = {
     "Tags",
     "OnDemandThroughput",
     "WarmThroughput",
+    "VectorIndexes", /* as CreateTable's (docs/differences.md) */
 };
 /* Properties handled below, or accepted without effect. */
 static const char *const handled[] = {

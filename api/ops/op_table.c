@@ -263,6 +263,7 @@ const struct field table_creation_parameters_fields[] = {
     {"SSESpecification", F_STRUCT, .shape_name = "SSESpecification",
      .children = sse_specification_fields},
     {"GlobalSecondaryIndexes", F_LIST, .member = &gsi_member},
+    {"VectorIndexes", F_LIST, .member = &vector_index_member},
     {0},
 };
 

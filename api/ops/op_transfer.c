@@ -611,9 +611,11 @@ static void run_import(struct api_request *rq, const struct import_desc *d, cons
  * CreateTable request (LocalSecondaryIndexes, StreamSpecification, Tags, ...)
  * is no member of it and is ignored, as unknown members are. */
 static const char *const creation_members[] = {
-    "TableName",        "AttributeDefinitions",   "KeySchema",
-    "BillingMode",      "OnDemandThroughput",     "ProvisionedThroughput",
-    "SSESpecification", "GlobalSecondaryIndexes", NULL,
+    "TableName",          "AttributeDefinitions",
+    "KeySchema",          "BillingMode",
+    "OnDemandThroughput", "ProvisionedThroughput",
+    "SSESpecification",   "GlobalSecondaryIndexes",
+    "VectorIndexes",      NULL,
 };
 
 static json_t *creation_parameters(const json_t *params)
