@@ -375,7 +375,7 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
         return false;
     }
     item = item_new(&attrs);
-    if (table_check_item(t, &item->attrs, &err) != 0) {
+    if (table_check_stored_item(t, &item->attrs, &err) != 0) {
         ddb_error_clear(&err);
         item_unref(item);
         return false;

@@ -404,7 +404,7 @@ static int check_index_keys(const struct table *t, const struct index_def *idx,
     return 0;
 }
 
-int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
+int table_check_stored_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
 {
     assert_lock_held();
     const struct key_schema *k = &t->def.key;
@@ -427,6 +427,13 @@ int table_check_item(const struct table *t, const struct value *attrs, struct dd
         if (check_not_empty(v, names[i], true, err) != 0) return -1;
         if (check_key_size(v, i == 0, err) != 0) return -1;
     }
+    return 0;
+}
+
+int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
+{
+    assert_lock_held();
+    if (table_check_stored_item(t, attrs, err) != 0) return -1;
     for (size_t i = 0; i < t->def.gsi_count; i++) {
         if (check_index_keys(t, &t->def.gsis[i], attrs, err) != 0) return -1;
     }

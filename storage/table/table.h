@@ -146,6 +146,12 @@ int table_check_key(const struct table *t, const struct value *key, struct ddb_e
  * with the declared types and sizes, secondary index key attributes (when
  * present) with their declared types. */
 int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err);
+/* The table's own key rules alone, for an item read back from disk: it was
+ * accepted when written, and index rules added since (a GSI or vector index
+ * created by UpdateTable) leave such items out of the index, not out of the
+ * table. */
+int table_check_stored_item(const struct table *t, const struct value *attrs,
+                            struct ddb_error *err);
 
 /* Key attributes are scalars: ValidationException when a path of e (NULL:
  * none) goes inside a key attribute of t or of one of its indexes. */
