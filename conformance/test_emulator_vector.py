@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+"""Vector indexes with the emulator's own flags (emulator only).
+
+--init: a CloudFormation template's AWS::DynamoDB::Table VectorIndexes property
+is passed to CreateTable as it is (the property mirrors CreateTable's member;
+docs/differences.md), so the table comes up with its vector index. --db-path
+keeps vector indexes across a restart. --delay-transient-statuses gives an
+index added by UpdateTable AWS's CREATING phase with Backfilling true, during
+which SearchVectors answers "Cannot search backfilling vector index: <index>"
+(AWS's text, developer guide troubleshooting and agent toolkit reference).
+"""
+
+import json
+import urllib.request
+
+from conftest import make_client
+from util import raw_call
+
+
+def test_cloudformation_vector_indexes(start_server, tmp_path):
+    template = {"Resources": {"Memory": {"Type": "AWS::DynamoDB::Table", "Properties": {
+        "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                           "Projection": {"ProjectionType": "ALL"}, "Dimensions": 2,
+                           "DistanceFunction": "DOT_PRODUCT"}]}}}}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(template))
+    srv = start_server("--init", str(path))
+    ddb = make_client(srv.endpoint_url, access_key="local", region="us-east-1")
+    status, data = raw_call(ddb, "DescribeTable", {"TableName": "Memory"})
+    assert status == 200, data
+    assert [v["IndexName"] for v in data["Table"]["VectorIndexes"]] == ["vix"]
+    ddb.put_item(TableName="Memory", Item={"pk": {"S": "a"},
+                                           "emb": {"L": [{"N": "1"}, {"N": "2"}]}})
+    status, data = raw_call(ddb, "SearchVectors", {
+        "TableName": "Memory", "IndexName": "vix", "SearchVector": [{"N": "1"}, {"N": "1"}],
+        "TopK": 1})
+    assert status == 200, data
+    assert data["SearchResults"] == [{"Item": {"pk": {"S": "a"}}, "Score": 3.0}]
+
+
+def test_db_path_keeps_vector_indexes_and_items_left_out(start_server, tmp_path):
+    # --db-path: the definition and the indexed vectors survive a restart; an
+    # item written before the index with a vector the index cannot hold is
+    # kept in the table and left out of the index, before and after.
+    data_dir = str(tmp_path / "data")
+    srv = start_server("--db-path", data_dir)
+    ddb = make_client(srv.endpoint_url)
+    ddb.create_table(TableName="Docs", BillingMode="PAY_PER_REQUEST",
+                     AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                     KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}])
+    ddb.put_item(TableName="Docs", Item={"pk": {"S": "bad"}, "emb": {"S": "not a vector"}})
+    ddb.put_item(TableName="Docs", Item={"pk": {"S": "good"},
+                                         "emb": {"L": [{"N": "1"}, {"N": "0"}]}})
+    status, data = raw_call(ddb, "UpdateTable", {"TableName": "Docs", "VectorIndexUpdates": [
+        {"Create": {"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                    "Projection": {"ProjectionType": "KEYS_ONLY"}, "Dimensions": 2,
+                    "DistanceFunction": "COSINE"}}]})
+    assert status == 200, data
+    srv.stop()
+    srv = start_server("--db-path", data_dir)
+    ddb = make_client(srv.endpoint_url)
+    assert ddb.describe_table(TableName="Docs")["Table"]["ItemCount"] == 2
+    status, data = raw_call(ddb, "SearchVectors", {
+        "TableName": "Docs", "IndexName": "vix", "SearchVector": [{"N": "1"}, {"N": "0"}],
+        "TopK": 5})
+    assert status == 200, data
+    assert data["SearchResults"] == [{"Item": {"pk": {"S": "good"}}, "Score": 0.0}]
+
+
+def test_delay_transient_statuses(start_server):
+    srv = start_server("--delay-transient-statuses")
+    ddb = make_client(srv.endpoint_url)
+    index = {"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+             "Projection": {"ProjectionType": "ALL"}, "Dimensions": 2,
+             "DistanceFunction": "COSINE"}
+    status, data = raw_call(ddb, "CreateTable", {
+        "TableName": "Slow", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}], "VectorIndexes": [index]})
+    assert status == 200, data
+    # Created with the table: CREATING while the table is, without Backfilling.
+    status, data = raw_call(ddb, "DescribeTable", {"TableName": "Slow"})
+    assert data["Table"]["TableStatus"] == "CREATING"
+    assert data["Table"]["VectorIndexes"][0]["IndexStatus"] == "CREATING"
+    assert "Backfilling" not in data["Table"]["VectorIndexes"][0]
+    advance(srv, 6)
+    status, data = raw_call(ddb, "DescribeTable", {"TableName": "Slow"})
+    assert data["Table"]["VectorIndexes"][0]["IndexStatus"] == "ACTIVE"
+    # Added by UpdateTable: CREATING with Backfilling true, not searchable yet.
+    status, data = raw_call(ddb, "UpdateTable", {"TableName": "Slow", "VectorIndexUpdates": [
+        {"Create": dict(index, IndexName="vix2", DistanceFunction="EUCLIDEAN")}]})
+    assert status == 200, data
+    status, data = raw_call(ddb, "DescribeTable", {"TableName": "Slow"})
+    added = data["Table"]["VectorIndexes"][1]
+    assert (added["IndexName"], added["IndexStatus"], added["Backfilling"]) == (
+        "vix2", "CREATING", True)
+    search = {"TableName": "Slow", "IndexName": "vix2",
+              "SearchVector": [{"N": "1"}, {"N": "0"}], "TopK": 1}
+    status, data = raw_call(ddb, "SearchVectors", search)
+    assert status == 400 and data["message"] == "Cannot search backfilling vector index: vix2"
+    advance(srv, 61)
+    status, data = raw_call(ddb, "DescribeTable", {"TableName": "Slow"})
+    assert data["Table"]["VectorIndexes"][1]["IndexStatus"] == "ACTIVE"
+    assert "Backfilling" not in data["Table"]["VectorIndexes"][1]
+    status, data = raw_call(ddb, "SearchVectors", search)
+    assert status == 200 and data["SearchResults"] == [], data
+
+
+def advance(srv, seconds):
+    req = urllib.request.Request(srv.endpoint_url + "/ddbemu/clock",
+                                 data=json.dumps({"advance_ms": seconds * 1000}).encode(),
+                                 method="POST")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        assert resp.status == 200
