@@ -64,6 +64,10 @@ async function createOrders(endpoint, control) {
       Projection: { ProjectionType: "ALL" },
     }],
     StreamSpecification: { StreamEnabled: true, StreamViewType: "NEW_AND_OLD_IMAGES" },
+    VectorIndexes: [{
+      IndexName: "OrderVectors", VectorAttribute: { AttributeName: "embedding" },
+      Projection: { ProjectionType: "KEYS_ONLY" }, Dimensions: 3, DistanceFunction: "COSINE",
+    }],
   });
   await ddb(endpoint, "UpdateTimeToLive", {
     TableName: "Orders", TimeToLiveSpecification: { Enabled: true, AttributeName: "expiresAt" },
@@ -122,6 +126,12 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await page.screenshot({ path: join(shots, "01-tables.png") });
     await page.click('#tables a:text("Orders")');
     await page.locator("text=ByStatus").waitFor();
+    // The vector index, in its own panel.
+    const vectors = page.locator("#vector-indexes");
+    await vectors.locator("text=OrderVectors").waitFor();
+    const vectorText = await vectors.innerText();
+    for (const want of ["Vector indexes (1)", "embedding", "COSINE", "Keys only"])
+      assert.ok(vectorText.includes(want), `vector panel shows ${want}: ${vectorText}`);
     await page.screenshot({ path: join(shots, "02-table-details.png"), fullPage: true });
 
     // A second tab tails the stream from now on.

@@ -81,6 +81,21 @@ function projectionText(p) {
   return p.ProjectionType === "ALL" ? "All" : "Keys only";
 }
 
+/** The table's vector indexes (DescribeTable's VectorIndexes), or nothing. */
+function vectorSection(t) {
+  const list = t.VectorIndexes || [];
+  if (list.length === 0) return "";
+  const schema = (v) => (v.SearchSchema || []).map((e) => `${e.AttributeName} (${e.SearchSchemaElementType === "HASH" ? "HASH" : "filter"})`).join(", ") || "–";
+  return h("section", { class: "panel", id: "vector-indexes" }, h("h2", {}, `Vector indexes (${list.length})`),
+    h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["Name", "Status", "Vector attribute", "Dimensions", "Distance", "Search schema", "Projected attributes", "Items", "Size"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, list.map((v) => h("tr", {},
+        h("td", {}, v.IndexName), h("td", {}, statusBadge(v.IndexStatus)),
+        h("td", {}, v.VectorAttribute.AttributeName), h("td", { class: "num" }, num(v.Dimensions)),
+        h("td", {}, v.DistanceFunction), h("td", {}, schema(v)), h("td", {}, projectionText(v.Projection)),
+        h("td", { class: "num" }, num(v.ItemCount)), h("td", { class: "num" }, bytes(v.IndexSizeBytes)))))));
+}
+
 export async function renderTable(view, name) {
   const t = await describe(name);
   const indexes = [
@@ -118,6 +133,7 @@ export async function renderTable(view, name) {
             h("td", {}, i.KeySchema.some((k) => k.KeyType === "RANGE") ? keyText(i.KeySchema.filter((k) => k.KeyType === "RANGE"), t.AttributeDefinitions) : "–"),
             h("td", {}, projectionText(i.Projection)),
             h("td", { class: "num" }, num(i.ItemCount)), h("td", { class: "num" }, bytes(i.IndexSizeBytes))))))),
+    vectorSection(t),
     h("div", { class: "two" },
       h("section", { class: "panel" }, h("h2", {}, "Time to Live (TTL)"),
         kv([["Status", ttlText(t)], ["TTL attribute", t.ttl.AttributeName]]),
