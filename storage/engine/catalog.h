@@ -50,7 +50,8 @@ int catalog_update_validate(const struct update_plan *p, struct ddb_error *err);
 
 /* Vector indexes' UpdateTable rules (catalog_update_vector.c), called by
  * catalog_update_validate: those of the billing mode, then the index change
- * itself (running: another index change is under way). */
+ * itself (running: another index change is under way). Caller holds the lock
+ * exclusively. */
 int catalog_vector_billing(const struct update_plan *p, struct ddb_error *err);
 int catalog_vector_change(const struct update_plan *p, bool running, struct ddb_error *err);
 /* Applies a VectorIndexUpdates Create (before the answer is described), then

@@ -20,6 +20,7 @@
 
 int catalog_vector_billing(const struct update_plan *p, struct ddb_error *err)
 {
+    assert_lock_exclusive();
     const struct table_update *u = p->u;
 
     if (p->on_demand) return 0;

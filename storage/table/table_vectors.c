@@ -5,7 +5,9 @@
  *
  * t->vectors[i] describes t->def.vectors[i]; when the definitions move (an
  * index added or removed), every index is pointed at its definition again.
- * The caller holds db->lock (exclusively to change; asserted).
+ * Locking: a function that reads the indexes asserts the engine lock held,
+ * one that changes them asserts it exclusively; init and clear work on a
+ * table nobody else can reach yet or any more and need no lock.
  */
 #include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Needs no lock: the table is not yet shared. */
 void table_vectors_init(struct table *t)
 {
     t->vector_count = t->def.vector_count;
@@ -24,6 +27,7 @@ void table_vectors_init(struct table *t)
         vector_index_init(&t->vectors[i], &t->def.vectors[i], &t->def);
 }
 
+/* Needs no lock: the table is no longer shared. */
 void table_vectors_clear(struct table *t)
 {
     for (size_t i = 0; i < t->vector_count; i++)

@@ -20,8 +20,10 @@
  * as DynamoDB's does: spec-24 2.4).
  *
  * Only table_commit_write() (through table_vectors.c) and the backfill change
- * an index; the caller holds db->lock exclusively for changes, shared for
- * searches (asserted).
+ * an index, with the engine lock held exclusively; searches read it with the
+ * lock shared. The functions here assert that hold where they touch an
+ * index that is shared; those marked "needs no lock" work on their
+ * arguments alone.
  */
 #ifndef DDB_VECTOR_INDEX_H
 #define DDB_VECTOR_INDEX_H
@@ -76,22 +78,26 @@ struct vector_hit {
     double score;
 };
 
-/* An empty, ACTIVE index for def; hash_type from the table's definitions. */
+/* An empty, ACTIVE index for def; hash_type from the table's definitions.
+ * Needs no lock: the index is not yet shared. */
 void vector_index_init(struct vector_index *vi, const struct vector_index_def *def,
                        const struct table_def *table);
+/* Frees the index's groups. Needs no lock: its table is no longer shared. */
 void vector_index_clear(struct vector_index *vi);
 /* Moves one item from old_item to new_item (either may be NULL). */
 void vector_index_apply_write(struct vector_index *vi, struct item *old_item,
                               struct item *new_item);
-/* The status DynamoDB reports at now_ms. */
+/* The status DynamoDB reports at now_ms. Reads only vi's own fields, which
+ * its caller reads under the engine lock: needs no lock of its own. */
 enum index_status vector_index_status_at(const struct vector_index *vi, int64_t now_ms);
 
 /* ValidationException when an item about to be written breaks def's rules
- * (spec-24 2.4's texts); items without the vector attribute pass. */
+ * (spec-24 2.4's texts); items without the vector attribute pass. Reads its
+ * arguments alone: needs no lock. */
 int vector_index_check_item(const struct vector_index_def *def, const struct table_def *table,
                             const struct value *attrs, struct ddb_error *err);
 /* Parses a number's text as a 32-bit float; false when outside
- * [-3.4028235E38, 3.4028235E38]. */
+ * [-3.4028235E38, 3.4028235E38]. Needs no lock. */
 bool vector_parse_float(const struct value *n, float *out);
 
 /* The query's top_k nearest vectors, best first (ties: table key order).
