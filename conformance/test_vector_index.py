@@ -434,6 +434,38 @@ def test_restore_from_backup_keeps_the_index(dynamodb, table):
         dynamodb.delete_backup(BackupArn=arn)
 
 
+def test_restore_with_vector_index_override(dynamodb, table):
+    # VectorIndexOverride replaces the backup's vector indexes as
+    # GlobalSecondaryIndexOverride replaces its GSIs (API reference,
+    # RestoreTableFromBackup): [] restores none, a list restores those.
+    put(dynamodb, table, "a", [1, 0, 0], user={"S": "u1"})
+    put(dynamodb, table, "b", [0, 1, 0], user={"S": "u1"})
+    arn = dynamodb.create_backup(TableName=table, BackupName="vecoverride")["BackupDetails"][
+        "BackupArn"]
+    without, other = unique_table_name("vecnone"), unique_table_name("vecother")
+    try:
+        call_ok(dynamodb, "RestoreTableFromBackup",
+                {"TargetTableName": without, "BackupArn": arn, "VectorIndexOverride": []})
+        wait_active(dynamodb, without)
+        data = call_ok(dynamodb, "DescribeTable", {"TableName": without})
+        assert "VectorIndexes" not in data["Table"]
+        call_ok(dynamodb, "RestoreTableFromBackup",
+                {"TargetTableName": other, "BackupArn": arn,
+                 "VectorIndexOverride": [vindex(name="flat", fn="EUCLIDEAN")]})
+        wait_active(dynamodb, other)
+        data = call_ok(dynamodb, "DescribeTable", {"TableName": other})
+        assert [(v["IndexName"], v["DistanceFunction"])
+                for v in data["Table"]["VectorIndexes"]] == [("flat", "EUCLIDEAN")]
+        found = call_ok(dynamodb, "SearchVectors",
+                        {"TableName": other, "IndexName": "flat",
+                         "SearchVector": qvec(0, 1, 0), "TopK": 2})
+        assert keys_of(found) == ["b", "a"]
+    finally:
+        delete_table_quietly(dynamodb, without)
+        delete_table_quietly(dynamodb, other)
+        dynamodb.delete_backup(BackupArn=arn)
+
+
 def test_import_defines_vector_indexes(dynamodb, server, s3_dir, region):
     # "On import, define the index in the import request as you would for
     # CreateTable" (AWS's agent toolkit reference): imported items are indexed.

@@ -11,6 +11,7 @@
 
 #include "api/control/init.h"
 #include "api/control/insight.h"
+#include "api/control/shapes.h"
 #include "api/control/ui.h"
 #include "api/http/dispatch.h"
 #include "api/http/response.h"
@@ -41,7 +42,7 @@ static void reply_unknown(struct http_response *resp)
 {
     reply_error(resp, 404,
                 "unknown control endpoint (see README.md: /ddbemu/clock, /ddbemu/ttl/sweep, "
-                "/ddbemu/reset, /ddbemu/insight, /ddbemu/ui, /ddbemu/init)");
+                "/ddbemu/reset, /ddbemu/insight, /ddbemu/ui, /ddbemu/init, /ddbemu/shapes)");
 }
 
 /* {"now_ms": N, "now": ISO 8601 UTC with milliseconds}. */
@@ -184,10 +185,23 @@ static void route_init(const struct api_context *ctx, const struct http_request 
     design_http_handle(req, api_design_call, (void *) ctx, resp);
 }
 
+/* The request members every operation's field table declares (shapes.h). */
+static void route_shapes(const struct api_context *ctx, const struct http_request *req,
+                         const char *what, json_t *body, struct http_response *resp)
+{
+    (void) what;
+    (void) body;
+    if (is_method(req, "GET"))
+        reply(resp, 200, shapes_json(ctx->operations));
+    else
+        reply_unknown(resp);
+}
+
 static const struct control_route routes[] = {
     {"init", false, false, route_init},      {"clock", false, true, route_clock},
     {"ttl/sweep", false, true, route_sweep}, {"reset", false, true, route_reset},
     {"insight", true, true, route_insight},  {"ui", true, true, route_ui},
+    {"shapes", false, false, route_shapes},
 };
 
 /* Whether what is path, or (prefix) below it. */

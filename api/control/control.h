@@ -22,6 +22,8 @@
  *                             the access-pattern report (insight.h)
  *   GET  /ddbemu/ui[/<file>]  the web console (ui.h)
  *   POST /ddbemu/init         tables from a design document (init.h)
+ *   GET  /ddbemu/shapes       every operation's request members, as its field
+ *                             table declares them (shapes.h)
  *
  * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
  */

@@ -32,10 +32,6 @@
                                      .pattern = SHAPE_TABLE_NAME_PATTERN                           \
     }
 
-static const struct field no_fields[] = {{0}};
-/* Members whose content only matters to a replica that cannot exist here. */
-static const struct field opaque_struct = {.type = F_STRUCT, .children = no_fields};
-
 static const struct field region_fields[] = {
     {"RegionName", F_STRING},
     {0},
@@ -73,14 +69,96 @@ const struct field describe_global_table_settings_fields[] = {
     {0},
 };
 
+/* AutoScalingSettingsUpdate and what is inside it, in the model's order and
+ * with its constraints (botocore's service-2.json). PolicyName's pattern
+ * \p{Print}+ and AutoScalingRoleArn's are not checked: shape.c's patterns
+ * are character classes, and these settings only matter to a replica, which
+ * cannot exist here (docs/differences.md, "Global tables"). */
+static const struct field scaling_target_fields[] = {
+    {"DisableScaleIn", F_BOOLEAN},
+    {"ScaleInCooldown", F_INTEGER},
+    {"ScaleOutCooldown", F_INTEGER},
+    {"TargetValue", F_DOUBLE, .required = true},
+    {0},
+};
+
+static const struct field scaling_policy_update_fields[] = {
+    {"PolicyName", F_STRING, .min_len = 1, .max_len = 256},
+    {"TargetTrackingScalingPolicyConfiguration", F_STRUCT, .required = true,
+     .shape_name = "AutoScalingTargetTrackingScalingPolicyConfigurationUpdate",
+     .children = scaling_target_fields},
+    {0},
+};
+
+static const struct field auto_scaling_update_fields[] = {
+    {"MinimumUnits", F_LONG, .has_min = true, .min_value = 1},
+    {"MaximumUnits", F_LONG, .has_min = true, .min_value = 1},
+    {"AutoScalingDisabled", F_BOOLEAN},
+    {"AutoScalingRoleArn", F_STRING, .min_len = 1, .max_len = 1600},
+    {"ScalingPolicyUpdate", F_STRUCT, .shape_name = "AutoScalingPolicyUpdate",
+     .children = scaling_policy_update_fields},
+    {0},
+};
+
+#define AUTO_SCALING_UPDATE_FIELD(name)                                                            \
+    {                                                                                              \
+        name, F_STRUCT, .shape_name = "AutoScalingSettingsUpdate",                                 \
+                        .children = auto_scaling_update_fields                                     \
+    }
+
+#define INDEX_NAME_FIELD                                                                           \
+    {                                                                                              \
+        "IndexName", F_STRING, .required = true, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,  \
+                               .pattern = SHAPE_TABLE_NAME_PATTERN                                 \
+    }
+
+static const struct field gt_gsi_settings_update_fields[] = {
+    INDEX_NAME_FIELD,
+    {"ProvisionedWriteCapacityUnits", F_LONG, .has_min = true, .min_value = 1},
+    AUTO_SCALING_UPDATE_FIELD("ProvisionedWriteCapacityAutoScalingSettingsUpdate"),
+    {0},
+};
+static const struct field gt_gsi_settings_update_member = {
+    .type = F_STRUCT,
+    .shape_name = "GlobalTableGlobalSecondaryIndexSettingsUpdate",
+    .children = gt_gsi_settings_update_fields};
+
+static const struct field replica_gsi_settings_update_fields[] = {
+    INDEX_NAME_FIELD,
+    {"ProvisionedReadCapacityUnits", F_LONG, .has_min = true, .min_value = 1},
+    AUTO_SCALING_UPDATE_FIELD("ProvisionedReadCapacityAutoScalingSettingsUpdate"),
+    {0},
+};
+static const struct field replica_gsi_settings_update_member = {
+    .type = F_STRUCT,
+    .shape_name = "ReplicaGlobalSecondaryIndexSettingsUpdate",
+    .children = replica_gsi_settings_update_fields};
+
+/* ReplicaTableClass is a plain string, as TableClass is everywhere here
+ * (table_rules_table_class: AWS answers its own text, not the enum's). */
+static const struct field replica_settings_update_fields[] = {
+    {"RegionName", F_STRING, .required = true},
+    {"ReplicaProvisionedReadCapacityUnits", F_LONG, .has_min = true, .min_value = 1},
+    AUTO_SCALING_UPDATE_FIELD("ReplicaProvisionedReadCapacityAutoScalingSettingsUpdate"),
+    {"ReplicaGlobalSecondaryIndexSettingsUpdate", F_LIST, .min_len = 1, .max_len = 20,
+     .member = &replica_gsi_settings_update_member},
+    {"ReplicaTableClass", F_STRING},
+    {0},
+};
+static const struct field replica_settings_update_member = {.type = F_STRUCT,
+                                                            .shape_name = "ReplicaSettingsUpdate",
+                                                            .children =
+                                                                replica_settings_update_fields};
+
 const struct field update_global_table_settings_fields[] = {
     GLOBAL_TABLE_NAME_FIELD,
     {"GlobalTableBillingMode", F_STRING},
     {"GlobalTableProvisionedWriteCapacityUnits", F_LONG, .has_min = true, .min_value = 1},
-    {"GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate", F_STRUCT,
-     .children = no_fields},
-    {"GlobalTableGlobalSecondaryIndexSettingsUpdate", F_LIST, .member = &opaque_struct},
-    {"ReplicaSettingsUpdate", F_LIST, .member = &opaque_struct},
+    AUTO_SCALING_UPDATE_FIELD("GlobalTableProvisionedWriteCapacityAutoScalingSettingsUpdate"),
+    {"GlobalTableGlobalSecondaryIndexSettingsUpdate", F_LIST, .min_len = 1, .max_len = 20,
+     .member = &gt_gsi_settings_update_member},
+    {"ReplicaSettingsUpdate", F_LIST, .min_len = 1, .max_len = 50,
+     .member = &replica_settings_update_member},
     {0},
 };
 
@@ -92,33 +170,38 @@ const struct field list_global_tables_fields[] = {
     {0},
 };
 
-/* AutoScalingSettingsUpdate: what UpdateTableReplicaAutoScaling checks itself. */
-static const struct field auto_scaling_update_fields[] = {
-    {"MinimumUnits", F_LONG, .has_min = true, .min_value = 1},
-    {"MaximumUnits", F_LONG, .has_min = true, .min_value = 1},
-    {"AutoScalingDisabled", F_BOOLEAN},
-    {"AutoScalingRoleArn", F_STRING},
-    {"ScalingPolicyUpdate", F_STRUCT, .children = no_fields},
-    {0},
-};
-
+/* UpdateTableReplicaAutoScaling's index entries; IndexName is optional in
+ * the model here. */
 static const struct field gsi_auto_scaling_fields[] = {
-    {"IndexName", F_STRING},
-    {"ProvisionedWriteCapacityAutoScalingUpdate", F_STRUCT,
-     .shape_name = "AutoScalingSettingsUpdate", .children = auto_scaling_update_fields},
+    {"IndexName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    AUTO_SCALING_UPDATE_FIELD("ProvisionedWriteCapacityAutoScalingUpdate"),
     {0},
 };
 static const struct field gsi_auto_scaling_member = {.type = F_STRUCT,
+                                                     .shape_name =
+                                                         "GlobalSecondaryIndexAutoScalingUpdate",
                                                      .children = gsi_auto_scaling_fields};
+
+static const struct field replica_gsi_auto_scaling_fields[] = {
+    {"IndexName", F_STRING, .min_len = 3, .max_len = DDB_MAX_TABLE_NAME_LEN,
+     .pattern = SHAPE_TABLE_NAME_PATTERN},
+    AUTO_SCALING_UPDATE_FIELD("ProvisionedReadCapacityAutoScalingUpdate"),
+    {0},
+};
+static const struct field replica_gsi_auto_scaling_member = {
+    .type = F_STRUCT,
+    .shape_name = "ReplicaGlobalSecondaryIndexAutoScalingUpdate",
+    .children = replica_gsi_auto_scaling_fields};
 
 static const struct field replica_auto_scaling_fields[] = {
     {"RegionName", F_STRING, .required = true},
-    {"ReplicaProvisionedReadCapacityAutoScalingUpdate", F_STRUCT,
-     .shape_name = "AutoScalingSettingsUpdate", .children = auto_scaling_update_fields},
-    {"ReplicaGlobalSecondaryIndexUpdates", F_LIST, .member = &opaque_struct},
+    {"ReplicaGlobalSecondaryIndexUpdates", F_LIST, .member = &replica_gsi_auto_scaling_member},
+    AUTO_SCALING_UPDATE_FIELD("ReplicaProvisionedReadCapacityAutoScalingUpdate"),
     {0},
 };
 static const struct field replica_auto_scaling_member = {.type = F_STRUCT,
+                                                         .shape_name = "ReplicaAutoScalingUpdate",
                                                          .children = replica_auto_scaling_fields};
 
 const struct field describe_table_replica_auto_scaling_fields[] = {
@@ -129,8 +212,7 @@ const struct field describe_table_replica_auto_scaling_fields[] = {
 const struct field update_table_replica_auto_scaling_fields[] = {
     {"GlobalSecondaryIndexUpdates", F_LIST, .min_len = 1, .member = &gsi_auto_scaling_member},
     SHAPE_TABLE_NAME_FIELD,
-    {"ProvisionedWriteCapacityAutoScalingUpdate", F_STRUCT,
-     .shape_name = "AutoScalingSettingsUpdate", .children = auto_scaling_update_fields},
+    AUTO_SCALING_UPDATE_FIELD("ProvisionedWriteCapacityAutoScalingUpdate"),
     {"ReplicaUpdates", F_LIST, .min_len = 1, .member = &replica_auto_scaling_member},
     {0},
 };

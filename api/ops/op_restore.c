@@ -12,8 +12,10 @@
  * storage call (storage/restore.c) creates and fills the table.
  *
  * The overrides, as the API reference describes them:
- *   - GlobalSecondaryIndexOverride / LocalSecondaryIndexOverride replace the
- *     source's indexes ([] restores none); AttributeDefinitions keep only what
+ *   - GlobalSecondaryIndexOverride / LocalSecondaryIndexOverride /
+ *     VectorIndexOverride replace the source's indexes ([] restores none;
+ *     vector indexes then need the restored table to be on demand, as on
+ *     CreateTable); AttributeDefinitions keep only what
  *     the chosen key schemas use, as DynamoDB prunes them;
  *   - BillingModeOverride switches the billing: to PAY_PER_REQUEST drops the
  *     provisioned throughput of the table and its GSIs; to PROVISIONED takes
@@ -107,6 +109,7 @@ static json_t *restored_body(const json_t *rq, const struct table_def *def)
     json_object_set_new(body, "TableName", json_string(body_member_str(rq, "TargetTableName")));
     override(body, "GlobalSecondaryIndexes", body_member(rq, "GlobalSecondaryIndexOverride"));
     override(body, "LocalSecondaryIndexes", body_member(rq, "LocalSecondaryIndexOverride"));
+    override(body, "VectorIndexes", body_member(rq, "VectorIndexOverride"));
     override(body, "SSESpecification", body_member(rq, "SSESpecificationOverride"));
     if (str_is(billing, "PAY_PER_REQUEST")) {
         json_object_set_new(body, "BillingMode", json_string(billing));

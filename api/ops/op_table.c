@@ -48,6 +48,9 @@ static const char *const projection_type_choices[] = {"ALL", "INCLUDE", "KEYS_ON
 static const char *const stream_view_choices[] = {"NEW_IMAGE", "OLD_IMAGE", "NEW_AND_OLD_IMAGES",
                                                   "KEYS_ONLY", NULL};
 static const char *const sse_type_choices[] = {"AES256", "KMS", NULL};
+/* In the order the SDK's enum lists them (AWS's message order is not recorded). */
+static const char *const replication_mode_choices[] = {"DISABLED", "ENABLED",
+                                                       "ENABLED_WITH_OVERRIDES", NULL};
 
 /* CreateTable, DescribeTable and DeleteTable check TableName on its own first:
  * "The parameter 'TableName' is required but was not present in the request",
@@ -243,6 +246,8 @@ const struct field create_table_fields[] = {
      .children = on_demand_throughput_fields},
     {"ResourcePolicy", F_STRING},
     {"VectorIndexes", F_LIST, .member = &vector_index_member},
+    {"GlobalTableSourceArn", F_STRING, .min_len = 1, .max_len = 1024},
+    {"GlobalTableSettingsReplicationMode", F_STRING, .choices = replication_mode_choices},
     {0},
 };
 
@@ -274,6 +279,7 @@ const struct field table_creation_parameters_fields[] = {
     {"BillingModeOverride", F_STRING, .choices = billing_mode_choices},                            \
         {"GlobalSecondaryIndexOverride", F_LIST, .member = &gsi_member},                           \
         {"LocalSecondaryIndexOverride", F_LIST, .member = &lsi_member},                            \
+        {"VectorIndexOverride", F_LIST, .member = &vector_index_member},                           \
         {"ProvisionedThroughputOverride", F_STRUCT, .shape_name = "ProvisionedThroughput",         \
          .children = provisioned_throughput_fields},                                               \
         {"OnDemandThroughputOverride", F_STRUCT, .shape_name = "OnDemandThroughput",               \
@@ -355,26 +361,84 @@ static const struct field gsi_update_fields[] = {
 static const struct field gsi_update_member = {
     .type = F_STRUCT, .shape_name = "GlobalSecondaryIndexUpdate", .children = gsi_update_fields};
 
-/* Global-table members: ReplicaUpdates is checked against the region by storage;
- * the witness members are accepted as shapes (no replicas here). */
-static const struct field no_fields[] = {{0}};
-static const struct field opaque_member = {.type = F_STRUCT, .children = no_fields};
+/* Global-table members (version 2019.11.21), in the model's shapes: storage
+ * checks ReplicaUpdates against the region (one region, no replicas here:
+ * docs/differences.md, "Global tables"); the witness members are accepted
+ * as shapes and nothing more. */
+static const struct field provisioned_throughput_override_fields[] = {
+    {"ReadCapacityUnits", F_LONG, .has_min = true, .min_value = 1},
+    {0},
+};
 
-static const struct field replica_action_fields[] = {
+static const struct field on_demand_throughput_override_fields[] = {
+    {"MaxReadRequestUnits", F_LONG},
+    {0},
+};
+
+#define REPLICA_THROUGHPUT_OVERRIDE_FIELDS                                                         \
+    {"ProvisionedThroughputOverride", F_STRUCT, .shape_name = "ProvisionedThroughputOverride",     \
+     .children = provisioned_throughput_override_fields},                                          \
+    {                                                                                              \
+        "OnDemandThroughputOverride", F_STRUCT, .shape_name = "OnDemandThroughputOverride",        \
+                                                .children = on_demand_throughput_override_fields   \
+    }
+
+static const struct field replica_gsi_fields[] = {
+    INDEX_NAME_FIELD,
+    REPLICA_THROUGHPUT_OVERRIDE_FIELDS,
+    {0},
+};
+static const struct field replica_gsi_member = {
+    .type = F_STRUCT, .shape_name = "ReplicaGlobalSecondaryIndex", .children = replica_gsi_fields};
+
+/* Create and Update of a replica take the same members. TableClassOverride is
+ * a plain string, as TableClass is (table_rules_table_class). */
+static const struct field replica_member_action_fields[] = {
+    {"RegionName", F_STRING, .required = true},
+    {"KMSMasterKeyId", F_STRING},
+    REPLICA_THROUGHPUT_OVERRIDE_FIELDS,
+    {"GlobalSecondaryIndexes", F_LIST, .min_len = 1, .member = &replica_gsi_member},
+    {"TableClassOverride", F_STRING},
+    {0},
+};
+
+static const struct field region_name_fields[] = {
     {"RegionName", F_STRING, .required = true},
     {0},
 };
+
+static const char *const disassociation_mode_choices[] = {"WAIT_FOR_REPLICATION", NULL};
+
+static const struct field disassociate_action_fields[] = {
+    {"RegionName", F_STRING, .required = true},
+    {"DisassociationMode", F_STRING, .required = true, .choices = disassociation_mode_choices},
+    {0},
+};
+
 static const struct field replica_update_fields[] = {
     {"Create", F_STRUCT, .shape_name = "CreateReplicationGroupMemberAction",
-     .children = replica_action_fields},
+     .children = replica_member_action_fields},
     {"Update", F_STRUCT, .shape_name = "UpdateReplicationGroupMemberAction",
-     .children = replica_action_fields},
+     .children = replica_member_action_fields},
     {"Delete", F_STRUCT, .shape_name = "DeleteReplicationGroupMemberAction",
-     .children = replica_action_fields},
+     .children = region_name_fields},
+    {"Disassociate", F_STRUCT, .shape_name = "DisassociateReplicationGroupMemberAction",
+     .children = disassociate_action_fields},
     {0},
 };
 static const struct field replica_update_member = {
     .type = F_STRUCT, .shape_name = "ReplicationGroupUpdate", .children = replica_update_fields};
+
+static const struct field witness_update_fields[] = {
+    {"Create", F_STRUCT, .shape_name = "CreateGlobalTableWitnessGroupMemberAction",
+     .children = region_name_fields},
+    {"Delete", F_STRUCT, .shape_name = "DeleteGlobalTableWitnessGroupMemberAction",
+     .children = region_name_fields},
+    {0},
+};
+static const struct field witness_update_member = {.type = F_STRUCT,
+                                                   .shape_name = "GlobalTableWitnessGroupUpdate",
+                                                   .children = witness_update_fields};
 
 const struct field update_table_fields[] = {
     {"AttributeDefinitions", F_LIST, .member = &attribute_definition},
@@ -391,12 +455,14 @@ const struct field update_table_fields[] = {
     {"TableClass", F_STRING},
     {"DeletionProtectionEnabled", F_BOOLEAN},
     {"MultiRegionConsistency", F_STRING},
-    {"GlobalTableWitnessUpdates", F_LIST, .member = &opaque_member},
+    {"GlobalTableWitnessUpdates", F_LIST, .member = &witness_update_member},
     {"OnDemandThroughput", F_STRUCT, .shape_name = "OnDemandThroughput",
      .children = on_demand_throughput_fields},
     {"WarmThroughput", F_STRUCT, .shape_name = "WarmThroughput",
      .children = warm_throughput_fields},
     {"VectorIndexUpdates", F_LIST, .member = &vector_index_update_member},
+    {"GlobalTableSettingsReplicationMode", F_STRING, .choices = replication_mode_choices},
+    {"DisassociationProtectionEnabled", F_BOOLEAN},
     {0},
 };
 

@@ -42,6 +42,7 @@ static bool str_eq(const char *a, const char *b)
 struct update_parts {
     bool throughput, billing, stream, gsi_updates, sse, deletion_protection, table_class;
     bool on_demand, warm, replicas, other; /* other: global-table members */
+    bool replication_mode, disassociation_protection;
     bool gsi_create_or_delete;
     bool gsi_create;
     bool vector_updates;    /* VectorIndexUpdates: an online index change like a GSI Create */
@@ -66,6 +67,8 @@ static void find_update_parts(const json_t *body, struct update_parts *p)
     p->on_demand = json_object_size(body_member(body, "OnDemandThroughput")) > 0;
     p->warm = json_object_size(body_member(body, "WarmThroughput")) > 0;
     p->replicas = body_member(body, "ReplicaUpdates") != NULL;
+    p->replication_mode = body_member(body, "GlobalTableSettingsReplicationMode") != NULL;
+    p->disassociation_protection = body_member(body, "DisassociationProtectionEnabled") != NULL;
     p->other = body_member(body, "MultiRegionConsistency") ||
                body_member(body, "GlobalTableWitnessUpdates");
     p->vector_updates = json_array_size(body_member(body, "VectorIndexUpdates")) > 0;
@@ -84,7 +87,7 @@ static int count_parts(const struct update_parts *p)
 {
     return p->throughput + p->billing + p->stream + p->gsi_updates + p->sse +
            p->deletion_protection + p->table_class + p->on_demand + p->warm + p->replicas +
-           p->other + p->vector_updates;
+           p->other + p->vector_updates + p->replication_mode + p->disassociation_protection;
 }
 
 /* Which members may travel together [q DDB-TABLE-015/174/359/442]. */
@@ -124,6 +127,19 @@ static int check_update_combination(const json_t *body, const struct update_part
                              TABLE_RULES_INVALID
                              "DeletionProtection modification must be the only operation "
                              "in the request");
+    /* "You can't combine this change with any other change in the same
+     * UpdateTable request" (the model's documentation); the texts are ours,
+     * in the form of DeletionProtection's. */
+    if (p->disassociation_protection && n > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "DisassociationProtection modification must be the only operation "
+                             "in the request");
+    if (p->replication_mode && n > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID
+                             "GlobalTableSettingsReplicationMode modification must be the only "
+                             "operation in the request");
     if (p->warm && p->gsi_create)
         return ddb_error_set(err, DDB_VALIDATION,
                              TABLE_RULES_INVALID
@@ -297,11 +313,12 @@ static void decode_gsi_update(const json_t *e, struct gsi_update *g)
 }
 
 /* ReplicaUpdates entries: their actions, and the region of the first of
- * Create, Update, Delete (checked against the table by storage). */
+ * Create, Update, Delete, Disassociate (checked against the table by storage). */
 static void decode_replica_updates(const json_t *list, struct table_update *u)
 {
-    static const char *const actions[] = {"Create", "Update", "Delete"};
-    static const unsigned bits[] = {REPLICA_CREATE, REPLICA_UPDATE, REPLICA_DELETE};
+    static const char *const actions[] = {"Create", "Update", "Delete", "Disassociate"};
+    static const unsigned bits[] = {REPLICA_CREATE, REPLICA_UPDATE, REPLICA_DELETE,
+                                    REPLICA_DISASSOCIATE};
     size_t i;
     json_t *e;
 
@@ -310,7 +327,7 @@ static void decode_replica_updates(const json_t *list, struct table_update *u)
     json_array_foreach(list, i, e)
     {
         struct replica_update *r = &u->replica_updates[u->replica_update_count++];
-        for (size_t k = 0; k < 3; k++) {
+        for (size_t k = 0; k < 4; k++) {
             const json_t *a = body_member(e, actions[k]);
             if (!a) continue;
             r->actions |= bits[k];
@@ -340,6 +357,13 @@ static void decode_settings(const json_t *body, struct table_update *u)
         u->has_deletion_protection = true;
         u->deletion_protection = json_is_true(body_member(body, "DeletionProtectionEnabled"));
     }
+    if (body_member(body, "DisassociationProtectionEnabled")) {
+        u->has_disassociation_protection = true;
+        u->disassociation_protection =
+            json_is_true(body_member(body, "DisassociationProtectionEnabled"));
+    }
+    u->replication_mode =
+        xstrdup_or_null(body_member_str(body, "GlobalTableSettingsReplicationMode"));
     if (body_member(body, "TableClass")) {
         u->has_table_class = true;
         u->table_class = xstrdup(body_member_str(body, "TableClass"));
@@ -417,6 +441,7 @@ int op_update_table(struct api_request *rq)
         goto out;
     if (table_rules_sse(body_member(rq->body, "SSESpecification"), &rq->err) != 0) goto out;
     if (table_rules_table_class(rq->body, &rq->err) != 0) goto out;
+    if (table_rules_global_settings(rq->body, &rq->err) != 0) goto out;
     if (check_gsi_updates(rq->body, &rq->err) != 0) goto out;
     if (vector_rules_check_updates(rq->body, &rq->err) != 0) goto out;
     if (parts.vector_updates && parts.gsi_online_change && vector_rules_online_limit(&rq->err) != 0)

@@ -684,6 +684,41 @@ static int check_create_warm(const json_t *body, struct ddb_error *err)
     return 0;
 }
 
+/*
+ * GlobalTableSettingsReplicationMode (CreateTable and UpdateTable) and
+ * CreateTable's GlobalTableSourceArn. A regional table may set the mode to
+ * ENABLED (ready to be the source of a multi-account global table) or
+ * DISABLED, as UpdateTable's documentation says; ENABLED_WITH_OVERRIDES is
+ * DynamoDB's own mode for same-account global tables. A source ARN asks for a
+ * replica of a table in another account, which this one-account emulator
+ * cannot have: refused after the mode's rule ("required and the only
+ * supported value is ENABLED"). Texts not recorded (docs/differences.md).
+ */
+int table_rules_global_settings(const json_t *body, struct ddb_error *err)
+{
+    const char *mode = body_member_str(body, "GlobalTableSettingsReplicationMode");
+    const char *source = body_member_str(body, "GlobalTableSourceArn");
+
+    if (source && !str_eq(mode, "ENABLED"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID "GlobalTableSettingsReplicationMode must be "
+                                                 "ENABLED when GlobalTableSourceArn is specified");
+    if (str_eq(mode, "ENABLED_WITH_OVERRIDES"))
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID "GlobalTableSettingsReplicationMode "
+                                                 "ENABLED_WITH_OVERRIDES cannot be requested: "
+                                                 "DynamoDB sets it for same-account global "
+                                                 "tables");
+    if (source)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             TABLE_RULES_INVALID "Cannot create a replica of the global table "
+                                                 "source %s: multi-account global tables are "
+                                                 "not supported by this emulator, which has one "
+                                                 "account and one region",
+                             source);
+    return 0;
+}
+
 /* CreateTable's cross-field checks, in AWS's order. */
 int table_rules_check_create(const json_t *body, struct ddb_error *err)
 {
@@ -705,7 +740,8 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err)
     if (table_rules_stream(body_member(body, "StreamSpecification"), true, err) != 0) return -1;
     if (table_rules_sse(body_member(body, "SSESpecification"), err) != 0) return -1;
     if (table_rules_table_class(body, err) != 0) return -1;
-    return check_tags(body_member(body, "Tags"), err);
+    if (check_tags(body_member(body, "Tags"), err) != 0) return -1;
+    return table_rules_global_settings(body, err);
 }
 
 /* CreateTable: checks, decode, db_create_table, {"TableDescription": ...}. */

@@ -31,6 +31,9 @@ int table_rules_gsi_key_schema(const json_t *ks, struct ddb_error *err);
 int table_rules_stream(const json_t *spec, bool creating, struct ddb_error *err);
 int table_rules_sse(const json_t *spec, struct ddb_error *err);
 int table_rules_table_class(const json_t *body, struct ddb_error *err);
+/* GlobalTableSettingsReplicationMode and GlobalTableSourceArn of CreateTable,
+ * the mode of UpdateTable (table_rules.c says which values a table takes). */
+int table_rules_global_settings(const json_t *body, struct ddb_error *err);
 int table_rules_check_create(const json_t *body, struct ddb_error *err);
 /* Refuses key attribute names that contain U+0000 (a ddbemu limitation). */
 int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err);

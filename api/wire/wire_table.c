@@ -231,6 +231,7 @@ void wire_table_def_from_json(const json_t *body, struct table_def *out)
     wire_table_sse_from_json(json_object_get(body, "SSESpecification"), &out->sse);
     out->deletion_protection = json_is_true(json_object_get(body, "DeletionProtectionEnabled"));
     out->table_class = dup_str(body, "TableClass");
+    out->replication_mode = dup_str(body, "GlobalTableSettingsReplicationMode");
     wire_table_on_demand_from_json(json_object_get(body, "OnDemandThroughput"), &out->on_demand);
     wire_table_warm_from_json(json_object_get(body, "WarmThroughput"), &out->warm);
     wire_vector_defs_from_json(json_object_get(body, "VectorIndexes"), &out->vectors,
@@ -533,6 +534,12 @@ json_t *wire_table_desc_to_json(const struct table_desc *d)
         json_object_set_new(obj, "TableClassSummary", sub);
     }
     json_object_set_new(obj, "DeletionProtectionEnabled", json_boolean(def->deletion_protection));
+    if (def->replication_mode)
+        json_object_set_new(obj, "GlobalTableSettingsReplicationMode",
+                            json_string(def->replication_mode));
+    if (def->has_disassociation_protection)
+        json_object_set_new(obj, "DisassociationProtectionEnabled",
+                            json_boolean(def->disassociation_protection));
     json_object_set_new(
         obj, "WarmThroughput",
         warm_throughput_to_json(def->billing, &def->throughput, &def->warm, "ACTIVE"));

@@ -94,6 +94,10 @@ int db_restore_source_def(struct db *db, const struct db_scope *scope,
     out->tag_count = 0;
     memset(&out->stream, 0, sizeof out->stream);
     out->deletion_protection = false;
+    free(out->replication_mode);
+    out->replication_mode = NULL;
+    out->has_disassociation_protection = false;
+    out->disassociation_protection = false;
     rc = 0;
 out:
     db_unlock(db);

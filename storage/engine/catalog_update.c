@@ -146,6 +146,14 @@ static void apply_table_settings(struct db *db, const struct update_plan *p)
         table_sync_stream(t, db->streams, p->scope->namespace_id, p->now_ms);
     }
     if (u->has_deletion_protection) t->def.deletion_protection = u->deletion_protection;
+    if (u->has_disassociation_protection) {
+        t->def.has_disassociation_protection = true;
+        t->def.disassociation_protection = u->disassociation_protection;
+    }
+    if (u->replication_mode) {
+        free(t->def.replication_mode);
+        t->def.replication_mode = xstrdup(u->replication_mode);
+    }
     set_maximum(&t->def.on_demand.max_read, u->on_demand.max_read);
     set_maximum(&t->def.on_demand.max_write, u->on_demand.max_write);
     set_if_sent(&t->def.warm.read_per_s, u->warm.read_per_s);
@@ -411,6 +419,7 @@ void table_update_clear(struct table_update *u)
 {
     free(u->name);
     free(u->table_class);
+    free(u->replication_mode);
     free(u->sse.sse_type);
     free(u->sse.kms_master_key_id);
     for (size_t i = 0; i < u->attr_def_count; i++)

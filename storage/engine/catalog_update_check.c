@@ -142,6 +142,12 @@ static int check_replica_actions(const struct table_update *u, struct ddb_error 
         return ddb_error_set(err, DDB_VALIDATION,
                              "Update table operation with more than one create or delete replica "
                              "actions not allowed");
+    /* "A Disassociate action must be the only replica update in the request"
+     * (the model's documentation; text ours). */
+    if ((seen & REPLICA_DISASSOCIATE) && u->replica_update_count > 1)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "A Disassociate action must be the only replica update in the "
+                             "request");
     return 0;
 }
 
@@ -160,6 +166,13 @@ static int check_replica_updates(const struct update_plan *p, struct ddb_error *
 
     if (!p->u->replica_update_count) return 0;
     if (check_replica_actions(p->u, err) != 0) return -1;
+    /* Disassociating: the table is in no global table, whatever the region. */
+    if (r->actions & REPLICA_DISASSOCIATE)
+        return ddb_error_set(err, DDB_VALIDATION,
+                             "Update global table operation failed because one or more replicas "
+                             "were not part of the global table. Please retry the request "
+                             "without these replicas: [%s].",
+                             r->region);
     if (str_eq(r->region, region) && !(r->actions & REPLICA_UPDATE))
         return ddb_error_set(err, DDB_VALIDATION,
                              "Cannot add or delete the local region through ReplicaUpdates. "

@@ -60,7 +60,12 @@ struct gsi_update {
 
 /* A ReplicaUpdates entry: its actions (a request may name several, which is
  * refused) and the RegionName of its Create, else its Update, else its Delete. */
-enum replica_action { REPLICA_CREATE = 1, REPLICA_UPDATE = 2, REPLICA_DELETE = 4 };
+enum replica_action {
+    REPLICA_CREATE = 1,
+    REPLICA_UPDATE = 2,
+    REPLICA_DELETE = 4,
+    REPLICA_DISASSOCIATE = 8
+};
 
 struct replica_update {
     unsigned actions; /* enum replica_action bits */
@@ -80,6 +85,9 @@ struct table_update {
     bool deletion_protection;
     bool has_table_class;
     char *table_class;
+    char *replication_mode; /* GlobalTableSettingsReplicationMode; NULL: not sent */
+    bool has_disassociation_protection;
+    bool disassociation_protection;
     bool has_sse;
     struct sse_spec sse;
     struct attr_def *attr_defs; /* new definitions for GSI creation */

@@ -459,6 +459,10 @@ enum table_def_tag {
     TD_WARM = 41,
     TD_GSI_LIMITS = 42, /* per GSI with any: name, on-demand maxima, warm throughput */
     TD_VECTORS = 48,    /* vector indexes (vector_def.c); absent in older files: none */
+    /* Global-table settings: the replication mode (a string, absent when
+     * never set) and disassociation protection (0 never set, 1 off, 2 on). */
+    TD_REPLICATION_MODE = 60,
+    TD_DISASSOCIATION_PROTECTION = 61,
 };
 
 static void put_indexes(struct text_buf *b, const struct index_def *defs, size_t count)
@@ -550,6 +554,11 @@ void codec_put_table_def(struct text_buf *b, const struct table_def *def)
         codec_put_vector_defs(b, def);
         codec_field_end(b, m);
     }
+    /* Written only when set, so that tables without them encode as before. */
+    if (def->replication_mode) codec_put_str_field(b, TD_REPLICATION_MODE, def->replication_mode);
+    if (def->has_disassociation_protection)
+        codec_put_u8_field(b, TD_DISASSOCIATION_PROTECTION,
+                           (uint8_t) (1 + def->disassociation_protection));
 }
 
 /* TD_GSI_LIMITS: written after TD_GSIS, so the index is already decoded. */
@@ -671,6 +680,13 @@ bool codec_get_table_def(struct codec_in *in, struct table_def *out)
             break;
         case TD_GSI_LIMITS: get_gsi_limits(&f, out); break;
         case TD_VECTORS: codec_get_vector_defs(&f, out); break;
+        case TD_REPLICATION_MODE: out->replication_mode = codec_get_str(&f); break;
+        case TD_DISASSOCIATION_PROTECTION:
+            n = codec_get_u8(&f);
+            if (n > 2) f.bad = true;
+            out->has_disassociation_protection = n > 0;
+            out->disassociation_protection = n == 2;
+            break;
         default: break; /* a field of a newer ddbemu: skipped */
         }
         if (f.bad) in->bad = true;

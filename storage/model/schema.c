@@ -134,6 +134,7 @@ void table_def_clear(struct table_def *def)
     free(def->sse.sse_type);
     free(def->sse.kms_master_key_id);
     free(def->table_class);
+    free(def->replication_mode);
     for (size_t i = 0; i < def->tag_count; i++) {
         free(def->tags[i].key);
         free(def->tags[i].value);
@@ -170,6 +171,9 @@ void table_def_copy(struct table_def *dst, const struct table_def *src)
     dst->sse.kms_master_key_id = xstrdup_or_null(src->sse.kms_master_key_id);
     dst->deletion_protection = src->deletion_protection;
     dst->table_class = xstrdup_or_null(src->table_class);
+    dst->replication_mode = xstrdup_or_null(src->replication_mode);
+    dst->has_disassociation_protection = src->has_disassociation_protection;
+    dst->disassociation_protection = src->disassociation_protection;
     dst->on_demand = src->on_demand;
     dst->warm = src->warm;
     dst->tag_count = src->tag_count;

@@ -144,6 +144,13 @@ struct table_def {
     struct warm_throughput warm;           /* the table's; not its GSIs' */
     struct vector_index_def *vectors;      /* vector indexes, in creation order */
     size_t vector_count;
+    /* Global-table settings kept and described, with no effect here (one
+     * region): GlobalTableSettingsReplicationMode ("ENABLED" or "DISABLED";
+     * NULL when never set) and DisassociationProtectionEnabled (described
+     * once set: has_disassociation_protection). */
+    char *replication_mode;
+    bool has_disassociation_protection;
+    bool disassociation_protection;
 };
 
 enum table_status { TABLE_CREATING, TABLE_UPDATING, TABLE_DELETING, TABLE_ACTIVE };

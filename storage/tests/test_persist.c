@@ -222,6 +222,41 @@ static void test_damaged_bytes_are_refused_not_trusted(void)
     text_buf_clear(&b);
 }
 
+/* The global-table settings (GlobalTableSettingsReplicationMode,
+ * DisassociationProtectionEnabled) survive the codec; a table without them
+ * encodes without their fields. */
+static void test_global_table_settings_round_trip(void)
+{
+    struct table_def def, out;
+    struct codec_in r;
+    struct text_buf b, plain;
+
+    def_init(&def, "t");
+    def_add_key(&def, "pk", VALUE_S, true);
+    text_buf_init(&plain);
+    codec_put_table_def(&plain, &def);
+    def.replication_mode = xstrdup("ENABLED");
+    def.has_disassociation_protection = true;
+    def.disassociation_protection = false;
+    text_buf_init(&b);
+    codec_put_table_def(&b, &def);
+    CHECK(b.len > plain.len);
+    memset(&out, 0, sizeof out);
+    codec_in_init(&r, b.data, b.len);
+    CHECK(codec_get_table_def(&r, &out));
+    CHECK(out.replication_mode && strcmp(out.replication_mode, "ENABLED") == 0);
+    CHECK(out.has_disassociation_protection && !out.disassociation_protection);
+    table_def_clear(&out);
+    memset(&out, 0, sizeof out);
+    codec_in_init(&r, plain.data, plain.len);
+    CHECK(codec_get_table_def(&r, &out));
+    CHECK(!out.replication_mode && !out.has_disassociation_protection);
+    table_def_clear(&out);
+    table_def_clear(&def);
+    text_buf_clear(&b);
+    text_buf_clear(&plain);
+}
+
 static void create_table(struct db *db, const char *name)
 {
     struct table_def def;
@@ -797,6 +832,7 @@ int main(void)
     RUN(test_values_round_trip);
     RUN(test_sets_load_in_set_order);
     RUN(test_damaged_bytes_are_refused_not_trusted);
+    RUN(test_global_table_settings_round_trip);
     RUN(test_an_engine_comes_back_from_its_directory);
     RUN(test_concurrent_writers_share_commits);
     RUN(test_a_log_left_by_a_crash_is_replayed);
