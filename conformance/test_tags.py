@@ -209,3 +209,16 @@ def test_create_table_tag_rules(dynamodb, region):
                  "Number of Tags exceed the current limit for the provided ResourceArn")
     err = client_error(dynamodb.describe_table, TableName=name)
     assert err.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_tag_and_untag_answer_an_empty_body(raw, tagged):
+    # The API reference of TagResource and UntagResource: "If the action is
+    # successful, the service sends back an HTTP 200 response with an empty
+    # HTTP body" (no output shape), where other operations answer {} at least.
+    _, arn = tagged
+    resp = raw("TagResource", {"ResourceArn": arn, "Tags": [{"Key": "k", "Value": "v"}]})
+    assert (resp.status, resp.body) == (200, b"")
+    resp = raw("UntagResource", {"ResourceArn": arn, "TagKeys": ["k"]})
+    assert (resp.status, resp.body) == (200, b"")
+    resp = raw("ListTagsOfResource", {"ResourceArn": arn})
+    assert resp.status == 200 and resp.data == {"Tags": []}
