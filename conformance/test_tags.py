@@ -158,6 +158,13 @@ def test_resource_arn_errors(dynamodb, tagged, raw, region):
     err = client_error(dynamodb.tag_resource, ResourceArn=missing, Tags=[{"Key": "x", "Value": "y"}])
     assert_error(err, "ResourceNotFoundException",
                  f"Requested resource not found: ResourceArn: {missing} not found")
+    # Not AccessDeniedException: the table is the caller's own account's (docs/differences.md).
+    err = client_error(dynamodb.untag_resource, ResourceArn=missing, TagKeys=["x"])
+    assert_error(err, "ResourceNotFoundException",
+                 f"Requested resource not found: ResourceArn: {missing} not found")
+    err = client_error(dynamodb.list_tags_of_resource, ResourceArn=missing)
+    assert_error(err, "ResourceNotFoundException",
+                 f"Requested resource not found: ResourceArn: {missing} not found")
     other_account = arn.replace(f":{ACCOUNT}:", ":111122223333:")
     err = client_error(dynamodb.list_tags_of_resource, ResourceArn=other_account)
     assert_error(err, "AccessDeniedException", "Access is denied")
