@@ -319,20 +319,26 @@ def test_delete_table(dynamodb, make_table):
     # is ResourceNotFoundException with the table's name. Source: dynalite
     # test/deleteTable.js (recorded).
     # The answer carries only the table's name, status, throughput, size,
-    # item count and ARN: no key schema, attribute definitions, creation time
-    # or indexes (AWS's answer quoted in dynalite issue 60).
+    # item count, ARN, id and billing mode summary: no key schema, attribute
+    # definitions, creation time or indexes (AWS's answer quoted in dynalite
+    # issue 60; TableId and BillingModeSummary from scylla's
+    # test_delete_table_description, run against AWS).
     name = make_table(("p", "S"), ("c", "S"), LocalSecondaryIndexes=[{
         "IndexName": "lsi", "KeySchema": [{"AttributeName": "p", "KeyType": "HASH"},
                                           {"AttributeName": "c", "KeyType": "RANGE"}],
         "Projection": {"ProjectionType": "KEYS_ONLY"}}])
     dynamodb.put_item(TableName=name, Item={"p": {"S": "x"}, "c": {"S": "y"}})
-    arn = dynamodb.describe_table(TableName=name)["Table"]["TableArn"]
+    described = dynamodb.describe_table(TableName=name)["Table"]
+    arn = described["TableArn"]
     desc = dynamodb.delete_table(TableName=name)["TableDescription"]
     assert desc == {"TableName": name, "TableStatus": "DELETING",
                     "ProvisionedThroughput": {"NumberOfDecreasesToday": 0,
                                               "ReadCapacityUnits": 0, "WriteCapacityUnits": 0},
                     "TableSizeBytes": desc["TableSizeBytes"], "ItemCount": desc["ItemCount"],
-                    "TableArn": arn}
+                    "TableArn": arn, "TableId": described["TableId"],
+                    "BillingModeSummary": described["BillingModeSummary"]}
+    assert desc["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
+    assert desc["BillingModeSummary"]["LastUpdateToPayPerRequestDateTime"]
     dynamodb.get_waiter("table_not_exists").wait(
         TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 600})
     err = client_error(dynamodb.delete_table, TableName=name)

@@ -463,14 +463,18 @@ out:
 /*
  * DeleteTable: {"TableDescription": ...} with status DELETING, carrying only
  * the members AWS's answer carries: the name, status, throughput, size, item
- * count and ARN, without the key schema, attribute definitions, creation time
- * or indexes (AWS's answer quoted in dynalite issue 60, for a table with local
- * secondary indexes). Deletion protection and existence are storage's checks.
+ * count, ARN, id and billing mode summary, without the key schema, attribute
+ * definitions, creation time or indexes (AWS's answer quoted in dynalite
+ * issue 60, for a table with local secondary indexes; TableId and
+ * BillingModeSummary with LastUpdateToPayPerRequestDateTime from scylla's
+ * test_delete_table_description, run against AWS). Deletion protection and
+ * existence are storage's checks.
  */
 int op_delete_table(struct api_request *rq)
 {
-    static const char *const members[] = {"TableName",      "TableStatus", "ProvisionedThroughput",
-                                          "TableSizeBytes", "ItemCount",   "TableArn"};
+    static const char *const members[] = {
+        "TableName", "TableStatus", "ProvisionedThroughput", "TableSizeBytes", "ItemCount",
+        "TableArn",  "TableId",     "BillingModeSummary"};
     struct table_desc desc;
     json_t *full, *answer;
     int rc = -1;
