@@ -229,6 +229,13 @@ def test_return_values_outside_the_enum(raw, dynamodb, table_s, operation):
         "Value 'abc;' at 'tableName' failed to satisfy constraint: "
         "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
     ]),
+    # An empty name breaks the model's minimum of 1 (TableName also takes an
+    # ARN, so its model is 1..1024), nothing else (issue 29, from suites
+    # checked against AWS).
+    ("PutItem", {"TableName": "", "Item": {"p": {"S": "x"}}}, [
+        "Value '' at 'tableName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1",
+    ]),
     ("GetItem", {"TableName": "a" * 256}, [
         "Value null at 'key' failed to satisfy constraint: Member must not be null",
         "Value '" + "a" * 256 + "' at 'tableName' failed to satisfy constraint: "

@@ -438,16 +438,20 @@ bool shape_is_table_name(const char *s, size_t len)
     return name_length_cmp(s, len) == 0 && shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len);
 }
 
-/* A TableName that may be an ARN (.table_ref): an ARN only has the model's
- * length; a name breaks the pattern, or else the naming rule's length, which
- * the model words as its own constraints. */
+/* A TableName that may be an ARN (.table_ref): an empty one breaks the
+ * model's minimum of 1 alone ("Value '' at 'tableName' failed to satisfy
+ * constraint: Member must have length greater than or equal to 1", issue 29);
+ * an ARN only has the model's length; a name breaks the pattern, or else the
+ * naming rule's length, which the model words as its own constraints. */
 static void check_table_ref(struct violations *vs, const struct field *f, json_t *v)
 {
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
     int cmp;
 
-    if (arn_is_arn(s, len)) {
+    if (len == 0) {
+        violation(vs, f, v, "Member must have length greater than or equal to 1");
+    } else if (arn_is_arn(s, len)) {
         if (text_utf16_length(s, len) > DDB_MAX_TABLE_ARN_LEN)
             violation(vs, f, v, "Member must have length less than or equal to %d",
                       DDB_MAX_TABLE_ARN_LEN);
