@@ -54,7 +54,7 @@ static const struct field attribute_map = {.type = F_ATTRIBUTE_MAP, .key = &shap
 
 static const struct field keys_and_attributes_fields[] = {
     {"Keys", F_LIST, .required = true, .min_len = 1, .max_len = DDB_MAX_BATCH_GET_KEYS,
-     .member = &attribute_map},
+     .member = &attribute_map, .unmodelled = true},
     {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"ProjectionExpression", F_STRING},
