@@ -603,7 +603,11 @@ static void check_map_entries(struct violations *vs, const struct field *f, json
             breaks_collection_rule(f->key, key, key_len))
             collection_violation(vs, f, v, "Map keys", f->key);
         if (f->type == F_ATTRIBUTE_MAP) continue; /* values: wire_value.c */
-        if (breaks_value_rule(f->member, elem))
+        /* A null list where the list must have entries breaks the rule too
+         * (BatchWriteItem {"RequestItems": {"t": null}}, issue 29; AWS's
+         * exact answer is not recorded). */
+        if (breaks_value_rule(f->member, elem) ||
+            (json_is_null(elem) && f->member->type == F_LIST && f->member->min_len))
             collection_violation(vs, f, v, "Map value", f->member);
         if (json_is_null(elem) || (f->member->type == F_STRING && has_collection_rule(f->member)))
             continue;
