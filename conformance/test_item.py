@@ -588,3 +588,23 @@ def test_pay_per_request_tables_report_capacity_too(dynamodb, table_s):
     resp = dynamodb.get_item(TableName=table_s, Key=item, ConsistentRead=True,
                              ReturnConsumedCapacity="TOTAL")
     assert resp["ConsumedCapacity"] == capacity(table_s, 1)
+
+
+def test_empty_non_key_attribute_name_is_refused(dynamodb, table_s):
+    # DynamoDB refuses an item with an empty attribute name, in PutItem, a
+    # BatchWriteItem PutRequest and a transaction's Put, with a
+    # ValidationException saying "Empty attribute name" (scylla's
+    # test_limits.py test_limit_attribute_length_nonkey_empty, run against
+    # AWS; the prefix is DynamoDB's usual one, the exact words unrecorded).
+    p = random_string()
+    item = {"p": {"S": p}, "": {"S": "x"}}
+    message = "One or more parameter values were invalid: Empty attribute name"
+    err = client_error(dynamodb.put_item, TableName=table_s, Item=item)
+    assert_error(err, "ValidationException", message)
+    err = client_error(dynamodb.batch_write_item,
+                       RequestItems={table_s: [{"PutRequest": {"Item": item}}]})
+    assert_error(err, "ValidationException", message)
+    err = client_error(dynamodb.transact_write_items,
+                       TransactItems=[{"Put": {"TableName": table_s, "Item": item}}])
+    assert_error(err, "ValidationException", message)
+    assert "Item" not in dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}})

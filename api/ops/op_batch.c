@@ -387,7 +387,7 @@ static int decode_write_request(const char *table, const json_t *req, struct wri
                              "contain exactly one of the supported datatypes");
     if (put) {
         op->kind = WRITE_PUT;
-        if (wire_value_map_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
+        if (wire_item_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
         op->put_item = item_new(&attrs);
         return item_check_size(op->put_item->size_bytes, ITEM_SIZE_GIVEN, err);
     }
