@@ -643,3 +643,24 @@ def test_gsi_rules_and_projection(dynamodb, make_table):
     # A filter on an attribute the index does not hold matches nothing.
     got = dynamodb.query(FilterExpression="attribute_exists(v)", **base)
     assert got["Count"] == 0 and got["ScannedCount"] == 3
+
+
+def test_hash_only_query_cannot_be_restarted(dynamodb, table_s):
+    # A Query of a table without a sort key reads at most one item, so an
+    # ExclusiveStartKey naming the queried partition is refused (issue 29,
+    # quoting "The provided exclusive start key is invalid: ExclusiveStartKey:
+    # {p=AttributeValue: {S:...}}" from suites checked against AWS); one
+    # naming another partition is outside the query's boundaries (dynalite).
+    p = random_string()
+    dynamodb.put_item(TableName=table_s, Item={"p": S(p), "a": S("x")})
+    base = dict(TableName=table_s, KeyConditionExpression="p = :p",
+                ExpressionAttributeValues={":p": S(p)})
+    err = client_error(dynamodb.query, ExclusiveStartKey={"p": S(p)}, **base)
+    assert_error(err, "ValidationException",
+                 "The provided exclusive start key is invalid: ExclusiveStartKey: "
+                 f"{{p=AttributeValue: {{S:{p}}}}}")
+    err = client_error(dynamodb.query, ExclusiveStartKey={"p": S(p + "x")}, **base)
+    assert_error(err, "ValidationException",
+                 "The provided starting key is outside query boundaries based on provided "
+                 "conditions")
+    assert dynamodb.query(**base)["Items"] == [{"p": S(p), "a": S("x")}]
