@@ -592,17 +592,20 @@ static void walk_clear(struct walk *w)
     free(w->read);
 }
 
-/* Read capacity of a page: the total size read, rounded up to 4 KB once; an
- * LSI read that fetched items from the table also pays for those (dynalite
- * test/query.js "should return all attributes when specified for secondary
- * indexes": Table 3 + index 1). The units charged to the index and to the
- * table go to *index_units and *table_units, for the report. */
+/* Read capacity of a page: the total size read, rounded up to 4 KB once, and
+ * for a Scan at least DDB_MIN_SCAN_READ_UNITS (limits.h); an LSI read that
+ * fetched items from the table also pays for those (dynalite test/query.js
+ * "should return all attributes when specified for secondary indexes": Table
+ * 3 + index 1). The units charged to the index and to the table go to
+ * *index_units and *table_units, for the report. */
 static void charge_page(const struct table *t, const struct source *s,
-                        const struct read_page_op *op, enum return_capacity mode,
+                        const struct read_page_op *op, bool is_scan, enum return_capacity mode,
                         const struct walk *w, struct read_page *out, double *index_units,
                         double *table_units)
 {
-    double units = capacity_read_units(w->read_bytes, op->consistent_read);
+    size_t min_bytes = is_scan ? (size_t) DDB_MIN_SCAN_READ_UNITS * DDB_READ_UNIT_BYTES : 0;
+    double units = capacity_read_units(w->read_bytes > min_bytes ? w->read_bytes : min_bytes,
+                                       op->consistent_read);
     *index_units = *table_units = 0;
     capacity_begin(&out->capacity, mode, t->def.name);
     if (s->is_index) {
@@ -815,7 +818,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
         }
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
-    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page(t, &s, op, false, return_capacity, &w, out, &index_units, &table_units);
     charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, false, &kc, index_units, table_units, &page);
     rc = 0;
@@ -907,7 +910,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
         if (!walk_take(&w, &s, op, node)) break;
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
-    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page(t, &s, op, true, return_capacity, &w, out, &index_units, &table_units);
     charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, true, NULL, index_units, table_units, &page);
     rc = 0;
