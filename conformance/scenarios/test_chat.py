@@ -11,7 +11,6 @@ LASTMESSAGE for 50 rooms (100 keys, the maximum - 101 must fail with a
 ValidationException and change nothing).
 """
 
-import re
 import uuid
 
 import pytest
