@@ -229,6 +229,13 @@ def test_return_values_outside_the_enum(raw, dynamodb, table_s, operation):
         "Value 'abc;' at 'tableName' failed to satisfy constraint: "
         "Member must satisfy regular expression pattern: [a-zA-Z0-9_.-]+",
     ]),
+    # An empty name breaks the model's minimum of 1 (TableName also takes an
+    # ARN, so its model is 1..1024), nothing else (issue 29, from suites
+    # checked against AWS).
+    ("PutItem", {"TableName": "", "Item": {"p": {"S": "x"}}}, [
+        "Value '' at 'tableName' failed to satisfy constraint: "
+        "Member must have length greater than or equal to 1",
+    ]),
     ("GetItem", {"TableName": "a" * 256}, [
         "Value null at 'key' failed to satisfy constraint: Member must not be null",
         "Value '" + "a" * 256 + "' at 'tableName' failed to satisfy constraint: "
@@ -581,3 +588,23 @@ def test_pay_per_request_tables_report_capacity_too(dynamodb, table_s):
     resp = dynamodb.get_item(TableName=table_s, Key=item, ConsistentRead=True,
                              ReturnConsumedCapacity="TOTAL")
     assert resp["ConsumedCapacity"] == capacity(table_s, 1)
+
+
+def test_empty_non_key_attribute_name_is_refused(dynamodb, table_s):
+    # DynamoDB refuses an item with an empty attribute name, in PutItem, a
+    # BatchWriteItem PutRequest and a transaction's Put, with a
+    # ValidationException saying "Empty attribute name" (scylla's
+    # test_limits.py test_limit_attribute_length_nonkey_empty, run against
+    # AWS; the prefix is DynamoDB's usual one, the exact words unrecorded).
+    p = random_string()
+    item = {"p": {"S": p}, "": {"S": "x"}}
+    message = "One or more parameter values were invalid: Empty attribute name"
+    err = client_error(dynamodb.put_item, TableName=table_s, Item=item)
+    assert_error(err, "ValidationException", message)
+    err = client_error(dynamodb.batch_write_item,
+                       RequestItems={table_s: [{"PutRequest": {"Item": item}}]})
+    assert_error(err, "ValidationException", message)
+    err = client_error(dynamodb.transact_write_items,
+                       TransactItems=[{"Put": {"TableName": table_s, "Item": item}}])
+    assert_error(err, "ValidationException", message)
+    assert "Item" not in dynamodb.get_item(TableName=table_s, Key={"p": {"S": p}})

@@ -592,8 +592,11 @@ def test_request_shape_violations(raw, dynamodb, table_sn):
     p = random_string()
     body = {"TableName": table_sn, "KeyConditionExpression": "p = :p",
             "ExpressionAttributeValues": {":p": S(p)}}
+    # Query's Limit prints no value and keeps its request spelling, unlike
+    # Scan's (nubo-db/dynamodb-conformance tier3 query "Limit of 0" and scan
+    # "Limit of 0", both checked against AWS).
     refused_raw(raw, dynamodb, table_sn, "Query", dict(body, Limit=0), VALIDATION,
-                "1 validation error detected: Value '0' at 'limit' failed to satisfy constraint: "
+                "1 validation error detected: Value at 'Limit' failed to satisfy constraint: "
                 "Member must have value greater than or equal to 1")
     refused_raw(raw, dynamodb, table_sn, "Query", dict(body, Select="hi"), VALIDATION,
                 "1 validation error detected: Value 'hi' at 'select' failed to satisfy "
@@ -640,3 +643,24 @@ def test_gsi_rules_and_projection(dynamodb, make_table):
     # A filter on an attribute the index does not hold matches nothing.
     got = dynamodb.query(FilterExpression="attribute_exists(v)", **base)
     assert got["Count"] == 0 and got["ScannedCount"] == 3
+
+
+def test_hash_only_query_cannot_be_restarted(dynamodb, table_s):
+    # A Query of a table without a sort key reads at most one item, so an
+    # ExclusiveStartKey naming the queried partition is refused (issue 29,
+    # quoting "The provided exclusive start key is invalid: ExclusiveStartKey:
+    # {p=AttributeValue: {S:...}}" from suites checked against AWS); one
+    # naming another partition is outside the query's boundaries (dynalite).
+    p = random_string()
+    dynamodb.put_item(TableName=table_s, Item={"p": S(p), "a": S("x")})
+    base = dict(TableName=table_s, KeyConditionExpression="p = :p",
+                ExpressionAttributeValues={":p": S(p)})
+    err = client_error(dynamodb.query, ExclusiveStartKey={"p": S(p)}, **base)
+    assert_error(err, "ValidationException",
+                 "The provided exclusive start key is invalid: ExclusiveStartKey: "
+                 f"{{p=AttributeValue: {{S:{p}}}}}")
+    err = client_error(dynamodb.query, ExclusiveStartKey={"p": S(p + "x")}, **base)
+    assert_error(err, "ValidationException",
+                 "The provided starting key is outside query boundaries based on provided "
+                 "conditions")
+    assert dynamodb.query(**base)["Items"] == [{"p": S(p), "a": S("x")}]

@@ -236,3 +236,27 @@ def test_scan_of_a_gsi_and_its_start_keys(dynamodb, make_table):
     refused(dynamodb, table, dynamodb.scan, "ValidationException",
             "The provided key element does not match the schema", TableName=table,
             IndexName="byg", ExclusiveStartKey={"p": S("k1"), "g": S("1")})
+
+
+def test_scan_of_a_tiny_table_costs_four_units(dynamodb, make_table):
+    # A Scan request is charged at least 4 read units, 2 when eventually
+    # consistent: a one-item table's Scan reports 4.0 / 2.0 where its Query
+    # reports 1.0 / 0.5 (scylla test_returnconsumedcapacity.py
+    # test_scan_consumed_capacity and test_query_consumed_capacity, run against
+    # AWS; Stack Overflow question 70121087). Each segment of a parallel Scan
+    # is a request of its own.
+    name = make_table()
+    dynamodb.put_item(TableName=name, Item={"p": {"S": "x"}, "animal": {"S": "cat"}})
+    for consistent, units in ((True, 4.0), (False, 2.0)):
+        resp = dynamodb.scan(TableName=name, ConsistentRead=consistent,
+                             ReturnConsumedCapacity="TOTAL")
+        assert resp["Count"] == 1
+        assert resp["ConsumedCapacity"] == {"TableName": name, "CapacityUnits": units}
+        resp = dynamodb.scan(TableName=name, ConsistentRead=consistent, Segment=1,
+                             TotalSegments=2, ReturnConsumedCapacity="TOTAL")
+        assert resp["ConsumedCapacity"]["CapacityUnits"] == units
+        resp = dynamodb.query(TableName=name, ConsistentRead=consistent,
+                              KeyConditionExpression="p = :p",
+                              ExpressionAttributeValues={":p": {"S": "x"}},
+                              ReturnConsumedCapacity="TOTAL")
+        assert resp["ConsumedCapacity"]["CapacityUnits"] == units / 4

@@ -158,6 +158,13 @@ def test_resource_arn_errors(dynamodb, tagged, raw, region):
     err = client_error(dynamodb.tag_resource, ResourceArn=missing, Tags=[{"Key": "x", "Value": "y"}])
     assert_error(err, "ResourceNotFoundException",
                  f"Requested resource not found: ResourceArn: {missing} not found")
+    # Not AccessDeniedException: the table is the caller's own account's (docs/differences.md).
+    err = client_error(dynamodb.untag_resource, ResourceArn=missing, TagKeys=["x"])
+    assert_error(err, "ResourceNotFoundException",
+                 f"Requested resource not found: ResourceArn: {missing} not found")
+    err = client_error(dynamodb.list_tags_of_resource, ResourceArn=missing)
+    assert_error(err, "ResourceNotFoundException",
+                 f"Requested resource not found: ResourceArn: {missing} not found")
     other_account = arn.replace(f":{ACCOUNT}:", ":111122223333:")
     err = client_error(dynamodb.list_tags_of_resource, ResourceArn=other_account)
     assert_error(err, "AccessDeniedException", "Access is denied")
@@ -209,3 +216,16 @@ def test_create_table_tag_rules(dynamodb, region):
                  "Number of Tags exceed the current limit for the provided ResourceArn")
     err = client_error(dynamodb.describe_table, TableName=name)
     assert err.response["Error"]["Code"] == "ResourceNotFoundException"
+
+
+def test_tag_and_untag_answer_an_empty_body(raw, tagged):
+    # The API reference of TagResource and UntagResource: "If the action is
+    # successful, the service sends back an HTTP 200 response with an empty
+    # HTTP body" (no output shape), where other operations answer {} at least.
+    _, arn = tagged
+    resp = raw("TagResource", {"ResourceArn": arn, "Tags": [{"Key": "k", "Value": "v"}]})
+    assert (resp.status, resp.body) == (200, b"")
+    resp = raw("UntagResource", {"ResourceArn": arn, "TagKeys": ["k"]})
+    assert (resp.status, resp.body) == (200, b"")
+    resp = raw("ListTagsOfResource", {"ResourceArn": arn})
+    assert resp.status == 200 and resp.data == {"Tags": []}

@@ -182,6 +182,9 @@ static void run_operation(const struct api_context *ctx, const struct operation 
         char *text = json_out_take(&rq.reply_body, &len);
         assert(!ddb_error_is_set(&rq.err) && !rq.reply);
         response_set_body(resp, 200, content_type, text, len);
+    } else if (rq.reply_empty) {
+        assert(!ddb_error_is_set(&rq.err) && !rq.reply);
+        response_set_body(resp, 200, content_type, NULL, 0);
     } else {
         assert(!ddb_error_is_set(&rq.err));
         response_success(resp, content_type, rq.reply);

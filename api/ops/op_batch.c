@@ -54,7 +54,7 @@ static const struct field attribute_map = {.type = F_ATTRIBUTE_MAP, .key = &shap
 
 static const struct field keys_and_attributes_fields[] = {
     {"Keys", F_LIST, .required = true, .min_len = 1, .max_len = DDB_MAX_BATCH_GET_KEYS,
-     .member = &attribute_map},
+     .member = &attribute_map, .unmodelled = true},
     {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},
     {"ProjectionExpression", F_STRING},
@@ -387,7 +387,7 @@ static int decode_write_request(const char *table, const json_t *req, struct wri
                              "contain exactly one of the supported datatypes");
     if (put) {
         op->kind = WRITE_PUT;
-        if (wire_value_map_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
+        if (wire_item_from_json(body_member(put, "Item"), &attrs, err) != 0) return -1;
         op->put_item = item_new(&attrs);
         return item_check_size(op->put_item->size_bytes, ITEM_SIZE_GIVEN, err);
     }

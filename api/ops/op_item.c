@@ -221,7 +221,7 @@ int op_put_item(struct api_request *rq)
     a.capacity = body_return_capacity(body);
     if (expr_params_check_mix(body, condition_expressions, condition_legacy, &rq->err) != 0)
         goto out;
-    if (wire_value_map_from_json(body_member(body, "Item"), &attrs, &rq->err) != 0) goto out;
+    if (wire_item_from_json(body_member(body, "Item"), &attrs, &rq->err) != 0) goto out;
     /* The item is built here, outside the lock; storage keeps a reference. */
     a.op.put_item = item_new(&attrs);
     if (decode_write_return_values(body, &a.op.return_values, &rq->err) != 0) goto out;

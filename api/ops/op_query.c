@@ -76,7 +76,7 @@ const struct field query_fields[] = {
     SHAPE_TABLE_NAME_FIELD,
     {"ConditionalOperator", F_STRING, .choices = conditional_operator_choices},
     {"AttributesToGet", F_LIST, .min_len = 1, .member = &shape_attribute_name},
-    {"Limit", F_INTEGER, .has_min = true, .min_value = 1},
+    {"Limit", F_INTEGER, .has_min = true, .min_value = 1, .unmodelled = true},
     {"KeyConditions", F_MAP, .member = &condition, .key = &shape_attribute_name},
     {"ExclusiveStartKey", F_ATTRIBUTE_MAP, .key = &shape_attribute_name},
     {"ConsistentRead", F_BOOLEAN},

@@ -116,6 +116,7 @@ int op_tag_resource(struct api_request *rq)
     rc = db_tag_resource(rq->db, &rq->scope, res.table_name,
                          body_member_str(rq->body, "ResourceArn"), tags, json_array_size(list),
                          &rq->err);
+    rq->reply_empty = true; /* an empty body, not {} */
 out:
     free(tags); /* the strings are the body's */
     arn_resource_clear(&res);
@@ -152,6 +153,7 @@ int op_untag_resource(struct api_request *rq)
     rc = db_untag_resource(rq->db, &rq->scope, res.table_name,
                            body_member_str(rq->body, "ResourceArn"), keys, json_array_size(list),
                            &rq->err);
+    rq->reply_empty = true; /* an empty body, not {} */
 out:
     free(keys); /* the strings are the body's */
     arn_resource_clear(&res);

@@ -284,7 +284,7 @@ static int decode_write_action(const json_t *elem, struct action *a, struct ddb_
     a->op.return_old_on_condition_failure =
         body_member_is(obj, "ReturnValuesOnConditionCheckFailure", "ALL_OLD");
     if (a->op.kind == WRITE_PUT) {
-        if (wire_value_map_from_json(body_member(obj, "Item"), &attrs, err) != 0) return -1;
+        if (wire_item_from_json(body_member(obj, "Item"), &attrs, err) != 0) return -1;
         a->op.put_item = item_new(&attrs);
         if (item_check_size(a->op.put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0) return -1;
     } else {

@@ -13,7 +13,9 @@
  * into rq->reply_body (json_out.h; the answers that carry items, where a
  * json_t tree would cost most of the request), or it sets rq->reply to a new
  * JSON object. dispatch.c sends reply_body as is, or serializes reply; with
- * neither the answer is {}. Whatever a failing handler wrote is discarded.
+ * neither the answer is {}, or no body at all when the handler set
+ * reply_empty (TagResource, UntagResource: DynamoDB sends Content-Length 0). Whatever a failing
+ * handler wrote is discarded.
  *
  * Everything in api/ is reentrant: all per-request state lives here.
  */
@@ -56,6 +58,7 @@ struct api_request {
     json_t *body;               /* owned: the request body, a JSON object */
     json_t *reply;              /* owned: the success body; NULL until the handler sets it */
     struct json_out reply_body; /* the success body as written text; empty unless used */
+    bool reply_empty;           /* success answers with no body at all, not {} */
     struct ddb_error err;       /* set when the handler fails */
     /* What the error's answer carries besides its text (an item, cancellation
      * reasons): a failing handler moves it here from the storage result. */

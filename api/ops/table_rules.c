@@ -722,12 +722,7 @@ int table_rules_global_settings(const json_t *body, struct ddb_error *err)
 /* CreateTable's cross-field checks, in AWS's order. */
 int table_rules_check_create(const json_t *body, struct ddb_error *err)
 {
-    const json_t *name = body_member(body, "TableName");
-
-    /* The model allows 1..255; a table being created needs 3 [d]. */
-    if (shape_check_name_length("TableName", json_string_value(name), json_string_length(name),
-                                err) != 0)
-        return -1;
+    /* TableName's length and pattern are the request shape's (op_table.c). */
     if (table_rules_key_names_without_nul(body, err) != 0) return -1;
     if (check_create_billing(body, err) != 0) return -1;
     if (check_create_on_demand(body, err) != 0) return -1;

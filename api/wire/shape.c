@@ -369,10 +369,35 @@ bool shape_pattern_match(const char *pattern, const char *s, size_t len)
 /* ---- pass 2: constraints (ValidationException) ---- */
 
 struct violations {
-    struct text_buf msg;  /* "Value ... ; Value ..." */
-    struct text_buf path; /* the current member path */
+    struct text_buf msg;     /* "Value ... ; Value ..." */
+    struct text_buf path;    /* the current member path, lowerCamel (the model's) */
+    struct text_buf spelled; /* the same path as the request spells it (.unmodelled) */
     int count;
+    bool unmodelled; /* the violation being written is an .unmodelled member's bound */
 };
+
+/* Both paths' lengths, to truncate back to. */
+struct path_mark {
+    size_t path, spelled;
+};
+
+static struct path_mark path_mark(const struct violations *vs)
+{
+    return (struct path_mark){vs->path.len, vs->spelled.len};
+}
+
+static void path_truncate(struct violations *vs, struct path_mark m)
+{
+    sbuf_truncate(&vs->path, m.path);
+    sbuf_truncate(&vs->spelled, m.spelled);
+}
+
+/* Appends a segment that is spelled the same in both paths. */
+static void path_add(struct violations *vs, const char *s, size_t len)
+{
+    text_buf_add(&vs->path, s, len);
+    text_buf_add(&vs->spelled, s, len);
+}
 
 static void violation(struct violations *vs, const struct field *f, json_t *v, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -387,6 +412,10 @@ static void violation(struct violations *vs, const struct field *f, json_t *v, c
     if (vs->count) text_buf_puts(&vs->msg, "; ");
     vs->count++;
     text_buf_puts(&vs->msg, "Value ");
+    if (vs->unmodelled) {
+        text_buf_printf(&vs->msg, "at '%s' failed to satisfy constraint: ", vs->spelled.data);
+        goto constraint;
+    }
     if (v && !json_is_null(v)) {
         text_buf_puts(&vs->msg, "'");
         render(&vs->msg, f, v);
@@ -395,6 +424,7 @@ static void violation(struct violations *vs, const struct field *f, json_t *v, c
         text_buf_puts(&vs->msg, "null");
     }
     text_buf_printf(&vs->msg, " at '%s' failed to satisfy constraint: ", vs->path.data);
+constraint:
     va_start(ap, fmt);
     n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
@@ -411,8 +441,11 @@ static void check_length(struct violations *vs, const struct field *f, json_t *v
     if (f->min_len && len < f->min_len)
         violation(vs, f, v, "Member must have length greater than or equal to %" PRId64,
                   f->min_len);
-    if (f->max_len && len > f->max_len)
+    if (f->max_len && len > f->max_len) {
+        vs->unmodelled = f->unmodelled;
         violation(vs, f, v, "Member must have length less than or equal to %" PRId64, f->max_len);
+        vs->unmodelled = false;
+    }
 }
 
 /* Where a name's length stands against the naming rule (see
@@ -438,16 +471,20 @@ bool shape_is_table_name(const char *s, size_t len)
     return name_length_cmp(s, len) == 0 && shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len);
 }
 
-/* A TableName that may be an ARN (.table_ref): an ARN only has the model's
- * length; a name breaks the pattern, or else the naming rule's length, which
- * the model words as its own constraints. */
+/* A TableName that may be an ARN (.table_ref): an empty one breaks the
+ * model's minimum of 1 alone ("Value '' at 'tableName' failed to satisfy
+ * constraint: Member must have length greater than or equal to 1", issue 29);
+ * an ARN only has the model's length; a name breaks the pattern, or else the
+ * naming rule's length, which the model words as its own constraints. */
 static void check_table_ref(struct violations *vs, const struct field *f, json_t *v)
 {
     const char *s = json_string_value(v);
     size_t len = json_string_length(v);
     int cmp;
 
-    if (arn_is_arn(s, len)) {
+    if (len == 0) {
+        violation(vs, f, v, "Member must have length greater than or equal to 1");
+    } else if (arn_is_arn(s, len)) {
         if (text_utf16_length(s, len) > DDB_MAX_TABLE_ARN_LEN)
             violation(vs, f, v, "Member must have length less than or equal to %d",
                       DDB_MAX_TABLE_ARN_LEN);
@@ -533,26 +570,30 @@ static void collection_violation(struct violations *vs, const struct field *f, j
 /* The elements of list v (its own length is checked by the caller). */
 static void check_list_elements(struct violations *vs, const struct field *f, json_t *v)
 {
-    size_t base = vs->path.len, i;
+    struct path_mark base = path_mark(vs);
+    size_t i;
     json_t *elem;
 
     json_array_foreach(v, i, elem)
     {
+        char seg[32];
         if (f->member->type == F_STRING && has_collection_rule(f->member)) {
             if (breaks_value_rule(f->member, elem))
                 collection_violation(vs, f, v, "Member", f->member);
             continue;
         }
-        text_buf_printf(&vs->path, ".%zu.member", i + 1);
+        snprintf(seg, sizeof seg, ".%zu.member", i + 1);
+        path_add(vs, seg, strlen(seg));
         check_constraints(vs, f->member, elem);
-        sbuf_truncate(&vs->path, base);
+        path_truncate(vs, base);
     }
 }
 
 /* The keys and values of map v: each key against f->key, then its value. */
 static void check_map_entries(struct violations *vs, const struct field *f, json_t *v)
 {
-    size_t base = vs->path.len, key_len;
+    struct path_mark base = path_mark(vs);
+    size_t key_len;
     const char *key;
     json_t *elem;
 
@@ -562,13 +603,17 @@ static void check_map_entries(struct violations *vs, const struct field *f, json
             breaks_collection_rule(f->key, key, key_len))
             collection_violation(vs, f, v, "Map keys", f->key);
         if (f->type == F_ATTRIBUTE_MAP) continue; /* values: wire_value.c */
-        if (breaks_value_rule(f->member, elem))
+        /* A null list where the list must have entries breaks the rule too
+         * (BatchWriteItem {"RequestItems": {"t": null}}, issue 29; AWS's
+         * exact answer is not recorded). */
+        if (breaks_value_rule(f->member, elem) ||
+            (json_is_null(elem) && f->member->type == F_LIST && f->member->min_len))
             collection_violation(vs, f, v, "Map value", f->member);
         if (json_is_null(elem) || (f->member->type == F_STRING && has_collection_rule(f->member)))
             continue;
-        text_buf_puts(&vs->path, ".");
-        text_buf_add(&vs->path, key, key_len);
-        text_buf_puts(&vs->path, ".member");
+        path_add(vs, ".", 1);
+        path_add(vs, key, key_len);
+        path_add(vs, ".member", 7);
         /* A collection value's own length was reported in the map's form above. */
         if (has_collection_rule(f->member) && f->member->type == F_LIST) {
             if (json_is_array(elem)) check_list_elements(vs, f->member, elem);
@@ -577,7 +622,7 @@ static void check_map_entries(struct violations *vs, const struct field *f, json
         } else {
             check_constraints(vs, f->member, elem);
         }
-        sbuf_truncate(&vs->path, base);
+        path_truncate(vs, base);
     }
 }
 
@@ -632,16 +677,17 @@ static size_t struct_member_order(const struct field *fields, const struct field
 
 static void check_struct_constraints(struct violations *vs, const struct field *fields, json_t *obj)
 {
-    size_t base = vs->path.len;
+    struct path_mark base = path_mark(vs);
     const struct field *order[MAX_STRUCT_MEMBERS];
     size_t n = struct_member_order(fields, order);
 
     for (size_t i = 0; i < n; i++) {
         const struct field *c = order[i];
-        if (base) text_buf_puts(&vs->path, ".");
+        if (base.path) path_add(vs, ".", 1);
         sbuf_lower_first(&vs->path, c->name);
+        text_buf_puts(&vs->spelled, c->name);
         check_constraints(vs, c, json_object_get(obj, c->name));
-        sbuf_truncate(&vs->path, base);
+        path_truncate(vs, base);
     }
 }
 
@@ -683,6 +729,7 @@ static void check_constraints(struct violations *vs, const struct field *f, json
     case F_LONG:
     case F_DOUBLE: {
         double d = f->type == F_DOUBLE ? json_number_value(v) : truncated(json_number_value(v));
+        vs->unmodelled = f->unmodelled;
         if (f->has_min &&
             (json_is_integer(v) ? json_integer_value(v) < f->min_value : d < (double) f->min_value))
             violation(vs, f, v, "Member must have value greater than or equal to %" PRId64,
@@ -691,6 +738,7 @@ static void check_constraints(struct violations *vs, const struct field *f, json
             (json_is_integer(v) ? json_integer_value(v) > f->max_value : d > (double) f->max_value))
             violation(vs, f, v, "Member must have value less than or equal to %" PRId64,
                       f->max_value);
+        vs->unmodelled = false;
         return;
     }
     case F_BLOB:
@@ -739,12 +787,14 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
     }
 
     text_buf_puts(&vs.path, "");
+    text_buf_puts(&vs.spelled, "");
     check_struct_constraints(&vs, fields, body);
     if (vs.count)
         rc = ddb_error_set(err, DDB_VALIDATION, "%d validation error%s detected: %s", vs.count,
                            vs.count == 1 ? "" : "s", vs.msg.data);
     free(vs.msg.data);
     free(vs.path.data);
+    free(vs.spelled.data);
     return rc;
 }
 

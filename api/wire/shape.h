@@ -122,6 +122,16 @@ struct field {
      * against its model length; shape_resolve_table_refs() then replaces each
      * ARN by the table's name. min_len, max_len and pattern are unused. */
     bool table_ref;
+    /* The one rule for when DynamoDB prints the value: every model
+     * violation prints it ("Value '0' at 'limit'"), except a member whose
+     * numeric range or maximum length DynamoDB's operation checks rather
+     * than its model. Those print no value and name the member as the
+     * request spells it: "Value at 'Limit' failed to satisfy constraint:
+     * ..." (Query's Limit, BatchGetItem's RequestItems.<table>.member.Keys
+     * over 100, recorded against AWS by nubo-db/dynamodb-conformance, whose
+     * Scan Limit 0 still prints "Value '0' at 'limit'"). Null and minimum
+     * length violations keep the model's form. */
+    bool unmodelled;
 };
 
 /* Patterns, fields and choice lists shared by many operations. */

@@ -436,6 +436,33 @@ int wire_value_map_from_json(const json_t *map, struct value *out, struct ddb_er
     return decode_map(map, 1, out, err);
 }
 
+/*
+ * An item's attribute names are never empty: key names cannot be (the key
+ * schema's are 1..255 bytes), and DynamoDB refuses an empty non-key name
+ * with a ValidationException saying "Empty attribute name" (scylla's
+ * test_limits.py test_limit_attribute_length_nonkey_empty, run against AWS;
+ * the words before it are not recorded: ddbemu uses DynamoDB's usual prefix).
+ */
+int wire_item_from_json(const json_t *map, struct value *out, struct ddb_error *err)
+{
+    const char *key;
+    size_t key_len;
+    json_t *child;
+
+    if (wire_value_map_from_json(map, out, err) != 0) return -1;
+    if (!json_is_object(map)) return 0;
+    json_object_keylen_foreach((json_t *) map, key, key_len, child)
+    {
+        (void) child;
+        if (key_len == 0) {
+            value_clear(out);
+            return validation(err, "One or more parameter values were invalid: Empty attribute "
+                                   "name");
+        }
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* encoding                                                                  */
 /* ------------------------------------------------------------------------ */

@@ -37,6 +37,9 @@ int wire_value_from_json(const json_t *av, struct value *out, struct ddb_error *
 /* Decodes {"name": AttributeValue, ...} into a VALUE_M, names in JSON order.
  * JSON null means an empty map (the caller decides whether absence matters). */
 int wire_value_map_from_json(const json_t *map, struct value *out, struct ddb_error *err);
+/* The same for a whole item (PutItem's, a PutRequest's, a transaction's Put):
+ * its attributes are decoded, then an empty attribute name is refused. */
+int wire_item_from_json(const json_t *map, struct value *out, struct ddb_error *err);
 
 /* ---- encoding ---- */
 

@@ -109,6 +109,8 @@ static int run_select(struct db *db, const struct db_scope *scope, const struct 
     const struct value *start = resume && resume->key.type == VALUE_M ? &resume->key : NULL;
     int64_t remaining = limit;
     size_t bytes = 0;
+    bool named = plan->projection && expr_projection_is_nested(plan->projection) &&
+                 !(plan->index && !plan->index_is_global);
 
     out->is_read = true;
     /* DynamoDB Local's PartiQL text (CONSISTENT_READ_ON_GSI); Query's own
@@ -129,7 +131,10 @@ static int run_select(struct db *db, const struct db_scope *scope, const struct 
         op.key_condition = plan->query_count ? plan->queries[q].key_condition : NULL;
         op.filter = plan->filter;
         op.filter_may_use_keys = true;
-        op.projection = plan->projection;
+        /* Nested paths come back under their own names (expr_project_named),
+         * projected here from the whole item; a local index's read keeps
+         * DynamoDB's ProjectionExpression form (its answer is not recorded). */
+        op.projection = named ? NULL : plan->projection;
         op.select = SELECT_DEFAULT;
         op.scan_forward = plan->scan_forward;
         op.limit = remaining;
@@ -139,8 +144,15 @@ static int run_select(struct db *db, const struct db_scope *scope, const struct 
                                : db_scan(db, scope, &op, mode, &page, err);
         if (rc != 0) return -1;
         for (size_t i = 0; i < page.count; i++) {
-            bytes += page.items[i]->size_bytes;
-            result_add(out, page.items[i]);
+            struct item *it = page.items[i];
+            bytes += it->size_bytes;
+            if (named) {
+                struct value attrs;
+                expr_project_named(plan->projection, &it->attrs, &attrs);
+                item_unref(it);
+                it = item_new(&attrs);
+            }
+            result_add(out, it);
         }
         page.count = 0;
         capacity_merge(&out->capacity, &page.capacity, mode);

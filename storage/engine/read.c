@@ -33,6 +33,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
+#include "storage/base/text.h"
 #include "storage/engine/capacity.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
@@ -270,6 +271,41 @@ static bool range_matches(const struct key_condition *kc, const struct value *v)
 }
 
 /*
+ * A Query of a source without a sort key reads at most one item, so it has no
+ * page to restart from: an ExclusiveStartKey naming the queried partition is
+ * refused with "The provided exclusive start key is invalid: ExclusiveStartKey:
+ * {p=AttributeValue: {S:x}}" (issue 29, quoting suites checked against AWS;
+ * the rendering of N and B values is not recorded: N as its text, B as its
+ * byte count).
+ */
+static int refuse_hash_only_start_key(const struct key_condition *kc, const struct value *esk,
+                                      struct ddb_error *err)
+{
+    struct text_buf b = {0};
+    int rc;
+
+    text_buf_puts(&b, "{");
+    for (size_t i = 0; i < kc->hash_count; i++) {
+        const struct value *v = esk_get(esk, kc->hash[i].name);
+        if (i) text_buf_puts(&b, ", ");
+        text_buf_printf(&b, "%s=AttributeValue: {", kc->hash[i].name);
+        if (v->type == VALUE_B)
+            text_buf_printf(&b, "B:%zu bytes", v->u.str.len);
+        else {
+            text_buf_puts(&b, v->type == VALUE_N ? "N:" : "S:");
+            text_buf_add(&b, v->u.str.data, v->u.str.len);
+        }
+        text_buf_puts(&b, "}");
+    }
+    text_buf_puts(&b, "}");
+    rc =
+        ddb_error_set(err, DDB_VALIDATION,
+                      "The provided exclusive start key is invalid: ExclusiveStartKey: %s", b.data);
+    text_buf_clear(&b);
+    return rc;
+}
+
+/*
  * A Query's ExclusiveStartKey must lie inside the key condition: its sort key
  * must satisfy the sort-key condition ("The provided starting key does not
  * match the range key predicate"), and its partition key must be the queried
@@ -279,7 +315,7 @@ static bool range_matches(const struct key_condition *kc, const struct value *v)
  * actions/query.js and test/query.js, recorded against AWS.
  */
 static int check_start_key_bounds(const struct key_condition *kc, const struct value *esk,
-                                  struct ddb_error *err)
+                                  bool has_range, struct ddb_error *err)
 {
     bool same_hash = true;
     for (size_t i = 0; i < kc->hash_count; i++) {
@@ -291,6 +327,7 @@ static int check_start_key_bounds(const struct key_condition *kc, const struct v
             return ddb_error_set(err, DDB_VALIDATION,
                                  "The provided starting key is outside query boundaries based on "
                                  "provided conditions");
+        if (!has_range) return refuse_hash_only_start_key(kc, esk, err);
         return 0;
     }
     {
@@ -555,17 +592,20 @@ static void walk_clear(struct walk *w)
     free(w->read);
 }
 
-/* Read capacity of a page: the total size read, rounded up to 4 KB once; an
- * LSI read that fetched items from the table also pays for those (dynalite
- * test/query.js "should return all attributes when specified for secondary
- * indexes": Table 3 + index 1). The units charged to the index and to the
- * table go to *index_units and *table_units, for the report. */
+/* Read capacity of a page: the total size read, rounded up to 4 KB once, and
+ * for a Scan at least DDB_MIN_SCAN_READ_UNITS (limits.h); an LSI read that
+ * fetched items from the table also pays for those (dynalite test/query.js
+ * "should return all attributes when specified for secondary indexes": Table
+ * 3 + index 1). The units charged to the index and to the table go to
+ * *index_units and *table_units, for the report. */
 static void charge_page(const struct table *t, const struct source *s,
-                        const struct read_page_op *op, enum return_capacity mode,
+                        const struct read_page_op *op, bool is_scan, enum return_capacity mode,
                         const struct walk *w, struct read_page *out, double *index_units,
                         double *table_units)
 {
-    double units = capacity_read_units(w->read_bytes, op->consistent_read);
+    size_t min_bytes = is_scan ? (size_t) DDB_MIN_SCAN_READ_UNITS * DDB_READ_UNIT_BYTES : 0;
+    double units = capacity_read_units(w->read_bytes > min_bytes ? w->read_bytes : min_bytes,
+                                       op->consistent_read);
     *index_units = *table_units = 0;
     capacity_begin(&out->capacity, mode, t->def.name);
     if (s->is_index) {
@@ -710,7 +750,8 @@ static int check_query(const struct table *t, const struct source *s, const stru
     if (esk && check_start_key_names(t, s, esk, false, err) != 0) return -1;
     if (resolve_key_condition(t, s, op, kc, err) != 0) return -1;
     if (esk && check_start_key_table(t, esk, err) != 0) return -1;
-    if (esk && check_start_key_bounds(kc, esk, err) != 0) return -1;
+    if (esk && check_start_key_bounds(kc, esk, source_schema(s)->range_count > 0, err) != 0)
+        return -1;
     if (table_check_key_paths(t, op->projection, err) != 0) return -1;
     if (check_filter_keys(s, op, err) != 0) return -1;
     if (check_select(s, op, err) != 0) return -1;
@@ -777,7 +818,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
         }
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
-    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page(t, &s, op, false, return_capacity, &w, out, &index_units, &table_units);
     charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, false, &kc, index_units, table_units, &page);
     rc = 0;
@@ -869,7 +910,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
         if (!walk_take(&w, &s, op, node)) break;
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
-    charge_page(t, &s, op, return_capacity, &w, out, &index_units, &table_units);
+    charge_page(t, &s, op, true, return_capacity, &w, out, &index_units, &table_units);
     charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, true, NULL, index_units, table_units, &page);
     rc = 0;

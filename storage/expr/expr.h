@@ -88,6 +88,14 @@ int expr_apply_update_ex(const struct expr *update, struct value *attrs, bool it
  * a projection, with nested paths and list indexes kept in place as AWS does. */
 void expr_project(const struct expr *projection, const struct value *attrs, struct value *out);
 
+/* PartiQL's projection of a whole item's attrs: each selected path's value
+ * under the name of its last map key ("SELECT a.b" answers {"b": ...}, as
+ * DynamoDB does; a top-level attribute keeps its name). A new VALUE_M in *out. */
+void expr_project_named(const struct expr *projection, const struct value *attrs,
+                        struct value *out);
+/* Whether expr_project_named differs from expr_project: some path is nested. */
+bool expr_projection_is_nested(const struct expr *projection);
+
 /* The parts of attrs an update expression touched, for ReturnValues
  * UPDATED_OLD (attrs = old item) and UPDATED_NEW (attrs = new item). */
 void expr_project_updated(const struct expr *update, const struct value *attrs, struct value *out);

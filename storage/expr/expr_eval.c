@@ -668,6 +668,34 @@ void expr_project(const struct expr *projection, const struct value *attrs, stru
     project(projection->tree, attrs, out);
 }
 
+bool expr_projection_is_nested(const struct expr *projection)
+{
+    assert(projection->kind == EXPR_PROJECTION);
+    for (size_t i = 0; i < projection->path_count; i++) {
+        if (projection->paths[i].count > 1) return true;
+    }
+    return false;
+}
+
+void expr_project_named(const struct expr *projection, const struct value *attrs, struct value *out)
+{
+    assert(projection->kind == EXPR_PROJECTION);
+    value_init_map(out);
+    if (!attrs || attrs->type != VALUE_M) return;
+    for (size_t i = 0; i < projection->path_count; i++) {
+        const struct expr_path *p = &projection->paths[i];
+        const struct expr_path_elem *name = &p->elems[0];
+        const struct value *v = lookup(attrs, p);
+        struct value copy;
+        for (size_t j = 1; j < p->count; j++) {
+            if (!p->elems[j].is_index) name = &p->elems[j];
+        }
+        if (!v) continue;
+        value_copy(&copy, v);
+        value_map_set(out, name->name, name->name_len, &copy);
+    }
+}
+
 /* The parts of attrs an update targets (ReturnValues UPDATED_OLD / UPDATED_NEW,
  * ExpressionExecutor.getUpdatedOld/NewDocument): a new VALUE_M in *out. */
 void expr_project_updated(const struct expr *update, const struct value *attrs, struct value *out)
