@@ -314,17 +314,19 @@ invalid:
 }
 
 int db_bulk_put(struct db *db, const struct db_scope *scope, const char *arn, struct bulk_put *puts,
-                size_t count)
+                size_t count, int64_t *rate)
 {
     struct bulk_job *job;
     int rc = 0;
 
+    *rate = 0;
     db_write_lock(db);
     job = find_job(db, scope->namespace_id, arn);
     if (must_stop(db, job)) {
         rc = 1;
         goto out;
     }
+    if (db->aws_throughput && job->desc.has_max_wru) *rate = job->desc.max_wru;
     if (!db_find_table(db, scope, job->desc.table_name)) {
         rc = -1; /* deleted while the operation ran */
         goto out;

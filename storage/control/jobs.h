@@ -184,10 +184,12 @@ struct bulk_put {
  * against the current item, indexes, streams, the journal) in one critical
  * section, and counts them in the operation arn's counters and usage. An
  * item the table refuses is INVALID; a false condition changes nothing.
- * Returns 0; 1 when the operation is to stop (cancelled, or the engine
- * closing) and -1 when its table is gone: nothing was written then. */
+ * *rate is the pace the caller keeps to, in write request units per second:
+ * the operation's MaxWriteRequestUnits under --throughput-model aws, else 0
+ * (no limit). Returns 0; 1 when the operation is to stop (cancelled, or the
+ * engine closing) and -1 when its table is gone: nothing was written then. */
 int db_bulk_put(struct db *db, const struct db_scope *scope, const char *arn, struct bulk_put *puts,
-                size_t count);
+                size_t count, int64_t *rate);
 /* Frees what db_bulk_put set in puts. */
 void bulk_puts_clear(struct bulk_put *puts, size_t count);
 
