@@ -132,3 +132,19 @@ def test_a_running_operation_does_not_hold_up_shutdown(start_server, s3_dir):
     begun = time.time()
     assert srv.stop() is None
     assert time.time() - begun < 10
+
+
+def test_db_path_keeps_the_items_not_the_operations(start_server, s3_dir, tmp_path):
+    # The items are ordinary writes, journaled as PutItem's are; the
+    # operations' descriptions live in memory, as exports' and imports' do.
+    data = str(tmp_path / "data")
+    srv = start_server("--s3-dir", s3_dir, "--db-path", data)
+    client, table, src, out = make_job(srv, s3_dir, 50)
+    d = wait_done(client, start(client, table, src, out))
+    assert d["BulkOperationStatus"] == "COMPLETED"
+    assert srv.stop() is None
+    srv = start_server("--s3-dir", s3_dir, "--db-path", data)
+    client = srv.client()
+    assert count_items(client, table) == 50
+    status, listed = raw_call(client, "ListBulkOperations", {})
+    assert (status, listed["BulkOperationsSummaryList"]) == (200, [])
