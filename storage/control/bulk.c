@@ -73,7 +73,8 @@ static bool same_text(const char *a, const char *b)
 
 /* Whether a retry carries the parameters of the operation d started: every
  * member of the request counts (the API reference: "the same token and
- * parameters"); an omitted PerformanceTier is STANDARD. */
+ * parameters"); an omitted PerformanceTier is STANDARD, an omitted
+ * InputCompressionType NONE. */
 static bool same_request(const struct bulk_desc *d, const struct bulk_request *r)
 {
     if (d->out_type_count != r->out_type_count) return false;
@@ -84,7 +85,8 @@ static bool same_request(const struct bulk_desc *d, const struct bulk_request *r
     return strcmp(d->table_name, r->table_name) == 0 && same_text(d->in_bucket, r->in_bucket) &&
            same_text(d->in_bucket_owner, r->in_bucket_owner) &&
            same_text(d->in_prefix, r->in_prefix) && same_text(d->in_format, r->in_format) &&
-           same_text(d->in_compression, r->in_compression) &&
+           same_text(d->in_compression ? d->in_compression : "NONE",
+                     r->in_compression ? r->in_compression : "NONE") &&
            same_text(d->out_bucket, r->out_bucket) &&
            same_text(d->out_bucket_owner, r->out_bucket_owner) &&
            same_text(d->out_prefix, r->out_prefix) &&
