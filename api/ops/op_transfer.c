@@ -149,7 +149,7 @@ const struct field list_imports_fields[] = {
 };
 
 /* ------------------------------------------------------------------------ */
-/* checks shared by exports and imports                                      */
+/* checks shared by exports, imports and bulk put items (op_transfer.h)     */
 /* ------------------------------------------------------------------------ */
 
 /* ClientToken's pattern (API reference): no '$', at least one character. */
