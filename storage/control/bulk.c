@@ -96,7 +96,7 @@ static bool same_request(const struct bulk_desc *d, const struct bulk_request *r
 }
 
 /* The job of arn, or NULL; caller holds the lock. */
-static struct bulk_job *find_job(struct db *db, const char *namespace_id, const char *arn)
+static struct bulk_job *bulk_find_job(struct db *db, const char *namespace_id, const char *arn)
 {
     assert_lock_held();
     for (size_t i = 0; i < db->bulk.count; i++) {
@@ -114,9 +114,9 @@ static struct bulk_job *find_job(struct db *db, const char *namespace_id, const 
  * BulkPutItems.Considerations). The texts are ours. Caller holds the lock. */
 static int check_table_state(const struct table *t, int64_t now_ms, struct ddb_error *err)
 {
+    assert_lock_held();
     enum table_status status = table_status_at(t, now_ms);
 
-    assert_lock_held();
     if (status == TABLE_CREATING || status == TABLE_DELETING)
         return ddb_error_set(err, DDB_RESOURCE_IN_USE,
                              "Table %s is %s; a bulk operation needs an ACTIVE table", t->def.name,
@@ -247,6 +247,7 @@ out:
 /* Whether the operation's worker is to stop; caller holds the lock. */
 static bool must_stop(struct db *db, const struct bulk_job *job)
 {
+    assert_lock_held();
     return !job || job->cancel_requested || atomic_load(&db->bulk.stopping);
 }
 
@@ -269,8 +270,8 @@ static void count_usage(struct bulk_desc *d, const struct table *t, const struct
 
 /* One item through prepare, evaluate and apply; caller holds the lock
  * exclusively. */
-static void put_one(struct db *db, const struct db_scope *scope, struct bulk_job *job,
-                    struct bulk_put *p)
+static void bulk_put_one(struct db *db, const struct db_scope *scope, struct bulk_job *job,
+                         struct bulk_put *p)
 {
     struct write_op op = {.kind = WRITE_PUT,
                           .table_name = job->desc.table_name,
@@ -323,7 +324,7 @@ int db_bulk_put(struct db *db, const struct db_scope *scope, const char *arn, st
 
     *rate = 0;
     db_write_lock(db);
-    job = find_job(db, scope->namespace_id, arn);
+    job = bulk_find_job(db, scope->namespace_id, arn);
     if (must_stop(db, job)) {
         rc = 1;
         goto out;
@@ -334,7 +335,7 @@ int db_bulk_put(struct db *db, const struct db_scope *scope, const char *arn, st
         goto out;
     }
     for (size_t i = 0; i < count; i++)
-        put_one(db, scope, job, &puts[i]);
+        bulk_put_one(db, scope, job, &puts[i]);
 out:
     db_unlock(db);
     return rc;
@@ -356,7 +357,7 @@ bool db_bulk_progress(struct db *db, const char *arn, const struct bulk_progress
     bool stop;
 
     db_write_lock(db);
-    job = find_job(db, NULL, arn);
+    job = bulk_find_job(db, NULL, arn);
     if (job) {
         job->desc.failed_items += p->failed_items;
         job->desc.processed_items += p->failed_items;
@@ -377,7 +378,7 @@ void db_bulk_finish(struct db *db, const char *arn, const char *failure_code,
     struct bulk_job *job;
 
     db_write_lock(db);
-    job = find_job(db, NULL, arn);
+    job = bulk_find_job(db, NULL, arn);
     if (job) {
         struct bulk_desc *d = &job->desc;
         if (job->cancel_requested)
@@ -405,7 +406,7 @@ int db_describe_bulk(struct db *db, const struct db_scope *scope, const char *ar
 
     memset(out, 0, sizeof *out);
     db_read_lock(db);
-    job = find_job(db, scope->namespace_id, arn);
+    job = bulk_find_job(db, scope->namespace_id, arn);
     if (job) {
         bulk_desc_copy(out, &job->desc);
         rc = 0;
@@ -454,7 +455,7 @@ int db_cancel_bulk(struct db *db, const struct db_scope *scope, const char *arn,
     int rc = -1;
 
     db_write_lock(db);
-    job = find_job(db, scope->namespace_id, arn);
+    job = bulk_find_job(db, scope->namespace_id, arn);
     if (!job) {
         /* Ours, as DescribeBulkOperation's. */
         ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
