@@ -99,7 +99,8 @@ const struct field describe_bulk_operation_fields[] = {
 };
 
 const struct field list_bulk_operations_fields[] = {
-    {"MaxResults", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true, .max_value = 25},
+    {"MaxResults", F_INTEGER, .has_min = true, .min_value = 1, .has_max = true,
+     .max_value = DDB_MAX_BULK_LIST_PAGE},
     {"NextToken", F_STRING, .min_len = 1, .max_len = 1024},
     {0},
 };
@@ -335,9 +336,7 @@ static int decode_record(json_t *record, struct pending *p, struct ddb_error *er
     if (expr_params_check_mix(record, record_expressions, record_legacy, err) != 0) return -1;
     if (wire_value_map_from_json(json_object_get(record, "Item"), &attrs, err) != 0) return -1;
     p->item = item_new(&attrs);
-    if (p->item->size_bytes > DDB_MAX_ITEM_BYTES)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "Item size has exceeded the maximum allowed size");
+    if (item_check_size(p->item->size_bytes, ITEM_SIZE_GIVEN, err) != 0) return -1;
     if (expr_params_decode(record, &p->params, err) != 0) return -1;
     if (expr_params_parse(&p->params, record, "ConditionExpression", EXPR_CONDITION, &p->condition,
                           err) != 0)
@@ -401,7 +400,7 @@ static const char *run_objects(struct bulk_worker *w, char **message)
     const char *code = NULL;
 
     transfer_list_objects(w->in_dir, w->d.in_prefix ? w->d.in_prefix : "", &keys, &key_count);
-    if (key_count > BULK_MAX_OBJECTS) {
+    if (key_count > DDB_MAX_BULK_INPUT_OBJECTS) {
         code = "InputObjectLimitExceeded"; /* ours */
         *message = xstrdup("The input holds more than 50,000 objects");
         goto out;
@@ -612,7 +611,8 @@ static int token_skip(const char *token, size_t *skip, struct ddb_error *err)
 int op_list_bulk_operations(struct api_request *rq)
 {
     json_t *max = body_member(rq->body, "MaxResults");
-    size_t skip, limit = max ? (size_t) json_integer_value(max) : 10, count = 0;
+    size_t skip, limit = max ? (size_t) json_integer_value(max) : DDB_DEFAULT_BULK_LIST_PAGE,
+                 count = 0;
     struct bulk_desc *list = NULL;
     json_t *summaries;
     bool more = false;

@@ -181,7 +181,7 @@ void bulk_report_error(struct bulk_report *r, const char *object_key, size_t lin
     json_out_integer(&w, (long long) line_number);
     json_out_key(&w, "ErrorMessage");
     json_out_string(&w, message);
-    if (text && json_out_is_utf8(text, len)) {
+    if (text && text_utf8_is_valid(text, len)) {
         json_out_key(&w, "InputRecord");
         json_out_stringn(&w, text, len);
     }

@@ -33,10 +33,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "Each operation supports up to 50,000 S3 objects" (developer guide,
- * BulkPutItems best practices). */
-#define BULK_MAX_OBJECTS 50000
-
 /* One non-blank input line. */
 struct bulk_line {
     const char *object_key;

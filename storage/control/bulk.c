@@ -225,8 +225,7 @@ int db_bulk_begin(struct db *db, const struct db_scope *scope, const struct bulk
     }
     t = db_find_table(db, scope, r->table_name);
     if (!t) {
-        ddb_error_set(err, DDB_RESOURCE_NOT_FOUND,
-                      "Requested resource not found: Table: %s not found", r->table_name);
+        ddb_error_table_not_found(err, r->table_name); /* DescribeTable's words */
         goto out;
     }
     if (check_table_state(t, now_ms, err) != 0) goto out;
@@ -285,11 +284,8 @@ static void bulk_put_one(struct db *db, const struct db_scope *scope, struct bul
     assert_lock_exclusive();
     memset(&pw, 0, sizeof pw);
     job->desc.processed_items++;
-    if (p->item->size_bytes > DDB_MAX_ITEM_BYTES) {
-        /* PutItem's answer to the same item. */
-        ddb_error_set(&e, DDB_VALIDATION, "Item size has exceeded the maximum allowed size");
-        goto invalid;
-    }
+    /* PutItem's answer to the same item. */
+    if (item_check_size(p->item->size_bytes, ITEM_SIZE_GIVEN, &e) != 0) goto invalid;
     if (write_prepare(db, scope, &op, &pw, &e) != 0) goto invalid;
     pw.throttle = false; /* paced by MaxWriteRequestUnits, not the table's buckets */
     if (write_evaluate(&pw, &e) != 0) goto invalid;
