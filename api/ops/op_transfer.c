@@ -18,6 +18,8 @@
  * Messages marked "not recorded" below are ours: AWS documents the exception
  * but no answer of it has been recorded (docs/differences.md).
  */
+#include "api/ops/op_transfer.h"
+
 #include "api/ops/ops.h"
 #include "api/ops/table_rules.h"
 #include "api/transfer/transfer_files.h"
@@ -38,9 +40,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-
-/* The S3 bucket name rule (API reference, ExportTableToPointInTime S3Bucket). */
-#define S3_BUCKET_PATTERN "^[a-z0-9A-Z]+[\\.\\-\\w]*[a-z0-9A-Z]+$"
 
 static const char *const export_formats[] = {"DYNAMODB_JSON", "ION", NULL};
 static const char *const export_types[] = {"FULL_EXPORT", "INCREMENTAL_EXPORT", NULL};
@@ -150,13 +149,13 @@ const struct field list_imports_fields[] = {
 };
 
 /* ------------------------------------------------------------------------ */
-/* checks shared by exports and imports                                      */
+/* checks shared by exports, imports and bulk put items (op_transfer.h)     */
 /* ------------------------------------------------------------------------ */
 
 /* ClientToken's pattern (API reference): no '$', at least one character. */
 #define CLIENT_TOKEN_PATTERN "^[^\\$]+$"
 
-static int check_client_token(const char *token, struct ddb_error *err)
+int transfer_check_client_token(const char *token, struct ddb_error *err)
 {
     if (!token || (token[0] && !strchr(token, '$'))) return 0;
     return ddb_error_set(err, DDB_VALIDATION,
@@ -167,7 +166,7 @@ static int check_client_token(const char *token, struct ddb_error *err)
 
 /* A fresh ClientToken (a random UUID) for a request that has none: AWS
  * answers one in every ExportDescription. */
-static void new_client_token(char out[37])
+void transfer_new_client_token(char out[37])
 {
     unsigned char r[16];
 
@@ -180,7 +179,7 @@ static void new_client_token(char out[37])
 }
 
 /* An S3BucketOwner is an account id: "[0-9]{12}" (API reference). */
-static int check_bucket_owner(const char *owner, const char *path, struct ddb_error *err)
+int transfer_check_bucket_owner(const char *owner, const char *path, struct ddb_error *err)
 {
     if (!owner || (strlen(owner) == 12 && strspn(owner, "0123456789") == 12)) return 0;
     return ddb_error_set(err, DDB_VALIDATION,
@@ -222,7 +221,7 @@ static bool is_alnum(char c)
 
 /* Whether name matches S3_BUCKET_PATTERN: letters and digits at both ends,
  * letters, digits, '.', '-' and '_' between. */
-static bool is_s3_bucket_name(const char *name)
+bool transfer_is_s3_bucket_name(const char *name)
 {
     size_t len = strlen(name);
 
@@ -235,7 +234,7 @@ static bool is_s3_bucket_name(const char *name)
 
 /* The directory of a bucket, owned, or NULL when there is no such bucket
  * (no --s3-dir, or DIR/<bucket> is not a directory). */
-static char *bucket_dir(const struct api_request *rq, const char *bucket)
+char *transfer_bucket_dir(const struct api_request *rq, const char *bucket)
 {
     struct text_buf b = {0};
     struct stat st;
@@ -249,10 +248,6 @@ static char *bucket_dir(const struct api_request *rq, const char *bucket)
     }
     return text_buf_take(&b, NULL);
 }
-
-/* AWS's answer for a job whose bucket does not exist. */
-#define NO_SUCH_BUCKET_CODE    "S3NoSuchBucket"
-#define NO_SUCH_BUCKET_MESSAGE "The specified bucket does not exist"
 
 /* ------------------------------------------------------------------------ */
 /* exports                                                                   */
@@ -379,21 +374,21 @@ int op_export_table_to_point_in_time(struct api_request *rq)
     char *dir = NULL, *manifest = NULL, *why = NULL, token[37];
     int begun;
 
-    if (check_client_token(r.client_token, &rq->err) != 0) return -1;
+    if (transfer_check_client_token(r.client_token, &rq->err) != 0) return -1;
     if (!r.client_token) {
-        new_client_token(token);
+        transfer_new_client_token(token);
         r.client_token = token;
     }
     if (!r.format) r.format = "DYNAMODB_JSON";
     /* ExportType stays NULL when not given: AWS's ExportDescription then has
      * none (observed), while ListExports says FULL_EXPORT. */
-    if (!is_s3_bucket_name(r.s3_bucket))
+    if (!transfer_is_s3_bucket_name(r.s3_bucket))
         return ddb_error_set(&rq->err, DDB_VALIDATION,
                              "1 validation error detected: Value '%s' at 's3Bucket' failed to "
                              "satisfy constraint: Member must satisfy regular expression pattern: "
                              "%s",
                              r.s3_bucket, S3_BUCKET_PATTERN);
-    if (check_bucket_owner(r.s3_bucket_owner, "s3BucketOwner", &rq->err) != 0) return -1;
+    if (transfer_check_bucket_owner(r.s3_bucket_owner, "s3BucketOwner", &rq->err) != 0) return -1;
     if (!is_dynamodb_arn(r.table_arn, NULL)) /* Not recorded. */
         return ddb_error_set(&rq->err, DDB_VALIDATION, "Invalid TableArn: %s", r.table_arn);
     if (decode_incremental(body, &r, &rq->err) != 0) return -1;
@@ -407,7 +402,7 @@ int op_export_table_to_point_in_time(struct api_request *rq)
     rq->reply = json_object();
     json_object_set_new(rq->reply, "ExportDescription", export_desc_json(&d));
     if (begun == 0) {
-        dir = bucket_dir(rq, r.s3_bucket);
+        dir = transfer_bucket_dir(rq, r.s3_bucket);
         if (!dir) {
             res.failure_code = NO_SUCH_BUCKET_CODE;
             res.failure_message = NO_SUCH_BUCKET_MESSAGE;
@@ -578,7 +573,7 @@ static void run_import(struct api_request *rq, const struct import_desc *d, cons
     struct item **items = NULL;
     size_t count = 0, header_count = json_array_size(header);
     const char **names = xcalloc(header_count ? header_count : 1, sizeof *names);
-    char *dir = bucket_dir(rq, d->s3_bucket), *why = NULL;
+    char *dir = transfer_bucket_dir(rq, d->s3_bucket), *why = NULL;
     int64_t errors = 0;
 
     for (size_t i = 0; i < header_count; i++)
@@ -662,8 +657,8 @@ int op_import_table(struct api_request *rq)
     struct table_def def;
     int begun, rc = -1;
 
-    if (check_client_token(body_member_str(body, "ClientToken"), &rq->err) != 0) goto out;
-    if (!is_s3_bucket_name(body_member_str(source, "S3Bucket"))) {
+    if (transfer_check_client_token(body_member_str(body, "ClientToken"), &rq->err) != 0) goto out;
+    if (!transfer_is_s3_bucket_name(body_member_str(source, "S3Bucket"))) {
         ddb_error_set(&rq->err, DDB_VALIDATION,
                       "1 validation error detected: Value '%s' at 's3BucketSource.s3Bucket' "
                       "failed to satisfy constraint: Member must satisfy regular expression "
@@ -671,8 +666,8 @@ int op_import_table(struct api_request *rq)
                       body_member_str(source, "S3Bucket"), S3_BUCKET_PATTERN);
         goto out;
     }
-    if (check_bucket_owner(body_member_str(source, "S3BucketOwner"), "s3BucketSource.s3BucketOwner",
-                           &rq->err) != 0)
+    if (transfer_check_bucket_owner(body_member_str(source, "S3BucketOwner"),
+                                    "s3BucketSource.s3BucketOwner", &rq->err) != 0)
         goto out;
     /* CsvDelimiter's pattern (API reference). */
     if (delimiter && (!delimiter[0] || !strchr(",;:|\t ", delimiter[0]))) {

@@ -80,6 +80,11 @@ const struct operation *operation_find(const struct operation *table, const char
     X(ImportTable, import_table)                                                                   \
     X(DescribeImport, describe_import)                                                             \
     X(ListImports, list_imports)                                                                   \
+    /* op_bulk.c: bulk put items */                                                                \
+    X(StartBulkPutItems, start_bulk_put_items)                                                     \
+    X(DescribeBulkOperation, describe_bulk_operation)                                              \
+    X(ListBulkOperations, list_bulk_operations)                                                    \
+    X(CancelBulkOperation, cancel_bulk_operation)                                                  \
     /* op_tags.c: tags */                                                                          \
     X(TagResource, tag_resource)                                                                   \
     X(UntagResource, untag_resource)                                                               \

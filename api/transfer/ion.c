@@ -527,3 +527,32 @@ int ion_read_item_line(const char *line, size_t len, struct value *out, char **w
     free(r.why);
     return 0;
 }
+
+int ion_read_line(const char *line, size_t len, struct value *out, char **why)
+{
+    struct reader r = {line, line + len, NULL};
+
+    *why = NULL;
+    value_init_null(out);
+    skip_space(&r);
+    if (r.p >= r.end) return -1; /* blank */
+    if (r.end - r.p >= 8 && strncmp(r.p, "$ion_1_0", 8) == 0) {
+        r.p += 8;
+        skip_space(&r);
+    }
+    if (read_value(&r, out, 0) != 0) {
+        value_clear(out);
+        value_init_null(out);
+        *why = r.why ? r.why : xstrdup("not an Ion value");
+        return -1;
+    }
+    skip_space(&r);
+    free(r.why);
+    if (r.p < r.end || out->type != VALUE_M) {
+        value_clear(out);
+        value_init_null(out);
+        *why = xstrdup("each line must hold one struct");
+        return -1;
+    }
+    return 0;
+}

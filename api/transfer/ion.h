@@ -41,4 +41,12 @@ void ion_write_change_line(struct text_buf *b, int64_t micros, const struct valu
  */
 int ion_read_item_line(const char *line, size_t len, struct value *out, char **why);
 
+/*
+ * Reads one line holding a single Ion struct (after an optional $ion_1_0
+ * marker) into *out, a VALUE_M of its fields (owned): a bulk put items line
+ * {Item: {...}, ConditionExpression: "...", ...}. Returns 0, or -1 with *why
+ * (owned) set; a blank line is -1 with *why NULL.
+ */
+int ion_read_line(const char *line, size_t len, struct value *out, char **why);
+
 #endif

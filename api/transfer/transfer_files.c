@@ -787,3 +787,38 @@ int transfer_read_import(const struct import_source *src, struct item ***items, 
     *count = l.count;
     return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* objects, for other readers (bulk put items)                               */
+/* ------------------------------------------------------------------------ */
+
+void transfer_list_objects(const char *bucket_dir, const char *prefix, char ***keys, size_t *count)
+{
+    *keys = NULL;
+    *count = 0;
+    list_objects(bucket_dir, "", prefix, keys, count);
+    if (*count) qsort(*keys, *count, sizeof **keys, compare_keys);
+}
+
+int transfer_read_object(const char *path, const char *compression, struct text_buf *out,
+                         int64_t *size, char **why)
+{
+    return read_object(path, compression, out, size, why);
+}
+
+int transfer_write_object(const char *bucket_dir, const char *key, const void *data, size_t len,
+                          char **why)
+{
+    struct text_buf path = {0};
+    char *slash;
+    int rc;
+
+    text_buf_printf(&path, "%s/%s", bucket_dir, key);
+    slash = strrchr(path.data, '/');
+    *slash = '\0';
+    rc = make_dirs(path.data) == 0 ? 0 : failf(why, "cannot create", path.data);
+    *slash = '/';
+    if (rc == 0) rc = write_file(path.data, data, len, why);
+    text_buf_clear(&path);
+    return rc;
+}

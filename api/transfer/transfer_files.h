@@ -31,6 +31,7 @@
 #ifndef DDB_API_TRANSFER_FILES_H
 #define DDB_API_TRANSFER_FILES_H
 
+#include "storage/base/text.h"
 #include "storage/engine/db.h"
 #include "storage/jobs/transfer_record.h"
 #include "storage/model/item.h"
@@ -76,5 +77,20 @@ struct import_source {
  * when an object cannot be read at all. */
 int transfer_read_import(const struct import_source *src, struct item ***items, size_t *count,
                          int64_t *bytes, int64_t *errors, char **why);
+
+/* The keys of the objects under prefix in bucket_dir, sorted (owned strings
+ * in an owned array), but the files an export writes beside its data; at
+ * most 50,001, so that a caller sees when there are more than 50,000. */
+void transfer_list_objects(const char *bucket_dir, const char *prefix, char ***keys, size_t *count);
+/* Appends the content of the object at path, decompressed as compression
+ * says (GZIP, ZSTD, NONE or TRANSFER_COMPRESSION_AUTO), to *out and its
+ * decompressed length to *size; -1 with *why (owned) when it cannot be read. */
+int transfer_read_object(const char *path, const char *compression, struct text_buf *out,
+                         int64_t *size, char **why);
+
+/* Writes data as the object key of bucket_dir, with the folders it needs;
+ * -1 with *why (owned) when it cannot. */
+int transfer_write_object(const char *bucket_dir, const char *key, const void *data, size_t len,
+                          char **why);
 
 #endif

@@ -87,6 +87,12 @@
 #define DDB_MAX_LIST_BACKUPS_LIMIT 100
 /* ListExports' MaxResults and ListImports' PageSize: 1 to 25 (API reference of each). */
 #define DDB_MAX_TRANSFER_LIST_PAGE 25
+/* ListBulkOperations' MaxResults: 1 to 25, 10 when not given (API reference). */
+#define DDB_MAX_BULK_LIST_PAGE     25
+#define DDB_DEFAULT_BULK_LIST_PAGE 10
+/* "Each operation supports up to 50,000 S3 objects" (developer guide, BulkPutItems best
+ * practices). */
+#define DDB_MAX_BULK_INPUT_OBJECTS 50000
 
 /* DynamoDB Streams (developerguide/Streams.html; API_streams_*.html): records (and disabled
  * streams) are kept 24 hours, iterators expire after 15 minutes, shards roll over about every

@@ -1,6 +1,7 @@
 /*
  * jobs.h - the db_* entry points of a table's jobs: on-demand backups
- * (backups.c), restores (restore.c), exports and imports (transfer.c). The
+ * (backups.c), restores (restore.c), exports and imports (transfer.c), bulk
+ * put items (bulk.c). The
  * jobs' records are in storage/jobs/.
  *
  * The contract of storage/engine/db.h holds: each call takes the lock itself,
@@ -10,7 +11,9 @@
 #define DDB_CONTROL_JOBS_H
 
 #include "storage/engine/db.h"
+#include "storage/expr/expr.h"
 #include "storage/jobs/backup_record.h"
+#include "storage/jobs/bulk_record.h"
 #include "storage/jobs/transfer_record.h"
 
 /* ---- on-demand backups (backups.c) ---- */
@@ -136,5 +139,86 @@ int db_describe_import(struct db *db, const struct db_scope *scope, const char *
 /* ListImports, as ListExports but oldest first. */
 int db_list_imports(struct db *db, const struct db_scope *scope, const char *table_arn, size_t skip,
                     size_t limit, struct import_desc **out, size_t *count, bool *more);
+
+/* ---- bulk put items (bulk.c) ---- */
+
+/* StartBulkPutItems' request, decoded and checked on its own by api/
+ * (strings borrowed; table_name a name, never an ARN). */
+struct bulk_request {
+    const char *table_name;
+    const char *client_token;
+    const char *in_bucket, *in_bucket_owner, *in_prefix, *in_format, *in_compression;
+    const char *const *out_types; /* OutputType, out_type_count of them */
+    size_t out_type_count;
+    const char *out_bucket, *out_bucket_owner, *out_prefix, *out_sse_algorithm, *out_sse_kms_key_id;
+    bool has_max_wru;
+    int64_t max_wru;
+    const char *performance_tier; /* NULL: STANDARD */
+};
+
+/* Starts a bulk put items operation on an existing table: the table must be
+ * ACTIVE, or UPDATING with no index being created (ResourceInUseException;
+ * ResourceNotFoundException when there is none), and the quotas of active
+ * operations hold (LimitExceededException). A ClientToken used in the last
+ * 8 hours answers its operation (returns 1: nothing to run) or, with other
+ * parameters, IdempotentParameterMismatchException. On 0, *out is the new
+ * operation (IN_PROGRESS), counted as running: the caller runs it and ends it
+ * with db_bulk_finish, exactly once. */
+int db_bulk_begin(struct db *db, const struct db_scope *scope, const struct bulk_request *r,
+                  struct bulk_desc *out, struct ddb_error *err);
+
+/* How one item of a bulk operation came out. */
+enum bulk_outcome { BULK_PUT_WRITTEN, BULK_PUT_CONDITION_FAILED, BULK_PUT_INVALID };
+
+/* One item to write, and its outcome (set by db_bulk_put). */
+struct bulk_put {
+    struct item *item;            /* borrowed */
+    const struct expr *condition; /* NULL: unconditional */
+    enum bulk_outcome outcome;
+    struct item *existing; /* CONDITION_FAILED: the table's item (owned reference) or NULL */
+    char *message;         /* INVALID: why, in PutItem's words (owned) */
+    double write_units;    /* WRITTEN: the write request units it took */
+};
+
+/* Writes puts through the write path (the table's checks, the condition
+ * against the current item, indexes, streams, the journal) in one critical
+ * section, and counts them in the operation arn's counters and usage. An
+ * item the table refuses is INVALID; a false condition changes nothing.
+ * *rate is the pace the caller keeps to, in write request units per second:
+ * the operation's MaxWriteRequestUnits under --throughput-model aws, else 0
+ * (no limit). Returns 0; 1 when the operation is to stop (cancelled, or the
+ * engine closing) and -1 when its table is gone: nothing was written then. */
+int db_bulk_put(struct db *db, const struct db_scope *scope, const char *arn, struct bulk_put *puts,
+                size_t count, int64_t *rate);
+/* Frees what db_bulk_put set in puts. */
+void bulk_puts_clear(struct bulk_put *puts, size_t count);
+
+/* What a running operation adds to its counters besides its writes. */
+struct bulk_progress {
+    int64_t failed_items; /* input records that are no items (each one processed) */
+    int64_t processed_bytes;
+    bool has_total_bytes;
+    int64_t total_bytes;
+};
+/* Adds p to the operation's counters; true when it is to stop. */
+bool db_bulk_progress(struct db *db, const char *arn, const struct bulk_progress *p);
+/* Ends a running operation: CANCELLED when it was cancelled, FAILED with
+ * failure_code (not NULL), else COMPLETED_WITH_ERRORS or COMPLETED by its
+ * failed items. */
+void db_bulk_finish(struct db *db, const char *arn, const char *failure_code,
+                    const char *failure_message);
+/* DescribeBulkOperation. ResourceNotFoundException. */
+int db_describe_bulk(struct db *db, const struct db_scope *scope, const char *arn,
+                     struct bulk_desc *out, struct ddb_error *err);
+/* ListBulkOperations: the scope's operations of the past 90 days, newest
+ * first, from the skip-th on, at most limit; *more when others follow. */
+void db_list_bulk(struct db *db, const struct db_scope *scope, size_t skip, size_t limit,
+                  struct bulk_desc **out, size_t *count, bool *more);
+/* CancelBulkOperation: an IN_PROGRESS operation becomes CANCELLING (its
+ * worker stops at its next batch and makes it CANCELLED); a CANCELLING one
+ * stays so. *status is the status answered. ResourceNotFoundException;
+ * ValidationException for an operation already ended. */
+int db_cancel_bulk(struct db *db, const struct db_scope *scope, const char *arn,
+                   enum bulk_status *status, struct ddb_error *err);
 
 #endif

@@ -29,6 +29,8 @@ struct db *db_new(void)
     pthread_rwlock_init(&db->lock, &attr);
     pthread_rwlockattr_destroy(&attr);
     atomic_init(&db->clock_offset_ms, 0);
+    atomic_init(&db->bulk.running, 0);
+    atomic_init(&db->bulk.stopping, false);
     db->streams = stream_registry_new();
     return db;
 }
@@ -41,6 +43,7 @@ void db_free(struct db *db)
     /* Nothing else may use db now; the lock is taken so that the teardown
      * meets the same contracts as every other change. The tables are only
      * unloaded, not deleted: nothing of the teardown is recorded. */
+    bulk_jobs_stop(&db->bulk); /* their workers take the lock to finish */
     db_write_lock(db);
     now_ms = db_now_ms(db);
     if (db->journal) {
@@ -63,6 +66,7 @@ void db_free(struct db *db)
     transfer_jobs_forget(&db->transfers, NULL);
     free(db->transfers.exports);
     free(db->transfers.imports);
+    bulk_jobs_forget(&db->bulk, NULL);
     backup_list_forget(&db->backups, NULL);
     free(db->backups.backups);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */

@@ -15,6 +15,7 @@
 #include "storage/engine/db_items.h"
 #include "storage/engine/db_tables.h"
 #include "storage/jobs/backup_record.h"
+#include "storage/jobs/bulk_record.h"
 #include "storage/jobs/transfer_record.h"
 #include "storage/table/table.h"
 
@@ -49,6 +50,7 @@ struct db {
     struct journal *journal;         /* --db-path: where changes are recorded; NULL in memory */
     struct transfer_jobs transfers;  /* exports and imports, in start order */
     struct backup_list backups;      /* in creation order */
+    struct bulk_jobs bulk;           /* bulk put items operations, in start order */
     bool delay_transient;            /* --delay-transient-statuses (db.h); set before serving */
     bool aws_throughput;             /* --throughput-model aws (db.h); set before serving */
 };
