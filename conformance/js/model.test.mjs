@@ -12,7 +12,7 @@
 //   a request using it would be silently misread: the test names it.
 //
 // When AWS adds to the model, bumping the pinned SDK makes this test name what
-// is missing. The only exclusions are ADDED_IN_PARALLEL_BRANCHES below.
+// is missing. Nothing is excluded.
 //
 // How the SDK's schemas read (its CJS entry exports every schema as
 // `<Shape>$`): an operation is [9, ns, name, traits, input, output]; a
@@ -34,13 +34,6 @@ const sdk = require("@aws-sdk/client-dynamodb");
 const { DynamoDBClient } = sdk;
 
 const TARGET_PREFIX = "DynamoDB_20120810.";
-
-// Operations and member paths that two other branches add (vector indexes and
-// SearchVectors; bulk put items), excluded here until they are merged. An
-// entry is an operation name or "Operation.member.path"; it excludes the path
-// and everything below it. THE LEAD EMPTIES THIS LIST WHEN MERGING THEM: an
-// entry that ddbemu knows, or that the model does not have, fails the test.
-const ADDED_IN_PARALLEL_BRANCHES = [];
 
 // ---------------------------------------------------------------------------
 // the SDK's model
@@ -134,24 +127,17 @@ function compatible(model, ours) {
   }
 }
 
-function excluded(op, path) {
-  return ADDED_IN_PARALLEL_BRANCHES.some((e) => {
-    const full = path ? `${op}.${path}` : op;
-    return full === e || full.startsWith(e + ".") || full.startsWith(e + "[") || full.startsWith(e + "{");
-  });
-}
-
 /**
  * The problems of ddbemu's shapes (the /ddbemu/shapes answer's "operations")
  * against the model: one line per missing operation, missing member, type
- * mismatch, or stale ADDED_IN_PARALLEL_BRANCHES entry.
+ * mismatch.
  */
 function compareShapes(model, shapes) {
   const problems = [];
   for (const [op, paths] of model) {
     const ours = shapes[TARGET_PREFIX + op];
     if (!ours) {
-      if (!excluded(op, "")) problems.push(`${op}: operation has no request shape in ddbemu`);
+      problems.push(`${op}: operation has no request shape in ddbemu`);
       continue;
     }
     // Below a member ddbemu takes as AttributeValue(s), wire_value.c checks.
@@ -160,20 +146,12 @@ function compareShapes(model, shapes) {
     const leaves = Object.keys(ours).filter((p) => ours[p] === "attribute_value" || ours[p] === "attribute_map");
     const missing = [];
     for (const [path, d] of paths) {
-      if (excluded(op, path) || below(path, leaves) || below(path, missing)) continue;
+      if (below(path, leaves) || below(path, missing)) continue;
       if (!(path in ours)) {
         missing.push(path);
         problems.push(`${op}.${path}: missing from ddbemu's request shapes (${d.kind}${d.name ? " " + d.name : ""})`);
       } else if (!compatible(d, ours[path])) problems.push(`${op}.${path}: ddbemu declares ${ours[path]}, the model ${d.kind}`);
     }
-  }
-  for (const e of ADDED_IN_PARALLEL_BRANCHES) {
-    const [op, ...rest] = e.split(".");
-    const path = rest.join(".");
-    const paths = model.get(op);
-    if (!paths || (path && !paths.has(path))) problems.push(`ADDED_IN_PARALLEL_BRANCHES: ${e} is not in the model`);
-    else if (path ? (shapes[TARGET_PREFIX + op] ?? {})[path] !== undefined : shapes[TARGET_PREFIX + op] !== undefined)
-      problems.push(`ADDED_IN_PARALLEL_BRANCHES: ddbemu knows ${e} now; remove it from the list`);
   }
   return problems;
 }
@@ -207,7 +185,6 @@ test("the model is read: operations and members are found", () => {
 test("every operation of the model is answered (not UnknownOperationException)", async () => {
   const unknown = [];
   for (const op of model.keys()) {
-    if (excluded(op, "")) continue;
     const Command = sdk[`${op}Command`];
     assert.ok(Command, `no ${op}Command in the SDK`);
     try {
