@@ -294,6 +294,8 @@ static int read_symbol(struct reader *r, struct text_buf *b)
     return 0;
 }
 
+/* Reads one value into *out (initialized first). On failure *out holds what
+ * was built before the error, and the caller clears it. */
 static int read_value(struct reader *r, struct value *out, int depth);
 
 /* A number: int, decimal (d exponent) or float (e exponent), as exact N text. */
@@ -331,7 +333,10 @@ static int read_list(struct reader *r, struct value *out, enum value_type type, 
         struct value e;
         skip_space(r);
         if (r->p < r->end && *r->p == ']') break;
-        if (read_value(r, &e, depth + 1) != 0) return -1;
+        if (read_value(r, &e, depth + 1) != 0) {
+            value_clear(&e); /* what it built before failing */
+            return -1;
+        }
         if (type != VALUE_L && e.type != value_set_element_type(type)) {
             value_clear(&e);
             return fail(r, "a set element of another type");
@@ -373,6 +378,7 @@ static int read_struct(struct reader *r, struct value *out, int depth)
         r->p++;
         skip_space(r);
         if (read_value(r, &v, depth + 1) != 0) {
+            value_clear(&v); /* what it built before failing */
             text_buf_clear(&name);
             return -1;
         }
