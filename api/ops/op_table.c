@@ -183,7 +183,7 @@ static const struct field tag_member = {
 /* VectorIndex / CreateVectorIndexAction (spec-24 2.1: botocore's model,
  * members in model order; the enum orders as AWS prints them, per dynoxide's
  * captures). Dimensions' maximum (4096) is the service's, checked in
- * vector_rules.c with its own text. */
+ * table_rules.c with its own text. */
 static const char *const distance_function_choices[] = {"COSINE", "DOT_PRODUCT", "EUCLIDEAN", NULL};
 static const char *const search_element_type_choices[] = {"HASH", "INLINE_FILTER", NULL};
 

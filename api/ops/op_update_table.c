@@ -18,10 +18,8 @@
  */
 #include "api/ops/ops.h"
 #include "api/ops/table_rules.h"
-#include "api/ops/vector_rules.h"
 #include "api/wire/body.h"
 #include "api/wire/wire_table.h"
-#include "api/wire/wire_vector.h"
 #include "storage/base/alloc.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_tables.h"

@@ -38,4 +38,13 @@ int table_rules_check_create(const json_t *body, struct ddb_error *err);
 /* Refuses key attribute names that contain U+0000 (a ddbemu limitation). */
 int table_rules_key_names_without_nul(const json_t *body, struct ddb_error *err);
 
+/* ---- vector indexes: the request-only rules of their definitions ---- */
+
+/* CreateTable's VectorIndexes (absent: nothing to check). */
+int vector_rules_check_create(const json_t *body, struct ddb_error *err);
+/* UpdateTable's VectorIndexUpdates entries on their own (absent: nothing). */
+int vector_rules_check_updates(const json_t *body, struct ddb_error *err);
+/* LimitExceededException: one online index change (GSI or vector) per call; returns -1. */
+int vector_rules_online_limit(struct ddb_error *err);
+
 #endif

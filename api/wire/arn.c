@@ -12,7 +12,7 @@
  */
 #include "api/wire/arn.h"
 
-#include "api/wire/shape.h"
+#include "api/wire/shape_names.h"
 #include "storage/base/alloc.h"
 #include "storage/model/schema.h"
 

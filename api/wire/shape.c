@@ -448,29 +448,6 @@ static void check_length(struct violations *vs, const struct field *f, json_t *v
     }
 }
 
-/* Where a name's length stands against the naming rule (see
- * shape_check_name_length): <0 too short, >0 too long, 0 within. */
-static int name_length_cmp(const char *s, size_t len)
-{
-    size_t chars = text_utf16_length(s, len);
-
-    if (chars < DDB_MIN_TABLE_NAME_LEN) return -1;
-    return chars > DDB_MAX_TABLE_NAME_LEN ? 1 : 0;
-}
-
-int shape_check_name_length(const char *member, const char *s, size_t len, struct ddb_error *err)
-{
-    if (name_length_cmp(s, len) == 0) return 0;
-    return ddb_error_set(err, DDB_VALIDATION,
-                         "%s must be at least %d characters long and at most %d characters long",
-                         member, DDB_MIN_TABLE_NAME_LEN, DDB_MAX_TABLE_NAME_LEN);
-}
-
-bool shape_is_table_name(const char *s, size_t len)
-{
-    return name_length_cmp(s, len) == 0 && shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len);
-}
-
 /* A TableName that may be an ARN (.table_ref): an empty one breaks the
  * model's minimum of 1 alone ("Value '' at 'tableName' failed to satisfy
  * constraint: Member must have length greater than or equal to 1", issue 29);
@@ -491,7 +468,7 @@ static void check_table_ref(struct violations *vs, const struct field *f, json_t
     } else if (!shape_pattern_match(SHAPE_TABLE_NAME_PATTERN, s, len)) {
         violation(vs, f, v, "Member must satisfy regular expression pattern: %s",
                   SHAPE_TABLE_NAME_PATTERN);
-    } else if ((cmp = name_length_cmp(s, len)) < 0) {
+    } else if ((cmp = shape_name_length_cmp(s, len)) < 0) {
         violation(vs, f, v, "Member must have length greater than or equal to %d",
                   DDB_MIN_TABLE_NAME_LEN);
     } else if (cmp > 0) {

@@ -96,4 +96,15 @@ void wire_table_write_collection_metrics_member(struct json_out *w, const json_t
  * seconds with the milliseconds as a fraction. New reference. */
 json_t *wire_epoch_seconds(int64_t ms);
 
+/* ---- vector index definitions and descriptions ---- */
+
+/* One VectorIndex (or CreateVectorIndexAction) object -> *out. */
+void wire_vector_def_from_json(const json_t *obj, struct vector_index_def *out);
+/* A VectorIndexes list -> a new array (NULL when empty) of *count definitions. */
+void wire_vector_defs_from_json(const json_t *list, struct vector_index_def **out, size_t *count);
+/* The VectorIndexes member of a TableDescription (VectorIndexDescription, model order). */
+json_t *wire_vector_descs_to_json(const struct table_desc *d);
+/* A definition as CreateTable's VectorIndexes states it (restores, imports). */
+json_t *wire_vector_defs_to_json(const struct table_def *def);
+
 #endif

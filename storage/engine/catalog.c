@@ -341,3 +341,17 @@ int db_list_tables(struct db *db, const struct db_scope *scope, const char *excl
     db_unlock(db);
     return 0;
 }
+
+void catalog_vector_statuses(const struct table *t, int64_t now_ms, bool table_creating,
+                             struct table_desc *out)
+{
+    assert_lock_held();
+    for (size_t i = 0; i < out->def.vector_count && i < t->vector_count; i++) {
+        struct index_desc *d = &out->vector_descs[i];
+        d->status =
+            table_creating ? INDEX_CREATING : vector_index_status_at(&t->vectors[i], now_ms);
+        /* An index added by UpdateTable reports Backfilling while CREATING (spec-24 2.6). */
+        d->backfilling = d->show_backfilling =
+            !table_creating && d->status == INDEX_CREATING && t->vectors[i].report_backfilling;
+    }
+}

@@ -147,17 +147,3 @@ void catalog_vector_answer(const struct update_plan *p, struct table_desc *out)
     out->vector_descs[pos].show_backfilling = false;
     if (u->vector_delete) table_remove_vector(p->t, u->vector.name);
 }
-
-void catalog_vector_statuses(const struct table *t, int64_t now_ms, bool table_creating,
-                             struct table_desc *out)
-{
-    assert_lock_held();
-    for (size_t i = 0; i < out->def.vector_count && i < t->vector_count; i++) {
-        struct index_desc *d = &out->vector_descs[i];
-        d->status =
-            table_creating ? INDEX_CREATING : vector_index_status_at(&t->vectors[i], now_ms);
-        /* An index added by UpdateTable reports Backfilling while CREATING (spec-24 2.6). */
-        d->backfilling = d->show_backfilling =
-            !table_creating && d->status == INDEX_CREATING && t->vectors[i].report_backfilling;
-    }
-}

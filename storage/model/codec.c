@@ -458,7 +458,7 @@ enum table_def_tag {
     TD_ON_DEMAND = 40,
     TD_WARM = 41,
     TD_GSI_LIMITS = 42, /* per GSI with any: name, on-demand maxima, warm throughput */
-    TD_VECTORS = 48,    /* vector indexes (vector_def.c); absent in older files: none */
+    TD_VECTORS = 48,    /* vector indexes (codec_put_vector_defs); absent in older files: none */
     /* Global-table settings: the replication mode (a string, absent when
      * never set) and disassociation protection (0 never set, 1 off, 2 on). */
     TD_REPLICATION_MODE = 60,
@@ -699,4 +699,87 @@ bool codec_get_table_def(struct codec_in *in, struct table_def *out)
         return false;
     }
     return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* on disk: the TD_VECTORS field of a table definition (codec.c)             */
+/* ------------------------------------------------------------------------ */
+
+static void put_vector_def(struct text_buf *b, const struct vector_index_def *d)
+{
+    codec_put_str(b, d->name);
+    codec_put_str(b, d->attribute);
+    codec_put_uvar(b, d->search_count);
+    for (size_t i = 0; i < d->search_count; i++) {
+        codec_put_str(b, d->search[i].name);
+        codec_put_u8(b, (uint8_t) d->search[i].type);
+    }
+    codec_put_u8(b, (uint8_t) d->projection.type);
+    codec_put_uvar(b, d->projection.non_key_count);
+    for (size_t i = 0; i < d->projection.non_key_count; i++)
+        codec_put_strn(b, d->projection.non_key_attrs[i], d->projection.non_key_lens[i]);
+    codec_put_ivar(b, d->dimensions);
+    codec_put_u8(b, (uint8_t) d->distance);
+}
+
+void codec_put_vector_defs(struct text_buf *b, const struct table_def *def)
+{
+    codec_put_uvar(b, def->vector_count);
+    for (size_t i = 0; i < def->vector_count; i++)
+        put_vector_def(b, &def->vectors[i]);
+}
+
+static void get_vector_projection(struct codec_in *in, struct projection *p)
+{
+    uint64_t n;
+
+    p->type = (enum projection_type) codec_get_u8(in);
+    if (p->type > PROJECTION_INCLUDE) in->bad = true;
+    n = codec_get_uvar(in);
+    if (n > 1000) in->bad = true;
+    if (in->bad || !n) return;
+    p->non_key_attrs = xcalloc((size_t) n, sizeof *p->non_key_attrs);
+    p->non_key_lens = xcalloc((size_t) n, sizeof *p->non_key_lens);
+    p->non_key_count = (size_t) n;
+    for (size_t i = 0; i < n; i++) {
+        p->non_key_attrs[i] = codec_get_strn(in, &p->non_key_lens[i]);
+        if (!p->non_key_attrs[i]) in->bad = true;
+    }
+}
+
+static void get_vector_def(struct codec_in *in, struct vector_index_def *d)
+{
+    uint64_t n;
+
+    d->name = codec_get_str(in);
+    d->attribute = codec_get_str(in);
+    n = codec_get_uvar(in);
+    if (n > DDB_MAX_INLINE_FILTERS + 1) in->bad = true;
+    if (!in->bad && n) {
+        d->search = xcalloc((size_t) n, sizeof *d->search);
+        d->search_count = (size_t) n;
+        for (size_t i = 0; i < n; i++) {
+            d->search[i].name = codec_get_str(in);
+            d->search[i].type = (enum search_element_type) codec_get_u8(in);
+            if (!d->search[i].name || d->search[i].type > SEARCH_INLINE_FILTER) in->bad = true;
+        }
+    }
+    get_vector_projection(in, &d->projection);
+    d->dimensions = codec_get_ivar(in);
+    d->distance = (enum distance_function) codec_get_u8(in);
+    if (!d->name || !d->attribute || d->dimensions < 1 ||
+        d->dimensions > DDB_MAX_VECTOR_DIMENSIONS || d->distance > DISTANCE_EUCLIDEAN)
+        in->bad = true;
+}
+
+void codec_get_vector_defs(struct codec_in *in, struct table_def *out)
+{
+    uint64_t n = codec_get_uvar(in);
+
+    if (n > DDB_MAX_VECTOR_INDEXES || out->vectors) in->bad = true;
+    if (in->bad || !n) return;
+    out->vectors = xcalloc((size_t) n, sizeof *out->vectors);
+    out->vector_count = (size_t) n;
+    for (size_t i = 0; i < n && !in->bad; i++)
+        get_vector_def(in, &out->vectors[i]);
 }

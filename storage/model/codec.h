@@ -86,7 +86,7 @@ void codec_get_key_schema(struct codec_in *in, struct key_schema *out);
 /* A table definition as fields (see the file comment); *out is owned by the caller. */
 void codec_put_table_def(struct text_buf *b, const struct table_def *def);
 /* The vector indexes of a definition, the payload of its TD_VECTORS field
- * (vector_def.c); the reader leaves them in out and sets in->bad on damage. */
+ * (codec.c); the reader leaves them in out and sets in->bad on damage. */
 void codec_put_vector_defs(struct text_buf *b, const struct table_def *def);
 void codec_get_vector_defs(struct codec_in *in, struct table_def *out);
 bool codec_get_table_def(struct codec_in *in, struct table_def *out);

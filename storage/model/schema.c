@@ -4,6 +4,7 @@
 #include "storage/model/schema.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -256,4 +257,64 @@ const char *projection_type_name(enum projection_type t)
 {
     static const char *const names[] = {"ALL", "KEYS_ONLY", "INCLUDE"};
     return names[t];
+}
+
+/* ------------------------------------------------------------------------ */
+/* vector index definitions                                                  */
+/* ------------------------------------------------------------------------ */
+
+void vector_index_def_clear(struct vector_index_def *d)
+{
+    free(d->name);
+    free(d->attribute);
+    for (size_t i = 0; i < d->search_count; i++)
+        free(d->search[i].name);
+    free(d->search);
+    projection_clear(&d->projection);
+    memset(d, 0, sizeof *d);
+}
+
+void vector_index_def_copy(struct vector_index_def *dst, const struct vector_index_def *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->name = xstrdup_or_null(src->name);
+    dst->attribute = xstrdup_or_null(src->attribute);
+    dst->search_count = src->search_count;
+    if (src->search_count) {
+        dst->search = xcalloc(src->search_count, sizeof *dst->search);
+        for (size_t i = 0; i < src->search_count; i++) {
+            dst->search[i].name = xstrdup(src->search[i].name);
+            dst->search[i].type = src->search[i].type;
+        }
+    }
+    projection_copy(&dst->projection, &src->projection);
+    dst->dimensions = src->dimensions;
+    dst->distance = src->distance;
+}
+
+const struct vector_index_def *table_def_find_vector(const struct table_def *def, const char *name)
+{
+    for (size_t i = 0; i < def->vector_count; i++) {
+        if (strcmp(def->vectors[i].name, name) == 0) return &def->vectors[i];
+    }
+    return NULL;
+}
+
+const char *vector_index_hash_name(const struct vector_index_def *d)
+{
+    for (size_t i = 0; i < d->search_count; i++) {
+        if (d->search[i].type == SEARCH_HASH) return d->search[i].name;
+    }
+    return NULL;
+}
+
+const char *distance_function_name(enum distance_function f)
+{
+    static const char *const names[] = {"COSINE", "DOT_PRODUCT", "EUCLIDEAN"};
+    return names[f];
+}
+
+const char *search_element_type_name(enum search_element_type t)
+{
+    return t == SEARCH_HASH ? "HASH" : "INLINE_FILTER";
 }

@@ -218,7 +218,7 @@ const char *table_status_name(enum table_status s);
 const char *index_status_name(enum index_status s);
 const char *projection_type_name(enum projection_type t);
 
-/* ---- vector index definitions (vector_def.c) ---- */
+/* ---- vector index definitions (schema.c) ---- */
 void vector_index_def_clear(struct vector_index_def *d);
 void vector_index_def_copy(struct vector_index_def *dst, const struct vector_index_def *src);
 /* The vector index named name, or NULL. */

@@ -1,8 +1,8 @@
 /*
- * journal.c - the data directory: its namespace files, ddbemu.db's meta
- * values, opening the directory (replaying the log a previous run left into
- * the files before anything is loaded) and closing it; see journal.h, and
- * journal_internal.h for the other files of the journal.
+ * journal.c - the data directory's files: each namespace's file with the
+ * statements it is written with, ddbemu.db's meta values, and failing on a
+ * disk error; see journal.h, and journal_internal.h for the other files of
+ * the journal (journal_open.c opens and closes the directory).
  *
  * j->files only grows, under j->mutex: the engine adds a namespace's file on
  * first use while the writer looks files up by name for the units it folds.
@@ -51,7 +51,7 @@ _Noreturn void journal_die_on_disk_error(const char *path, sqlite3 *db, const ch
 /* ------------------------------------------------------------------------ */
 
 /* Adds f to the journal's files. */
-static void add_file(struct journal *j, struct journal_file *f)
+void journal_add_file(struct journal *j, struct journal_file *f)
 {
     checked_mutex_lock(&j->mutex);
     j->files = xrealloc(j->files, sizeof *j->files * (j->file_count + 1));
@@ -75,12 +75,12 @@ static int select_int(struct journal_file *f, const char *sql, uint64_t *out, ch
 }
 
 /* The largest table uid in f, plus one. */
-static int find_next_uid(struct journal_file *f, char **why)
+int journal_find_next_uid(struct journal_file *f, char **why)
 {
     return select_int(f, "SELECT coalesce(max(uid), 0) + 1 FROM tables", &f->next_uid, why);
 }
 
-static void file_close(struct journal_file *f)
+void journal_file_close(struct journal_file *f)
 {
     if (!f) return;
     for (int i = 0; i < ST_COUNT; i++)
@@ -91,20 +91,57 @@ static void file_close(struct journal_file *f)
     free(f);
 }
 
+/* The statements every file is opened with (journal_apply.c runs them). */
+static const char *const stmt_sql[ST_COUNT] = {
+    [ST_ITEM_PUT] = "INSERT OR REPLACE INTO items(uid, key, item) VALUES (?, ?, ?)",
+    [ST_ITEM_DEL] = "DELETE FROM items WHERE uid = ? AND key = ?",
+    [ST_TABLE_PUT] = "INSERT OR REPLACE INTO tables(uid, state) VALUES (?, ?)",
+    [ST_TABLE_DEL] = "DELETE FROM tables WHERE uid = ?",
+    [ST_TABLE_ITEMS_DEL] = "DELETE FROM items WHERE uid = ?",
+    [ST_STREAM_PUT] = "INSERT OR REPLACE INTO streams(arn, state) VALUES (?, ?)",
+    [ST_STREAM_DEL] = "DELETE FROM streams WHERE arn = ?",
+    [ST_STREAM_RECORDS_DEL] = "DELETE FROM stream_records WHERE arn = ?",
+    [ST_RECORD_PUT] = "INSERT OR REPLACE INTO stream_records(arn, seq, record) VALUES (?, ?, ?)",
+    [ST_RECORD_TRIM] = "DELETE FROM stream_records WHERE arn = ? AND seq <= ?",
+    [ST_TOKEN_PUT] = "INSERT OR REPLACE INTO tokens(token, digest, expires_ms) VALUES (?, ?, ?)",
+    [ST_TOKEN_EXPIRE] = "DELETE FROM tokens WHERE expires_ms <= ?",
+    [ST_HISTORY_PUT] = "INSERT OR REPLACE INTO pitr_history(uid, seq, ms, old_item, new_item) "
+                       "VALUES (?, ?, ?, ?, ?)",
+    [ST_HISTORY_TRIM] = "DELETE FROM pitr_history WHERE uid = ? AND seq <= ?",
+    [ST_TABLE_HISTORY_DEL] = "DELETE FROM pitr_history WHERE uid = ?",
+    [ST_BACKUP_PUT] = "INSERT OR REPLACE INTO backups(arn, state) VALUES (?, ?)",
+    [ST_BACKUP_ITEM_PUT] = "INSERT OR REPLACE INTO backup_items(arn, seq, item) VALUES (?, ?, ?)",
+    [ST_BACKUP_DEL] = "DELETE FROM backups WHERE arn = ?",
+    [ST_BACKUP_ITEMS_DEL] = "DELETE FROM backup_items WHERE arn = ?",
+    [ST_FOLDED] = "INSERT OR REPLACE INTO meta(key, value) VALUES ('" DISK_META_FOLDED "', ?)",
+    [ST_BEGIN] = "BEGIN",
+    [ST_COMMIT] = "COMMIT",
+};
+
+static int prepare_statements(struct journal_file *f, char **why)
+{
+    for (int i = 0; i < ST_COUNT; i++) {
+        if (sqlite3_prepare_v3(f->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &f->stmts[i],
+                               NULL) != SQLITE_OK)
+            return disk_fail(why, f->path, f->db, "cannot read");
+    }
+    return 0;
+}
+
 /* Opens (create: creates) the namespace file at path. */
-static struct journal_file *file_open(struct journal *j, const char *path, const char *namespace_id,
-                                      bool create, char **why)
+struct journal_file *journal_file_open(struct journal *j, const char *path,
+                                       const char *namespace_id, bool create, char **why)
 {
     struct journal_file *f = xcalloc(1, sizeof *f);
 
     f->j = j;
     f->path = xstrdup(path);
     if (disk_open_namespace(path, namespace_id, create, &f->db, &f->namespace_id, why) != 0 ||
-        journal_prepare_statements(f, why) != 0 || find_next_uid(f, why) != 0 ||
+        prepare_statements(f, why) != 0 || journal_find_next_uid(f, why) != 0 ||
         select_int(
             f, "SELECT coalesce((SELECT value FROM meta WHERE key = '" DISK_META_FOLDED "'), 0)",
             &f->folded, why) != 0) {
-        file_close(f);
+        journal_file_close(f);
         return NULL;
     }
     return f;
@@ -122,9 +159,9 @@ struct journal_file *journal_file_get(struct journal *j, const char *namespace_i
     checked_mutex_unlock(&j->mutex);
     if (f) return f;
     path = disk_namespace_path(j->dir, namespace_id);
-    f = file_open(j, path, namespace_id, true, why);
+    f = journal_file_open(j, path, namespace_id, true, why);
     free(path);
-    if (f) add_file(j, f);
+    if (f) journal_add_file(j, f);
     return f;
 }
 
@@ -191,121 +228,4 @@ void journal_meta_set(struct journal *j, const char *key, int64_t value)
         journal_die_on_disk_error(path, j->meta, "write to");
     }
     pthread_mutex_unlock(&j->meta_mutex);
-}
-
-/* ------------------------------------------------------------------------ */
-/* opening and closing                                                       */
-/* ------------------------------------------------------------------------ */
-
-/* Opens every namespace file already in the directory. */
-static int open_existing(struct journal *j, char **why)
-{
-    char **names = NULL;
-    size_t count = 0;
-    int rc = 0;
-
-    if (disk_list_namespace_files(j->dir, &names, &count, why) != 0) return -1;
-    for (size_t i = 0; i < count; i++) {
-        char *path = disk_join(j->dir, names[i]);
-        struct journal_file *f = rc == 0 ? file_open(j, path, NULL, false, why) : NULL;
-        free(path);
-        if (f)
-            add_file(j, f);
-        else
-            rc = -1;
-        free(names[i]);
-    }
-    free(names);
-    return rc;
-}
-
-static int replay_unit(void *ctx, uint64_t seq, const void *payload, size_t len, char **why)
-{
-    struct journal *j = ctx;
-
-    if (journal_apply_unit(j, seq, payload, len, why) != 0) return -1;
-    j->replayed = seq;
-    return 0;
-}
-
-/* Commits a log file's units (a replay's transactions stay file-sized). */
-static int replay_file_done(void *ctx, char **why)
-{
-    struct journal *j = ctx;
-
-    (void) why;
-    journal_commit_group(j, j->replayed);
-    return 0;
-}
-
-/*
- * Folds the log a previous run left (it stopped before its writer had folded
- * everything: kill -9, a crash) into the files, removes it, and starts a new
- * one numbered after everything the directory holds.
- */
-static int replay_and_start_log(struct journal *j, char **why)
-{
-    uint64_t last, next = 0;
-
-    if (wal_log_replay(j->dir, replay_unit, replay_file_done, j, &last, why) != 0) return -1;
-    if (wal_log_remove_all(j->dir, why) != 0) return -1;
-    for (size_t i = 0; i < j->file_count; i++) {
-        /* Tables the replay created count for the next uid. */
-        if (find_next_uid(j->files[i], why) != 0) return -1;
-        if (j->files[i]->folded > next) next = j->files[i]->folded;
-    }
-    if (last > next) next = last;
-    j->log = wal_log_create(j->dir, next + 1, WAL_LOG_ROTATE_BYTES, why);
-    return j->log ? 0 : -1;
-}
-
-struct journal *journal_open(const char *dir, char **why)
-{
-    struct journal *j = xcalloc(1, sizeof *j);
-    pthread_condattr_t attr;
-
-    *why = NULL;
-    j->dir = xstrdup(dir);
-    j->lock_fd = -1;
-    checked_mutex_init(&j->mutex);
-    pthread_mutex_init(&j->meta_mutex, NULL);
-    /* The writer's timed wait must not stretch when the wall clock is set back. */
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&j->work, &attr);
-    pthread_condattr_destroy(&attr);
-    pthread_cond_init(&j->room, NULL);
-    if (disk_lock_dir(dir, &j->lock_fd, why) != 0) goto fail;
-    if (disk_open_meta(dir, &j->meta, why) != 0) goto fail;
-    if (open_existing(j, why) != 0) goto fail;
-    if (replay_and_start_log(j, why) != 0) goto fail;
-    if (journal_writer_start(j, why) != 0) goto fail;
-    return j;
-fail:
-    journal_close(j);
-    return NULL;
-}
-
-void journal_close(struct journal *j)
-{
-    if (!j) return;
-    journal_writer_stop(j);
-    /* Everything appended is folded now: the log goes (the next start has
-     * nothing to replay). A journal that failed to open appended nothing. */
-    wal_log_close(j->log, true);
-    for (size_t i = 0; i < j->file_count; i++)
-        file_close(j->files[i]);
-    free(j->files);
-    free(j->touched);
-    sqlite3_close(j->meta);
-    disk_unlock_dir(j->lock_fd);
-    text_buf_clear(&j->unit);
-    text_buf_clear(&j->queue);
-    text_buf_clear(&j->group);
-    pthread_cond_destroy(&j->work);
-    pthread_cond_destroy(&j->room);
-    checked_mutex_destroy(&j->mutex);
-    pthread_mutex_destroy(&j->meta_mutex);
-    free(j->dir);
-    free(j);
 }

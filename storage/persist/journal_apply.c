@@ -16,42 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const stmt_sql[ST_COUNT] = {
-    [ST_ITEM_PUT] = "INSERT OR REPLACE INTO items(uid, key, item) VALUES (?, ?, ?)",
-    [ST_ITEM_DEL] = "DELETE FROM items WHERE uid = ? AND key = ?",
-    [ST_TABLE_PUT] = "INSERT OR REPLACE INTO tables(uid, state) VALUES (?, ?)",
-    [ST_TABLE_DEL] = "DELETE FROM tables WHERE uid = ?",
-    [ST_TABLE_ITEMS_DEL] = "DELETE FROM items WHERE uid = ?",
-    [ST_STREAM_PUT] = "INSERT OR REPLACE INTO streams(arn, state) VALUES (?, ?)",
-    [ST_STREAM_DEL] = "DELETE FROM streams WHERE arn = ?",
-    [ST_STREAM_RECORDS_DEL] = "DELETE FROM stream_records WHERE arn = ?",
-    [ST_RECORD_PUT] = "INSERT OR REPLACE INTO stream_records(arn, seq, record) VALUES (?, ?, ?)",
-    [ST_RECORD_TRIM] = "DELETE FROM stream_records WHERE arn = ? AND seq <= ?",
-    [ST_TOKEN_PUT] = "INSERT OR REPLACE INTO tokens(token, digest, expires_ms) VALUES (?, ?, ?)",
-    [ST_TOKEN_EXPIRE] = "DELETE FROM tokens WHERE expires_ms <= ?",
-    [ST_HISTORY_PUT] = "INSERT OR REPLACE INTO pitr_history(uid, seq, ms, old_item, new_item) "
-                       "VALUES (?, ?, ?, ?, ?)",
-    [ST_HISTORY_TRIM] = "DELETE FROM pitr_history WHERE uid = ? AND seq <= ?",
-    [ST_TABLE_HISTORY_DEL] = "DELETE FROM pitr_history WHERE uid = ?",
-    [ST_BACKUP_PUT] = "INSERT OR REPLACE INTO backups(arn, state) VALUES (?, ?)",
-    [ST_BACKUP_ITEM_PUT] = "INSERT OR REPLACE INTO backup_items(arn, seq, item) VALUES (?, ?, ?)",
-    [ST_BACKUP_DEL] = "DELETE FROM backups WHERE arn = ?",
-    [ST_BACKUP_ITEMS_DEL] = "DELETE FROM backup_items WHERE arn = ?",
-    [ST_FOLDED] = "INSERT OR REPLACE INTO meta(key, value) VALUES ('" DISK_META_FOLDED "', ?)",
-    [ST_BEGIN] = "BEGIN",
-    [ST_COMMIT] = "COMMIT",
-};
-
-int journal_prepare_statements(struct journal_file *f, char **why)
-{
-    for (int i = 0; i < ST_COUNT; i++) {
-        if (sqlite3_prepare_v3(f->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &f->stmts[i],
-                               NULL) != SQLITE_OK)
-            return disk_fail(why, f->path, f->db, "cannot read");
-    }
-    return 0;
-}
-
 /* One op's operands, borrowed from the payload. */
 struct op_args {
     uint64_t uid;    /* table uid; a stream record's sequence number */

@@ -85,7 +85,7 @@ struct journal_file {
     char *path;
     char *namespace_id;
     sqlite3 *db;
-    sqlite3_stmt *stmts[ST_COUNT]; /* prepared once (journal_prepare_statements) */
+    sqlite3_stmt *stmts[ST_COUNT]; /* prepared once, when the file is opened (journal.c) */
     uint64_t next_uid;
     uint64_t folded;     /* the last unit whose changes to this file it holds */
     bool in_transaction; /* the writer's current group has begun on this file */
@@ -152,12 +152,21 @@ struct journal_file *journal_file_get(struct journal *j, const char *namespace_i
 /* The file's SQLite handle (borrowed). Read only, and only before the
  * writer starts using it (loading happens before any request is served). */
 sqlite3 *journal_file_db(const struct journal_file *f);
+/* Opens (create: creates) the namespace file at path, its statements
+ * prepared; NULL with *why set (owned) when it cannot be. The opening and
+ * closing of the directory (journal_open.c) use these three and
+ * journal_add_file. */
+struct journal_file *journal_file_open(struct journal *j, const char *path,
+                                       const char *namespace_id, bool create, char **why);
+/* Closes f and frees it. */
+void journal_file_close(struct journal_file *f);
+/* Adds f to the journal's files. */
+void journal_add_file(struct journal *j, struct journal_file *f);
+/* Sets f's next table uid: the largest in f, plus one. */
+int journal_find_next_uid(struct journal_file *f, char **why);
 
 /* ---- journal_apply.c ---- */
 
-/* Prepares f's statements (f->stmts); -1 with *why set (owned) when SQLite
- * cannot (a damaged file). */
-int journal_prepare_statements(struct journal_file *f, char **why);
 /*
  * Applies unit seq's ops to their files, each inside the group's transaction
  * on it. The ops of a file that already holds unit seq (its folded) are
