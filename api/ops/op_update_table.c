@@ -105,39 +105,28 @@ static int check_update_combination(const json_t *body, const struct update_part
     if (body_member(body, "GlobalSecondaryIndexUpdates") && !p->gsi_updates)
         return ddb_error_set(err, DDB_VALIDATION,
                              TABLE_RULES_INVALID "List of GlobalSecondaryIndexUpdates is empty");
-    if (p->replicas && n > 1)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "Replica modification must be the only operation in the "
-                             "request");
-    if (p->sse && n > 1)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "Server-Side Encryption modification must be the only "
-                             "operation in the request");
-    if (p->table_class && n > 1)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "TableClass modification must be the only operation in the "
-                             "request");
-    if (p->deletion_protection && n > 1)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "DeletionProtection modification must be the only operation "
-                             "in the request");
-    /* "You can't combine this change with any other change in the same
-     * UpdateTable request" (the model's documentation); the texts are ours,
-     * in the form of DeletionProtection's. */
-    if (p->disassociation_protection && n > 1)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "DisassociationProtection modification must be the only operation "
-                             "in the request");
-    if (p->replication_mode && n > 1)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             TABLE_RULES_INVALID
-                             "GlobalTableSettingsReplicationMode modification must be the only "
-                             "operation in the request");
+    /* Members that must travel alone, in the order AWS checks them. The last
+     * two texts are ours, in the form of DeletionProtection's ("You can't
+     * combine this change with any other change in the same UpdateTable
+     * request", the model's documentation). */
+    const struct {
+        bool given;
+        const char *what;
+    } alone[] = {
+        {p->replicas, "Replica"},
+        {p->sse, "Server-Side Encryption"},
+        {p->table_class, "TableClass"},
+        {p->deletion_protection, "DeletionProtection"},
+        {p->disassociation_protection, "DisassociationProtection"},
+        {p->replication_mode, "GlobalTableSettingsReplicationMode"},
+    };
+    for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++) {
+        if (alone[i].given && n > 1)
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 TABLE_RULES_INVALID
+                                 "%s modification must be the only operation in the request",
+                                 alone[i].what);
+    }
     if (p->warm && p->gsi_create)
         return ddb_error_set(err, DDB_VALIDATION,
                              TABLE_RULES_INVALID

@@ -10,9 +10,13 @@
 
 /* Eight independent double accumulators: GCC turns the inner loop into
  * vector code (float -> double widening, multiply, add) without reassociating
- * a single sum, which it may not do without -ffast-math. */
+ * a single sum, which it may not do without -ffast-math. The AVX2 clone is
+ * chosen by an ifunc resolver, which runs while the program is relocated,
+ * before a sanitizer's runtime is up: an instrumented resolver crashes there
+ * (ThreadSanitizer: every binary died at start), so sanitized builds take
+ * the default code alone. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                             \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define VECTOR_CLONES
