@@ -9,7 +9,7 @@ seconds. Each test runs its own ddbemu (start_server), so moving its clock
 cannot disturb the rest of the suite; most start it with --ttl-interval 3600
 so that only the test's explicit sweeps delete anything.
 
-What AWS does in each case, and the sources, are in storage/ttl.c and
+What AWS does in each case, and the sources, are in storage/engine/ttl.c and
 storage/stream/stream.c and in test_ttl.py / test_streams.py; here the point is the
 same behaviour on the emulator's clock.
 """
