@@ -374,7 +374,11 @@ static void test_index_is_rebuilt_when_ttl_is_enabled(void)
 
 /* The window's edges in fractions of a millisecond: whole milliseconds
  * rounded down decide exactly as the exact decimal would. */
-static void test_index_window_edges_are_exact(void)
+/* One try of the edge cases on a fresh table: false when the clock moved to
+ * the next millisecond while the sweep ran, so the sweep's "now" is not known
+ * exactly (the engine clock keeps running after db_clock_set; under
+ * ThreadSanitizer or a loaded machine a sweep can cross a millisecond). */
+static bool index_window_edges_once(void)
 {
     static const struct {
         const char *pk, *ttl;
@@ -391,7 +395,8 @@ static void test_index_window_edges_are_exact(void)
     };
     struct db *db = db_new();
     struct ddb_error err = {0};
-    size_t expected = 0;
+    size_t expected = 0, expired;
+    bool judged;
 
     create_table(db, "t", false);
     CHECK_INT_EQ(update_ttl(db, true, "ttl", &err), 0);
@@ -401,16 +406,29 @@ static void test_index_window_edges_are_exact(void)
         expected += cases[i].expires;
     }
     check_index_rows(db, sizeof cases / sizeof *cases);
-    /* The clock keeps running: set it again just before the sweep, so that
-     * the puts taking a second on a loaded machine do not move the edges. */
     db_clock_set(db, NOW_S * 1000);
-    CHECK_INT_EQ(db_expire_items(db, SIZE_MAX), expected);
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        if (exists(db, cases[i].pk) == cases[i].expires)
-            fprintf(stderr, "case %s: expires should be %d\n", cases[i].pk, cases[i].expires);
-        CHECK_INT_EQ(exists(db, cases[i].pk), !cases[i].expires);
+    expired = db_expire_items(db, SIZE_MAX);
+    judged = db_now_ms(db) == NOW_S * 1000;
+    if (judged) {
+        CHECK_INT_EQ(expired, expected);
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            if (exists(db, cases[i].pk) == cases[i].expires)
+                fprintf(stderr, "case %s: expires should be %d\n", cases[i].pk, cases[i].expires);
+            CHECK_INT_EQ(exists(db, cases[i].pk), !cases[i].expires);
+        }
     }
     db_free(db);
+    return judged;
+}
+
+static void test_index_window_edges_are_exact(void)
+{
+    int tries = 0;
+
+    while (tries < 500 && !index_window_edges_once())
+        tries++;
+    /* Judged at least once: a sweep of eight items fits in a millisecond. */
+    CHECK(tries < 500);
 }
 
 int main(void)
