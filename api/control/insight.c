@@ -222,6 +222,25 @@ static void write_cost(struct json_out *w, const struct insight_cost *c)
         json_out_real(w, round(c->configured_monthly * 10000.0) / 10000.0);
     else
         json_out_null(w);
+    /* Unrounded: a few searches cost far less than a hundredth of a cent. */
+    key_real(w, "vector_search_monthly_usd", c->vector_search_monthly);
+    key_real(w, "vector_write_monthly_usd", c->vector_write_monthly);
+    json_out_object_end(w);
+}
+
+/* One vector index: {"index", "searches", "search_request_bytes", "writes",
+ * "write_request_bytes", "item_count", "size_bytes"}. */
+static void write_vector(struct json_out *w, const struct insight_vector_report *v)
+{
+    json_out_object_begin(w);
+    json_out_key(w, "index");
+    json_out_string(w, v->name);
+    key_int(w, "searches", (long long) v->searches);
+    key_real(w, "search_request_bytes", v->search_bytes);
+    key_int(w, "writes", (long long) v->writes);
+    key_real(w, "write_request_bytes", v->write_bytes);
+    key_int(w, "item_count", (long long) v->item_count);
+    key_int(w, "size_bytes", (long long) v->size_bytes);
     json_out_object_end(w);
 }
 
@@ -288,6 +307,11 @@ static void write_table(struct json_out *w, const struct insight_report_table *t
     json_out_array_begin(w);
     for (size_t i = 1; i < t->source_count; i++)
         write_source(w, t, &t->sources[i]);
+    json_out_array_end(w);
+    json_out_key(w, "vector_indexes");
+    json_out_array_begin(w);
+    for (size_t i = 0; i < t->vector_count; i++)
+        write_vector(w, &t->vectors[i]);
     json_out_array_end(w);
     json_out_key(w, "sizes");
     json_out_object_begin(w);

@@ -8,7 +8,8 @@
  * CreateBackup and SYSTEM (with BackupExpiryDateTime) for the one DeleteTable
  * leaves of a table with point-in-time recovery on, ProvisionedThroughput in SourceTableDetails
  * carries only the two units (zeros on demand), and the feature details list only what the table
- * had: its indexes, its stream while enabled, its TTL while enabled, its SSE while it used KMS.
+ * had: its indexes, its stream while enabled, its TTL while enabled, its SSE while it used KMS,
+ * its vector indexes.
  */
 #include "api/wire/wire_backup.h"
 
@@ -97,6 +98,9 @@ static json_t *features_to_json(const struct backup_desc *d, const char *region)
     }
     if (def->sse.enabled)
         json_object_set_new(o, "SSEDescription", wire_table_sse_to_json(&def->sse, region));
+    /* VectorIndexInfo has VectorIndex's members, in its order (the model's
+     * SourceTableFeatureDetails ends with VectorIndexes). */
+    if (def->vector_count) json_object_set_new(o, "VectorIndexes", wire_vector_defs_to_json(def));
     return o;
 }
 

@@ -604,6 +604,24 @@ static void write_index_units(struct json_out *w, const struct consumed_capacity
     if (open) json_out_object_end(w);
 }
 
+/* "VectorIndexes": {index: {"VectorWriteRequestBytes": n}} for the vector
+ * indexes a write changed (developerguide/VectorSearchMonitoring.html's
+ * example); nothing when there are none. */
+static void write_vector_bytes(struct json_out *w, const struct consumed_capacity *c)
+{
+    if (!c->vector_count) return;
+    json_out_key(w, "VectorIndexes");
+    json_out_object_begin(w);
+    for (size_t i = 0; i < c->vector_count; i++) {
+        json_out_key(w, c->vectors[i].index_name);
+        json_out_object_begin(w);
+        json_out_key(w, "VectorWriteRequestBytes");
+        json_out_real(w, c->vectors[i].write_bytes);
+        json_out_object_end(w);
+    }
+    json_out_object_end(w);
+}
+
 /*
  * The ConsumedCapacity of one table, as DynamoDB returns it (recorded by
  * dynalite's test/getItem.js and moto's aws-verified tests):
@@ -626,6 +644,7 @@ static void write_capacity(struct json_out *w, const struct consumed_capacity *c
         write_units(w, c->table_read_units, c->table_write_units, split);
         write_index_units(w, c, true, split);
         write_index_units(w, c, false, split);
+        write_vector_bytes(w, c);
     }
     json_out_object_end(w);
 }
@@ -747,7 +766,7 @@ json_t *wire_table_def_to_create_json(const struct table_def *def)
         json_object_set_new(obj, "SSESpecification", sse);
     }
     if (def->table_class) json_object_set_new(obj, "TableClass", json_string(def->table_class));
-    /* Restores keep the vector indexes (spec-24 2.8; VectorIndexOverride is not read yet). */
+    /* Restores keep the vector indexes (spec-24 2.8) unless VectorIndexOverride replaces them. */
     if (def->vector_count) json_object_set_new(obj, "VectorIndexes", wire_vector_defs_to_json(def));
     return obj;
 }

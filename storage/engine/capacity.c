@@ -63,3 +63,20 @@ void capacity_add_index(struct consumed_capacity *c, enum return_capacity mode, 
     ic->read_units += read_units;
     ic->write_units += write_units;
 }
+
+void capacity_add_vector_write(struct consumed_capacity *c, enum return_capacity mode,
+                               const char *name, double bytes)
+{
+    struct vector_capacity *vc = NULL;
+    if (!c->table_name || mode != RETURN_CAPACITY_INDEXES || bytes <= 0) return;
+    for (size_t i = 0; i < c->vector_count; i++) {
+        if (strcmp(c->vectors[i].index_name, name) == 0) vc = &c->vectors[i];
+    }
+    if (!vc) {
+        c->vectors = xrealloc(c->vectors, sizeof *c->vectors * (c->vector_count + 1));
+        vc = &c->vectors[c->vector_count++];
+        vc->index_name = xstrdup(name);
+        vc->write_bytes = 0;
+    }
+    vc->write_bytes += bytes;
+}

@@ -25,4 +25,10 @@ void capacity_add_table(struct consumed_capacity *c, double read_units, double w
 void capacity_add_index(struct consumed_capacity *c, enum return_capacity mode, const char *name,
                         bool is_global, double read_units, double write_units);
 
+/* Records the VectorWriteRequestBytes a write cost a vector index; only under
+ * RETURN_CAPACITY_INDEXES, the one mode AWS reports them in (they never join
+ * the capacity units). */
+void capacity_add_vector_write(struct consumed_capacity *c, enum return_capacity mode,
+                               const char *name, double bytes);
+
 #endif

@@ -267,6 +267,9 @@ void consumed_capacity_clear(struct consumed_capacity *c)
     for (size_t i = 0; i < c->index_count; i++)
         free(c->indexes[i].index_name);
     free(c->indexes);
+    for (size_t i = 0; i < c->vector_count; i++)
+        free(c->vectors[i].index_name);
+    free(c->vectors);
     memset(c, 0, sizeof *c);
 }
 

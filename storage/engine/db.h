@@ -94,6 +94,12 @@ struct index_capacity {
     double write_units;
 };
 
+/* VectorWriteRequestBytes of one vector index (ConsumedCapacity.VectorIndexes). */
+struct vector_capacity {
+    char *index_name; /* owned */
+    double write_bytes;
+};
+
 /* ConsumedCapacity of one table in one request. Units are summed by AWS's rules. */
 struct consumed_capacity {
     char *table_name; /* owned; NULL when nothing was recorded */
@@ -103,6 +109,8 @@ struct consumed_capacity {
     double table_write_units;
     struct index_capacity *indexes; /* owned */
     size_t index_count;
+    struct vector_capacity *vectors; /* owned; RETURN_CAPACITY_INDEXES only */
+    size_t vector_count;
 };
 
 void consumed_capacity_clear(struct consumed_capacity *c);

@@ -64,6 +64,9 @@ static void capacity_merge(struct consumed_capacity *dst, const struct consumed_
         for (size_t i = 0; i < src->index_count; i++)
             capacity_add_index(dst, mode, src->indexes[i].index_name, src->indexes[i].is_global,
                                src->indexes[i].read_units, src->indexes[i].write_units);
+        for (size_t i = 0; i < src->vector_count; i++)
+            capacity_add_vector_write(dst, mode, src->vectors[i].index_name,
+                                      src->vectors[i].write_bytes);
     } else {
         dst->read_units += src->read_units - src->table_read_units;
         dst->write_units += src->write_units - src->table_write_units;

@@ -17,6 +17,7 @@
 #include "storage/engine/db_internal.h"
 #include "storage/insight/report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +60,28 @@ static void snapshot_largest(const struct table *t, const struct insight_table *
             value_map_set(&out->key, name, strlen(name), &copy);
         }
         out->bytes = it->bytes;
+    }
+}
+
+/* The table's vector indexes with their counters (zero for one never used);
+ * caller holds the engine lock and ins's. */
+static void snapshot_vectors(const struct table *t, struct insight_table *ins,
+                             struct insight_report_table *r)
+{
+    r->vector_count = t->vector_count;
+    r->vectors = t->vector_count ? xcalloc(t->vector_count, sizeof *r->vectors) : NULL;
+    for (size_t i = 0; i < t->vector_count; i++) {
+        const struct vector_index *vi = &t->vectors[i];
+        const struct insight_vector *v = insight_vector(ins, vi->def->name);
+        struct insight_vector_report *out = &r->vectors[i];
+        snprintf(out->name, sizeof out->name, "%s", vi->def->name);
+        out->item_count = (int64_t) vi->item_count;
+        out->size_bytes = vi->size_bytes;
+        if (!v) continue;
+        out->searches = v->searches;
+        out->search_bytes = v->search_bytes;
+        out->writes = v->writes;
+        out->write_bytes = v->write_bytes;
     }
 }
 
@@ -111,6 +134,7 @@ static void snapshot_table(const char *namespace_id, const struct table *t, int6
         out->provisioned_rcu = out->provisioned ? idx->def->throughput.read_units : 0;
         out->provisioned_wcu = out->provisioned ? idx->def->throughput.write_units : 0;
     }
+    snapshot_vectors(t, ins, r);
     insight_unlock(ins);
 
     r->sources[0].item_count = (int64_t) t->items.count;

@@ -150,6 +150,7 @@ static int search_locked(const struct table *t, const struct vector_index *vi,
     const char **names = xcalloc(term_count + 1, sizeof *names);
     struct value *values = xcalloc(term_count + 1, sizeof *values);
     struct vector_query q = {.vector = vec, .top_k = op->top_k, .table_key = &t->def.key};
+    double bytes;
 
     for (size_t i = 0; i < term_count; i++) {
         if (hash_name && strcmp(terms[i].name, hash_name) == 0) {
@@ -162,10 +163,16 @@ static int search_locked(const struct table *t, const struct vector_index *vi,
     q.filter_names = names;
     q.filter_values = values;
     vector_index_search(vi, &q, hits, hit_count);
+    bytes = search_bytes(vi, q.hash);
     if (op->return_capacity != RETURN_CAPACITY_NONE) {
         out->has_capacity = true;
-        out->request_bytes = search_bytes(vi, q.hash);
+        out->request_bytes = bytes;
     }
+    /* The access-pattern report counts every search, asked for capacity or not. */
+    insight_lock(t->insight);
+    insight_count_request(t->insight, INSIGHT_SEARCH_VECTORS);
+    insight_vector_search(t->insight, vi->def->name, bytes);
+    insight_unlock(t->insight);
     free(names);
     free(values);
     return 0;

@@ -217,6 +217,26 @@ static void charge_index_writes(struct table *t, const struct item *old,
     }
 }
 
+/*
+ * Vector index writes (spec-24 2.5): each vector index whose entry the write
+ * puts, changes or removes costs VectorWriteRequestBytes, reported under
+ * ReturnConsumedCapacity INDEXES beside the units and never in them. A
+ * transaction's writes cost the same bytes as single ones (its doubling is
+ * of capacity units; AWS's rule for vector bytes is not published).
+ */
+static void charge_vector_writes(struct table *t, const struct item *old,
+                                 const struct item *new_item, enum return_capacity mode,
+                                 struct consumed_capacity *c)
+{
+    for (size_t i = 0; i < t->vector_count; i++) {
+        const struct vector_index *vi = &t->vectors[i];
+        double bytes = vector_index_write_bytes(vi, &t->def.key, old, new_item);
+        if (bytes <= 0) continue;
+        capacity_add_vector_write(c, mode, vi->def->name, bytes);
+        insight_vector_write(t->insight, vi->def->name, bytes);
+    }
+}
+
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
                   struct prepared_write *pw, struct ddb_error *err)
 {
@@ -289,6 +309,7 @@ void write_apply(struct prepared_write *pw, enum return_capacity mode, double mu
         capacity_add_table(c, 0, wcu);
         charge_index_writes(pw->t, pw->old, pw->new_item, mode, multiplier, c, pw->now_ms,
                             pw->throttle);
+        charge_vector_writes(pw->t, pw->old, pw->new_item, mode, c);
     }
     if (pw->throttle) throttle_charge(pw->t, NULL, rcu, wcu, pw->now_ms);
     /* The report counts the units just charged, on the item's partition. */

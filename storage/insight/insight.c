@@ -62,6 +62,7 @@ static void counters_clear(struct insight_table *ins, int64_t now_ms)
     memset(&ins->batch_write, 0, sizeof ins->batch_write);
     memset(&ins->transact_get, 0, sizeof ins->transact_get);
     memset(&ins->transact_write, 0, sizeof ins->transact_write);
+    memset(ins->vectors, 0, sizeof ins->vectors);
 }
 
 struct insight_table *insight_new(int64_t now_ms)
@@ -137,6 +138,41 @@ struct insight_source *insight_source(struct insight_table *ins, const char *ind
     strcpy(free_slot->name, index_name);
     heat_map_init(&free_slot->heat);
     return free_slot;
+}
+
+struct insight_vector *insight_vector(struct insight_table *ins, const char *name)
+{
+    assert_lock_recording(ins);
+    struct insight_vector *free_slot = NULL;
+
+    for (size_t i = 0; i < INSIGHT_MAX_VECTORS; i++) {
+        struct insight_vector *v = &ins->vectors[i];
+        if (!v->used) {
+            if (!free_slot) free_slot = v;
+        } else if (strcmp(v->name, name) == 0) {
+            return v;
+        }
+    }
+    if (!free_slot || strlen(name) >= sizeof free_slot->name) return NULL;
+    free_slot->used = true;
+    strcpy(free_slot->name, name);
+    return free_slot;
+}
+
+void insight_vector_search(struct insight_table *ins, const char *name, double bytes)
+{
+    struct insight_vector *v = insight_vector(ins, name);
+    if (!v) return;
+    v->searches++;
+    v->search_bytes += bytes;
+}
+
+void insight_vector_write(struct insight_table *ins, const char *name, double bytes)
+{
+    struct insight_vector *v = insight_vector(ins, name);
+    if (!v) return;
+    v->writes++;
+    v->write_bytes += bytes;
 }
 
 void insight_count_request(struct insight_table *ins, enum insight_op op)

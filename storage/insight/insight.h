@@ -44,7 +44,8 @@
     X(BATCH_GET_ITEM, "BatchGetItem")                                                              \
     X(BATCH_WRITE_ITEM, "BatchWriteItem")                                                          \
     X(TRANSACT_GET_ITEMS, "TransactGetItems")                                                      \
-    X(TRANSACT_WRITE_ITEMS, "TransactWriteItems")
+    X(TRANSACT_WRITE_ITEMS, "TransactWriteItems")                                                  \
+    X(SEARCH_VECTORS, "SearchVectors")
 
 enum insight_op {
 #define X(id, name) INSIGHT_##id,
@@ -60,6 +61,7 @@ const char *insight_op_name(enum insight_op op);
 #define INSIGHT_MAX_FILTERS   8  /* distinct filters remembered per source */
 #define INSIGHT_FILTER_TEXT   96 /* bytes of a filter's attribute list kept */
 #define INSIGHT_LARGEST_ITEMS 5
+#define INSIGHT_MAX_VECTORS   16 /* a table's 5 vector indexes, with room for renames */
 
 /* The sizes of one kind of multi-item request: how many, and items in them. */
 struct insight_sizes {
@@ -100,6 +102,18 @@ struct insight_source {
     struct heat_window total; /* the capacity it is provisioned with: a table's includes its LSIs */
 };
 
+/* One vector index: SearchVectors calls and the VectorSearchRequestBytes
+ * they cost, writes that changed its entries and their
+ * VectorWriteRequestBytes (the figures ConsumedCapacity reports). */
+struct insight_vector {
+    bool used;
+    char name[256];
+    uint64_t searches;
+    double search_bytes;
+    uint64_t writes;
+    double write_bytes;
+};
+
 /* One of the largest items written: its key parts and size. */
 struct insight_item {
     bool used;
@@ -122,6 +136,7 @@ struct insight_table {
     struct insight_sizes batch_get, batch_write, transact_get, transact_write;
     struct insight_item largest[INSIGHT_LARGEST_ITEMS]; /* largest first */
     struct insight_source sources[INSIGHT_MAX_SOURCES]; /* [0] is the table */
+    struct insight_vector vectors[INSIGHT_MAX_VECTORS];
 };
 
 /* A new recorder (one reference, the table's) counting from now_ms; needs no
@@ -165,6 +180,15 @@ void insight_write_item(struct insight_table *ins, uint64_t hash, const struct v
 void insight_index_write(struct insight_table *ins, struct insight_source *src, uint64_t hash,
                          const struct value *const *parts, size_t count, double units,
                          int64_t now_ms);
+
+/* The counters of vector index name, claimed on first use; NULL when every
+ * slot is taken. */
+struct insight_vector *insight_vector(struct insight_table *ins, const char *name);
+/* A SearchVectors call on vector index name, recorded with the engine lock
+ * shared and insight_lock held, and its VectorSearchRequestBytes. */
+void insight_vector_search(struct insight_table *ins, const char *name, double bytes);
+/* A write that changed an entry of vector index name (engine lock exclusive). */
+void insight_vector_write(struct insight_table *ins, const char *name, double bytes);
 
 /* What a Query or Scan page still has to record once its filter has run. */
 struct insight_page {

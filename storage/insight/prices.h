@@ -12,6 +12,14 @@
  *   https://aws.amazon.com/dynamodb/pricing/provisioned/
  *     $0.00013 per RCU-hour, $0.00065 per WCU-hour
  *
+ * Vector indexes are billed by the byte (VectorSearchRequestBytes,
+ * VectorWriteRequestBytes). DynamoDB's pricing page could not be read from
+ * here; these are the us-east-1 Standard rates AWS publishes in its agent
+ * toolkit's DynamoDB vector-search reference (aws/agent-toolkit-for-aws,
+ * skills/.../amazon-dynamodb/references/vector-search.md, "confirm against
+ * the DynamoDB pricing page"): $0.002 per GB searched, $0.52 per GB written,
+ * a GB being 10^9 bytes (ours: the reference does not say).
+ *
  * A month is 730 hours, as AWS's pricing examples count it. Checked
  * 2026-11-24. The report repeats these figures next to every estimate.
  */
@@ -25,5 +33,7 @@
 #define PRICES_PROVISIONED_PER_RCU_HOUR  0.00013
 #define PRICES_PROVISIONED_PER_WCU_HOUR  0.00065
 #define PRICES_HOURS_PER_MONTH           730.0
+#define PRICES_VECTOR_SEARCH_PER_GB      0.002
+#define PRICES_VECTOR_WRITE_PER_GB       0.52
 
 #endif

@@ -43,6 +43,7 @@ void insight_report_table_clear(struct insight_report_table *r)
             value_clear(&s->top_write[k].key);
     }
     free(r->sources);
+    free(r->vectors);
     for (size_t i = 0; i < r->finding_count; i++) {
         free(r->findings[i].index);
         free(r->findings[i].message);
@@ -174,6 +175,13 @@ static void judge_cost(struct insight_report_table *r)
             c->has_configured = true;
             c->configured_monthly += provisioned_monthly(s->provisioned_rcu, s->provisioned_wcu);
         }
+    }
+    for (size_t i = 0; i < r->vector_count; i++) {
+        const struct insight_vector_report *v = &r->vectors[i];
+        c->vector_search_monthly +=
+            v->search_bytes / c->observed_seconds * month_s / 1e9 * PRICES_VECTOR_SEARCH_PER_GB;
+        c->vector_write_monthly +=
+            v->write_bytes / c->observed_seconds * month_s / 1e9 * PRICES_VECTOR_WRITE_PER_GB;
     }
     c->provisioned_avg_rcu += units_for(pool_rcu / c->observed_seconds);
     c->provisioned_avg_wcu += units_for(pool_wcu / c->observed_seconds);

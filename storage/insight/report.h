@@ -75,6 +75,15 @@ struct insight_collection_report {
     int64_t bytes;
 };
 
+/* One vector index of the table: its searches and writes, in the bytes
+ * ConsumedCapacity reports them in. */
+struct insight_vector_report {
+    char name[256];
+    uint64_t searches, writes;
+    double search_bytes, write_bytes;
+    int64_t item_count, size_bytes;
+};
+
 /* Monthly cost of one capacity figure: units per second kept for 730 hours. */
 struct insight_cost {
     double observed_seconds;
@@ -86,6 +95,10 @@ struct insight_cost {
     double provisioned_peak_monthly;
     bool has_configured;       /* the table is PROVISIONED */
     double configured_monthly; /* what its provisioned throughput costs */
+    /* Vector indexes, billed by the byte whatever the table's mode: the
+     * observed VectorSearchRequestBytes and VectorWriteRequestBytes rates. */
+    double vector_search_monthly;
+    double vector_write_monthly;
 };
 
 enum insight_severity { INSIGHT_WARNING, INSIGHT_NOTICE };
@@ -115,6 +128,8 @@ struct insight_report_table {
     int64_t collection_limit_bytes;
     struct insight_source_report *sources; /* owned; [0] the table, then its indexes */
     size_t source_count;
+    struct insight_vector_report *vectors; /* owned; the table's vector indexes */
+    size_t vector_count;
     struct insight_cost cost;
     struct insight_finding *findings; /* owned */
     size_t finding_count;

@@ -5,6 +5,7 @@
 #include "storage/table/vector_index.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
 #include "storage/table/vector_distance.h"
 
@@ -268,6 +269,91 @@ void vector_index_apply_write(struct vector_index *vi, struct item *old_item, st
     if (new_item && entry_of(vi, new_item, vec, &hash))
         group_add(vi, group_get(vi, hash), vec, new_item);
     free(vec);
+}
+
+/* ------------------------------------------------------------------------ */
+/* write bytes                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Whether the index's entry for an item holds attribute a (the vector aside):
+ * the table's keys, the SearchSchema and what the projection adds. */
+static bool entry_holds(const struct vector_index *vi, const struct key_schema *table_key,
+                        const struct attr *a)
+{
+    const struct projection *p = &vi->def->projection;
+    bool plain = strlen(a->name) == a->name_len; /* a name with a NUL is no key */
+
+    if (plain && key_schema_has(table_key, a->name)) return true;
+    for (size_t i = 0; plain && i < vi->def->search_count; i++) {
+        if (strcmp(vi->def->search[i].name, a->name) == 0) return true;
+    }
+    if (p->type == PROJECTION_ALL) return true;
+    for (size_t i = 0; p->type == PROJECTION_INCLUDE && i < p->non_key_count; i++) {
+        if (p->non_key_lens[i] == a->name_len &&
+            memcmp(p->non_key_attrs[i], a->name, a->name_len) == 0)
+            return true;
+    }
+    return false;
+}
+
+static bool is_vector_attr(const struct vector_index *vi, const struct attr *a)
+{
+    return a->name_len == strlen(vi->def->attribute) &&
+           memcmp(a->name, vi->def->attribute, a->name_len) == 0;
+}
+
+/* The bytes of an item's entry: the vector as 32-bit floats with its name,
+ * and the other attributes the entry holds at their item size. */
+static size_t entry_size(const struct vector_index *vi, const struct key_schema *table_key,
+                         const struct item *item)
+{
+    size_t size = (size_t) entry_bytes(vi);
+
+    for (size_t i = 0; i < item->attrs.u.map.count; i++) {
+        const struct attr *a = &item->attrs.u.map.attrs[i];
+        if (!is_vector_attr(vi, a) && entry_holds(vi, table_key, a))
+            size += a->name_len + value_size_bytes(&a->value);
+    }
+    return size;
+}
+
+/* Whether the entries of two items (both in the index) differ. */
+static bool entry_changed(const struct vector_index *vi, const struct key_schema *table_key,
+                          const struct item *a, const struct item *b)
+{
+    const struct item *pair[2] = {a, b};
+
+    for (size_t s = 0; s < 2; s++) {
+        const struct item *x = pair[s], *y = pair[1 - s];
+        for (size_t i = 0; i < x->attrs.u.map.count; i++) {
+            const struct attr *at = &x->attrs.u.map.attrs[i];
+            const struct value *other;
+            if (!is_vector_attr(vi, at) && !entry_holds(vi, table_key, at)) continue;
+            other = item_get(y, at->name, at->name_len);
+            if (!other || !value_equal(&at->value, other)) return true;
+        }
+    }
+    return false;
+}
+
+double vector_index_write_bytes(const struct vector_index *vi, const struct key_schema *table_key,
+                                const struct item *old_item, const struct item *new_item)
+{
+    float *vec = xmalloc(sizeof *vec * (vi->dims ? vi->dims : 1));
+    const struct value *hash;
+    bool had = old_item && entry_of(vi, old_item, vec, &hash);
+    bool has = new_item && entry_of(vi, new_item, vec, &hash);
+    size_t bytes = 0;
+
+    free(vec);
+    if (had && has && !entry_changed(vi, table_key, old_item, new_item)) return 0;
+    if (had) bytes = entry_size(vi, table_key, old_item);
+    if (has) {
+        size_t b = entry_size(vi, table_key, new_item);
+        if (b > bytes) bytes = b;
+    }
+    if (!had && !has) return 0;
+    return bytes < DDB_MIN_VECTOR_REQUEST_BYTES ? DDB_MIN_VECTOR_REQUEST_BYTES : (double) bytes;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -100,6 +100,15 @@ int vector_index_check_item(const struct vector_index_def *def, const struct tab
  * [-3.4028235E38, 3.4028235E38]. Needs no lock. */
 bool vector_parse_float(const struct value *n, float *out);
 
+/* The VectorWriteRequestBytes a write of old_item into new_item (either may
+ * be NULL) costs this index (spec-24 2.5, dynoxide's captures): 0 when the
+ * item is in the index neither before nor after, or its entry (the vector,
+ * the table's keys, the SearchSchema and the projected attributes) did not
+ * change; else the larger entry's bytes (the vector at 4 bytes a dimension
+ * plus its name, the rest at item size), at least 1 KB. Reads its arguments
+ * alone: needs no lock. */
+double vector_index_write_bytes(const struct vector_index *vi, const struct key_schema *table_key,
+                                const struct item *old_item, const struct item *new_item);
 /* The query's top_k nearest vectors, best first (ties: table key order).
  * *hits is a new array of *count entries (the caller frees it and unrefs
  * each item). Caller holds the lock (shared is enough). */
