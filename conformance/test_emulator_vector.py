@@ -11,6 +11,8 @@ which SearchVectors answers "Cannot search backfilling vector index: <index>"
 """
 
 import json
+
+import pytest
 import urllib.request
 
 from conftest import make_client
@@ -115,3 +117,82 @@ def advance(srv, seconds):
                                  method="POST")
     with urllib.request.urlopen(req, timeout=30) as resp:
         assert resp.status == 200
+
+
+def control(srv, path):
+    with urllib.request.urlopen(srv.endpoint_url + "/ddbemu/" + path, timeout=30) as resp:
+        assert resp.status == 200
+        return json.loads(resp.read())
+
+
+def test_insight_report_counts_vector_searches_and_writes(start_server):
+    # The access-pattern report: SearchVectors calls per index with their
+    # VectorSearchRequestBytes (counted whether or not the request asked for
+    # ConsumedCapacity), writes with their VectorWriteRequestBytes, and the
+    # monthly cost at the published per-GB rates ($0.002 searched, $0.52
+    # written, us-east-1; storage/insight/prices.h).
+    from conftest import ACCESS_KEY, REGION
+    srv = start_server()
+    ddb = make_client(srv.endpoint_url)
+    status, data = raw_call(ddb, "CreateTable", {
+        "TableName": "Mem", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "user", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                           "SearchSchema": [{"AttributeName": "user",
+                                             "SearchSchemaElementType": "HASH"}],
+                           "Projection": {"ProjectionType": "KEYS_ONLY"}, "Dimensions": 300,
+                           "DistanceFunction": "COSINE"}]})
+    assert status == 200, data
+    for pk, user in (("a", "u1"), ("b", "u1"), ("c", "u2")):
+        ddb.put_item(TableName="Mem", Item={"pk": {"S": pk}, "user": {"S": user},
+                                            "emb": {"L": [{"N": "1"}] * 300}})
+    ddb.put_item(TableName="Mem", Item={"pk": {"S": "d"}})  # not in the index
+    search = {"TableName": "Mem", "IndexName": "vix", "SearchVector": [{"N": "1"}] * 300,
+              "TopK": 5, "SearchConditionExpression": "#u = :u",
+              "ExpressionAttributeNames": {"#u": "user"},
+              "ExpressionAttributeValues": {":u": {"S": "u1"}},
+              "ReturnConsumedCapacity": "TOTAL"}
+    status, data = raw_call(ddb, "SearchVectors", search)
+    assert status == 200, data
+    first = data["ConsumedCapacity"]["VectorSearchRequestBytes"]
+    del search["ReturnConsumedCapacity"]
+    status, data = raw_call(ddb, "SearchVectors", search)
+    assert status == 200, data
+    report = control(srv, f"insight/Mem?access_key={ACCESS_KEY}&region={REGION}")["tables"][0]
+    assert report["requests"]["SearchVectors"] == 2
+    (v,) = report["vector_indexes"]
+    # Each entry: the vector (4 x 300 + "emb"), the key ("pk" + 1) and user
+    # ("user" + 2); a search of u1 reads its two vectors.
+    entry = 4 * 300 + 3 + 3 + 6
+    assert first == 2 * (4 * 300 + 3)
+    assert v == {"index": "vix", "searches": 2, "search_request_bytes": 2 * first,
+                 "writes": 3, "write_request_bytes": 3 * entry, "item_count": 3,
+                 "size_bytes": 3 * (4 * 300 + 3)}
+    cost = report["cost"]
+    month = 730 * 3600 / report["observed_seconds"]
+    assert cost["vector_search_monthly_usd"] == pytest.approx(2 * first * month / 1e9 * 0.002)
+    assert cost["vector_write_monthly_usd"] == pytest.approx(3 * entry * month / 1e9 * 0.52)
+
+
+def test_partiql_writes_report_vector_bytes(start_server):
+    # ExecuteStatement writes report ConsumedCapacity.VectorIndexes under
+    # INDEXES like PutItem (AWS's monitoring page names the five item APIs
+    # only; docs/differences.md).
+    srv = start_server()
+    ddb = make_client(srv.endpoint_url)
+    status, data = raw_call(ddb, "CreateTable", {
+        "TableName": "Pql", "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"}],
+        "VectorIndexes": [{"IndexName": "vix", "VectorAttribute": {"AttributeName": "emb"},
+                           "Projection": {"ProjectionType": "ALL"}, "Dimensions": 2,
+                           "DistanceFunction": "COSINE"}]})
+    assert status == 200, data
+    status, data = raw_call(ddb, "ExecuteStatement", {
+        "Statement": "INSERT INTO \"Pql\" VALUE {'pk': 'a', 'emb': [1, 2]}",
+        "ReturnConsumedCapacity": "INDEXES"})
+    assert status == 200, data
+    assert data["ConsumedCapacity"]["VectorIndexes"] == {
+        "vix": {"VectorWriteRequestBytes": 1024.0}}
