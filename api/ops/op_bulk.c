@@ -122,7 +122,7 @@ static void set_str(json_t *o, const char *key, const char *value)
 static json_t *usage_json(const struct bulk_desc *d)
 {
     json_t *u = json_object(), *table = json_object(), *gsis = json_object(), *lsis = json_object(),
-           *list = json_array();
+           *vectors = json_object(), *list = json_array();
 
     json_object_set_new(u, "TableName", json_string(d->table_name));
     json_object_set_new(u, "BulkPutBytes", json_integer(d->table_bytes));
@@ -130,6 +130,11 @@ static json_t *usage_json(const struct bulk_desc *d)
     json_object_set_new(u, "Table", table);
     for (size_t i = 0; i < d->index_count; i++) {
         json_t *x = json_object();
+        if (d->indexes[i].vector) {
+            json_object_set_new(x, "BulkPutVectorBytes", json_integer(d->indexes[i].bytes));
+            json_object_set_new(vectors, d->indexes[i].name, x);
+            continue;
+        }
         json_object_set_new(x, "BulkPutBytes", json_integer(d->indexes[i].bytes));
         json_object_set_new(d->indexes[i].global ? gsis : lsis, d->indexes[i].name, x);
     }
@@ -141,6 +146,13 @@ static json_t *usage_json(const struct bulk_desc *d)
         json_object_set_new(u, "GlobalSecondaryIndexes", gsis);
     else
         json_decref(gsis);
+    /* VectorIndexes: {index: {"BulkPutVectorBytes": n}} (the model's
+     * VectorIndexesBulkVectorBytesMap; BulkPutBytes "excludes bulk put vector
+     * bytes"). */
+    if (json_object_size(vectors))
+        json_object_set_new(u, "VectorIndexes", vectors);
+    else
+        json_decref(vectors);
     json_array_append_new(list, u);
     return list;
 }

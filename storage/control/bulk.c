@@ -185,13 +185,18 @@ static void fill_desc(struct bulk_desc *d, const struct bulk_request *r, const s
     d->performance_tier = xstrdup(r->performance_tier ? r->performance_tier : "STANDARD");
     d->status = BULK_IN_PROGRESS;
     d->start_ms = now_ms;
-    /* BulkOperationUsage lists every secondary index, each from 0. */
-    if (t->index_count) d->indexes = xcalloc(t->index_count, sizeof *d->indexes);
+    /* BulkOperationUsage lists every secondary and vector index, each from 0. */
+    if (t->index_count + t->vector_count)
+        d->indexes = xcalloc(t->index_count + t->vector_count, sizeof *d->indexes);
     for (size_t i = 0; i < t->index_count; i++) {
         d->indexes[i].name = xstrdup(t->indexes[i].def->name);
         d->indexes[i].global = t->indexes[i].def->is_global;
     }
-    d->index_count = t->index_count;
+    for (size_t i = 0; i < t->vector_count; i++) {
+        d->indexes[t->index_count + i].name = xstrdup(t->vectors[i].def->name);
+        d->indexes[t->index_count + i].vector = true;
+    }
+    d->index_count = t->index_count + t->vector_count;
 }
 
 int db_bulk_begin(struct db *db, const struct db_scope *scope, const struct bulk_request *r,
@@ -263,6 +268,16 @@ static void count_usage(struct bulk_desc *d, const struct table *t, const struct
             if (strcmp(d->indexes[u].name, t->indexes[i].def->name) != 0) continue;
             if (index_row_key(&t->indexes[i], &item->attrs, &key))
                 d->indexes[u].bytes += (int64_t) index_projected_size(&t->indexes[i], item);
+        }
+    }
+    /* A vector index: its entry's bytes (vector_index_entry_size), without
+     * the 1 KB floor of a write request (BulkPutBytes has none either). */
+    for (size_t i = 0; i < t->vector_count; i++) {
+        for (size_t u = 0; u < d->index_count; u++) {
+            if (!d->indexes[u].vector || strcmp(d->indexes[u].name, t->vectors[i].def->name) != 0)
+                continue;
+            d->indexes[u].bytes +=
+                (int64_t) vector_index_entry_size(&t->vectors[i], &t->def.key, item);
         }
     }
 }

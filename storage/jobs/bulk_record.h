@@ -30,10 +30,12 @@ const char *bulk_status_name(enum bulk_status s);
 /* COMPLETED, COMPLETED_WITH_ERRORS, FAILED or CANCELLED: nothing changes any more. */
 bool bulk_status_is_final(enum bulk_status s);
 
-/* BulkPutBytes written into one secondary index. */
+/* BulkPutBytes written into one secondary index, or BulkPutVectorBytes into
+ * one vector index. */
 struct bulk_index_usage {
     char *name; /* owned */
     bool global;
+    bool vector; /* a vector index: BulkPutVectorBytes */
     int64_t bytes;
 };
 

@@ -336,6 +336,17 @@ static bool entry_changed(const struct vector_index *vi, const struct key_schema
     return false;
 }
 
+size_t vector_index_entry_size(const struct vector_index *vi, const struct key_schema *table_key,
+                               const struct item *item)
+{
+    float *vec = xmalloc(sizeof *vec * (vi->dims ? vi->dims : 1));
+    const struct value *hash;
+    bool in = entry_of(vi, item, vec, &hash);
+
+    free(vec);
+    return in ? entry_size(vi, table_key, item) : 0;
+}
+
 double vector_index_write_bytes(const struct vector_index *vi, const struct key_schema *table_key,
                                 const struct item *old_item, const struct item *new_item)
 {

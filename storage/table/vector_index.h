@@ -100,6 +100,12 @@ int vector_index_check_item(const struct vector_index_def *def, const struct tab
  * [-3.4028235E38, 3.4028235E38]. Needs no lock. */
 bool vector_parse_float(const struct value *n, float *out);
 
+/* The bytes of item's entry in the index (the vector at 4 bytes a dimension
+ * plus its name, the table's keys, the SearchSchema and the projected
+ * attributes at item size); 0 when the item is not in the index. Reads its
+ * arguments alone: needs no lock. */
+size_t vector_index_entry_size(const struct vector_index *vi, const struct key_schema *table_key,
+                               const struct item *item);
 /* The VectorWriteRequestBytes a write of old_item into new_item (either may
  * be NULL) costs this index (spec-24 2.5, dynoxide's captures): 0 when the
  * item is in the index neither before nor after, or its entry (the vector,
