@@ -248,3 +248,65 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await server.stop();
   }
 });
+
+test("Explore items searches a vector index with SearchVectors", { timeout: 60_000 }, async (t) => {
+  if (!CHROMIUM) {
+    const message = "Chromium is not installed (Debian package 'chromium', in scripts/lib.sh): the console's browser test cannot run";
+    if (process.env.CI) assert.fail(message);
+    t.skip(message);
+    return;
+  }
+  const { chromium } = await import("playwright-core");
+  const shots = screenshotDir();
+  const server = await startDdbemu();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--no-sandbox"] });
+  try {
+    // Agent memories: a COSINE index partitioned by agent, projecting only keys.
+    await ddb(server.endpoint, "CreateTable", {
+      TableName: "Memories", BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }, { AttributeName: "agent", AttributeType: "S" }],
+      KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+      VectorIndexes: [{
+        IndexName: "ByMeaning", VectorAttribute: { AttributeName: "embedding" },
+        SearchSchema: [{ AttributeName: "agent", SearchSchemaElementType: "HASH" }],
+        Projection: { ProjectionType: "KEYS_ONLY" }, Dimensions: 3, DistanceFunction: "COSINE",
+      }],
+    });
+    const memories = [["m1", "a1", [1, 0, 0], "likes tea"], ["m2", "a1", [0.9, 0.1, 0], "likes green tea"],
+      ["m3", "a1", [0, 0, 1], "lives in Lyon"], ["m4", "a2", [1, 0, 0], "another agent"]];
+    for (const [id, agent, v, text] of memories)
+      await ddb(server.endpoint, "PutItem", { TableName: "Memories", Item: {
+        id: { S: id }, agent: { S: agent }, text: { S: text }, embedding: { L: v.map((x) => ({ N: String(x) })) } } });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${server.endpoint}/ddbemu/ui/?access_key=${ACCESS_KEY}&region=${REGION}#/items/Memories`);
+    await page.click('button[data-mode="search"]');
+    await page.fill("#q-vector", "1, 0, 0");
+    await page.fill("#q-topk", "2");
+    await page.fill("#q-hash", "a1");
+    await page.click("#q-run");
+    const rows = page.locator("#items tbody tr");
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
+    // Best first: m1 (score 0), then m2; a2's identical vector is in another partition.
+    assert.match(await rows.nth(0).innerText(), /^\s*Edit\s+0\s+m1/);
+    assert.match(await rows.nth(1).innerText(), /m2/);
+    assert.match(await page.locator("#results-meta").innerText(), /SearchVectors · 2 nearest · 1024 vector search bytes/);
+    await page.screenshot({ path: join(shots, "08-vector-search.png") });
+    // KEYS_ONLY results hold the keys and the HASH; the editor reads the whole item.
+    await rows.nth(0).locator("text=Edit").click();
+    const item = JSON.parse(await page.inputValue("#item-text"));
+    assert.deepEqual(item.text, { S: "likes tea" });
+    await page.click("#item-editor >> text=Cancel");
+    // A search vector of the wrong length gets DynamoDB's error.
+    await page.fill("#q-vector", "1, 0");
+    await page.click("#q-run");
+    await page.locator("text=Input search vector dimension 2 does not match vector index dimension 3").waitFor();
+    assert.deepEqual(errors, [], "no script errors on the page");
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});

@@ -1,8 +1,9 @@
 // items.js - Explore items: Scan or Query a table or one of its indexes
-// (partition key and a sort-key condition), page with LastEvaluatedKey, show
-// items as a grid, DynamoDB JSON or plain JSON, and create, edit and delete
-// items with PutItem and DeleteItem - the ordinary API, so conditions,
-// indexes, TTL and stream records all apply.
+// (partition key and a sort-key condition), page with LastEvaluatedKey,
+// search a vector index with SearchVectors (vector, TopK and the HASH value
+// its SearchSchema requires), show items as a grid, DynamoDB JSON or plain
+// JSON, and create, edit and delete items with PutItem and DeleteItem - the
+// ordinary API, so conditions, indexes, TTL and stream records all apply.
 
 import { ddb, listTableNames } from "./api.js";
 import { cellText, h, keyNames, keyValue, marshalMap, plainText, toast } from "./format.js";
@@ -14,7 +15,35 @@ const SK_OPS = [
 ];
 
 // What the view remembers between renders of the same table.
-let ui = { table: null, index: "", mode: "query", pk: "", skOp: "=", sk: "", sk2: "", limit: 25, format: "grid" };
+let ui = { table: null, index: "", mode: "query", pk: "", skOp: "=", sk: "", sk2: "", limit: 25, format: "grid",
+  vindex: "", vector: "", topK: 10, hash: "" };
+
+/** The vector index the search form names (the first one by default). */
+function vectorIndexOf(t) {
+  const list = t.VectorIndexes || [];
+  return list.find((v) => v.IndexName === ui.vindex) || list[0];
+}
+
+/** The search vector typed as "0.1, 0.2" or "[0.1, 0.2]", as SearchVector's numbers. */
+function parseVector(text) {
+  const parts = text.replace(/^\s*\[|\]\s*$/g, "").split(/[\s,]+/).filter((s) => s !== "");
+  if (parts.length === 0) throw new Error("Enter the search vector: numbers separated by commas.");
+  for (const p of parts) if (!Number.isFinite(Number(p))) throw new Error(`Not a number in the search vector: ${p}`);
+  return parts.map((p) => ({ N: p }));
+}
+
+/** The SearchVectors request for the form's state. */
+function searchRequest(t) {
+  const v = vectorIndexOf(t);
+  const req = { TableName: t.TableName, IndexName: v.IndexName, SearchVector: parseVector(ui.vector), TopK: Number(ui.topK) };
+  const hash = (v.SearchSchema || []).find((e) => e.SearchSchemaElementType === "HASH");
+  if (hash) {
+    req.SearchConditionExpression = "#h = :h";
+    req.ExpressionAttributeNames = { "#h": hash.AttributeName };
+    req.ExpressionAttributeValues = { ":h": keyValue(attrType(t, hash.AttributeName), ui.hash) };
+  }
+  return req;
+}
 
 function attrType(t, name) {
   return t.AttributeDefinitions.find((d) => d.AttributeName === name)?.AttributeType || "S";
@@ -72,9 +101,9 @@ export async function renderItems(view, tableName) {
     return;
   }
   const t = await describe(tableName);
-  if (ui.table !== tableName) ui = { ...ui, table: tableName, index: "", pk: "", sk: "", sk2: "" };
+  if (ui.table !== tableName) ui = { ...ui, table: tableName, index: "", pk: "", sk: "", sk2: "", vindex: "", vector: "", hash: "" };
   const pages = [undefined]; // ExclusiveStartKey of each page seen
-  let pageNo = 0, lastKey = null, items = [], loaded = false;
+  let pageNo = 0, lastKey = null, items = [], loaded = false, scores = null;
 
   const results = h("section", { class: "panel", id: "results" });
   const form = h("form", { class: "query-form", id: "query-form" });
@@ -86,10 +115,30 @@ export async function renderItems(view, tableName) {
   function drawForm() {
     const { pk, sk } = keyNames(keySchemaOf(t, ui.index));
     const indexes = [...(t.GlobalSecondaryIndexes || []), ...(t.LocalSecondaryIndexes || [])].map((i) => i.IndexName);
-    const bind = (key) => (e) => { ui[key] = e.target.value; if (key === "index" || key === "mode" || key === "skOp") drawForm(); };
+    const bind = (key) => (e) => { ui[key] = e.target.value; if (key === "index" || key === "mode" || key === "skOp" || key === "vindex") drawForm(); };
+    const modes = (t.VectorIndexes || []).length ? ["scan", "query", "search"] : ["scan", "query"];
+    const label = { scan: "Scan", query: "Query", search: "Vector search" };
+    if (ui.mode === "search" && !modes.includes("search")) ui.mode = "query";
+    const seg = h("div", { class: "seg" },
+      modes.map((m) => h("button", { type: "button", class: ui.mode === m ? "on" : "", "data-mode": m, onclick: () => { ui.mode = m; drawForm(); } }, label[m])));
+    if (ui.mode === "search") {
+      const v = vectorIndexOf(t);
+      const hash = (v.SearchSchema || []).find((e) => e.SearchSchemaElementType === "HASH");
+      form.replaceChildren(seg,
+        h("div", { class: "row" },
+          field("Vector index", h("select", { id: "q-vindex", onchange: bind("vindex") },
+            t.VectorIndexes.map((x) => h("option", { value: x.IndexName, selected: x.IndexName === v.IndexName }, `${x.IndexName} · ${x.Dimensions} dimensions · ${x.DistanceFunction}`)))),
+          field("TopK (1-100)", h("input", { id: "q-topk", type: "number", min: 1, max: 100, value: ui.topK, oninput: bind("topK") }))),
+        h("div", { class: "row" },
+          field(`Search vector (${v.Dimensions} numbers, comma-separated)`, h("input", { id: "q-vector", value: ui.vector, required: true, oninput: bind("vector"), placeholder: "0.12, -0.5, 0.33" })),
+          hash && field(`${hash.AttributeName} (HASH)`, h("input", { id: "q-hash", value: ui.hash, required: true, oninput: bind("hash") }))),
+        h("div", { class: "row" },
+          h("button", { class: "btn primary", type: "submit", id: "q-run" }, "Search"),
+          h("button", { class: "btn", type: "button", onclick: () => { ui.vector = ui.hash = ""; drawForm(); } }, "Reset")));
+      return;
+    }
     form.replaceChildren(
-      h("div", { class: "seg" },
-        ["scan", "query"].map((m) => h("button", { type: "button", class: ui.mode === m ? "on" : "", "data-mode": m, onclick: () => { ui.mode = m; drawForm(); } }, m === "scan" ? "Scan" : "Query"))),
+      seg,
       h("div", { class: "row" },
         field("Table or index", h("select", { id: "q-index", onchange: bind("index") },
           h("option", { value: "", selected: !ui.index }, `Table - ${t.TableName}`),
@@ -106,7 +155,20 @@ export async function renderItems(view, tableName) {
         h("button", { class: "btn", type: "button", onclick: () => { ui.pk = ui.sk = ui.sk2 = ""; drawForm(); } }, "Reset")));
   }
 
+  /** A SearchVectors call: its results, best first, with their scores. */
+  async function search() {
+    const t0 = performance.now();
+    const out = await ddb("SearchVectors", { ...searchRequest(t), ReturnConsumedCapacity: "TOTAL" });
+    items = out.SearchResults.map((r) => r.Item);
+    scores = out.SearchResults.map((r) => r.Score);
+    loaded = true;
+    lastKey = null;
+    drawResults("SearchVectors", out, performance.now() - t0);
+  }
+
   async function load(startKey) {
+    if (ui.mode === "search") return search();
+    scores = null;
     const [op, req] = request(t, startKey);
     const t0 = performance.now();
     const out = await ddb(op, { ...req, ReturnConsumedCapacity: "TOTAL" });
@@ -123,9 +185,10 @@ export async function renderItems(view, tableName) {
     if (items.length === 0) body = h("div", { class: "empty" }, h("b", {}, "No items"), h("p", {}, `The ${op} returned no items on this page.`));
     else if (ui.format === "grid")
       body = h("div", { class: "scroll" }, h("table", { class: "grid items", id: "items" },
-        h("thead", {}, h("tr", {}, h("th", {}), cols.map((c) => h("th", {}, c)))),
-        h("tbody", {}, items.map((it) => h("tr", { class: "item-row" },
-          h("td", {}, h("button", { type: "button", class: "link", title: "Edit item", onclick: () => edit(it) }, "Edit")),
+        h("thead", {}, h("tr", {}, h("th", {}), scores && h("th", {}, "Score"), cols.map((c) => h("th", {}, c)))),
+        h("tbody", {}, items.map((it, i) => h("tr", { class: "item-row" },
+          h("td", {}, h("button", { type: "button", class: "link", title: "Edit item", onclick: () => (scores ? editStored(it) : edit(it)) }, "Edit")),
+          scores && h("td", { class: "num score" }, String(scores[i])),
           cols.map((c) => h("td", { class: it[c] && "N" in it[c] ? "num" : "" }, cellText(it[c]))))))));
     else body = h("pre", { class: "json", id: "items-json" }, items.map((it) => (ui.format === "ddb" ? JSON.stringify(it, null, 2) : plainText(it))).join("\n"));
     results.replaceChildren(
@@ -134,8 +197,9 @@ export async function renderItems(view, tableName) {
         h("div", { class: "actions" },
           h("div", { class: "seg" }, fmt("grid", "Table"), fmt("ddb", "DynamoDB JSON"), fmt("plain", "JSON")),
           h("button", { class: "btn", type: "button", id: "create-item", onclick: () => edit(null) }, "Create item"))),
-      h("p", { class: "muted small" },
-        `${op} · scanned ${out.ScannedCount} · ${out.ConsumedCapacity ? out.ConsumedCapacity.CapacityUnits + " RCU consumed · " : ""}${ms.toFixed(0)} ms`),
+      h("p", { class: "muted small", id: "results-meta" }, op === "SearchVectors"
+        ? `SearchVectors · ${items.length} nearest · ${out.ConsumedCapacity ? out.ConsumedCapacity.VectorSearchRequestBytes + " vector search bytes · " : ""}${ms.toFixed(0)} ms`
+        : `${op} · scanned ${out.ScannedCount} · ${out.ConsumedCapacity ? out.ConsumedCapacity.CapacityUnits + " RCU consumed · " : ""}${ms.toFixed(0)} ms`),
       body,
       h("div", { class: "pager" },
         h("button", { class: "btn", type: "button", disabled: pageNo === 0, onclick: () => { pageNo--; load(pages[pageNo]).catch(fail); } }, "‹ Previous"),
@@ -145,6 +209,18 @@ export async function renderItems(view, tableName) {
 
   function fail(e) {
     toast(e.message, "error");
+  }
+
+  // A search result holds only what the vector index projects: the editor
+  // opens the whole item, read again from the table.
+  async function editStored(it) {
+    try {
+      const { Item } = await ddb("GetItem", { TableName: t.TableName, Key: keyOf(t, it), ConsistentRead: true });
+      if (Item) edit(Item);
+      else toast("The item is no longer in the table", "error");
+    } catch (e) {
+      fail(e);
+    }
   }
 
   // The editor: a dialog over the page; its text follows the chosen format.
@@ -222,9 +298,9 @@ export async function renderItems(view, tableName) {
       h("h1", {}, "Explore items"),
       h("select", { id: "items-table", "aria-label": "Table", onchange: (e) => (location.hash = `#/items/${encodeURIComponent(e.target.value)}`) },
         names.map((n) => h("option", { value: n, selected: n === tableName }, n)))),
-    h("section", { class: "panel" }, h("h2", {}, `Scan or query items · ${tableName}`), form),
+    h("section", { class: "panel" }, h("h2", {}, `${(t.VectorIndexes || []).length ? "Scan, query or search" : "Scan or query"} items · ${tableName}`), form),
     results);
-  if (ui.mode === "scan" || ui.pk) await load(undefined);
+  if (ui.mode === "scan" || (ui.mode === "query" && ui.pk)) await load(undefined);
   else
     results.replaceChildren(h("div", { class: "empty" },
       h("p", {}, "Enter a partition key value and choose Run, or Scan the table."),
