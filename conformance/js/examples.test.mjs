@@ -63,6 +63,14 @@ test("orders.mjs: idempotent orders, GSI1 by status, the filtered stream, run tw
   assert.match(out, /^ {2}MODIFY ORDER#o1 SHIPPED \(was PENDING\)$/m);
 });
 
+test("chat-search.mjs: semantic search in a room, the sender filter, an edit and a delete", async () => {
+  const out = await runExample("chat-search");
+  assert.match(out, /^1\. posted 10 messages; ByMeaning holds 9 \(ACTIVE\)$/m);
+  assert.match(out, /^ {3}0\.0871 {2}ben: The release pipeline broke: tests crash on the database step$/m);
+  assert.match(out, /^5\. edited m04 \(1024 vector write bytes\); "dynamodb table design": m06, m04, m02$/m);
+  assert.match(out, /^6\. deleted m02; .* now: m03, m05, m01$/m);
+});
+
 // Emulator-only: ddbemu's access-pattern report (GET /ddbemu/insight/<table>).
 test("the access-pattern report counts what the examples did", async () => {
   const report = async (table) => (await emu.control(`insight/${table}`)).tables[0];
@@ -75,4 +83,7 @@ test("the access-pattern report counts what the examples did", async () => {
   assert.equal(orders.transactions.canceled, 1);
   const chat = await report("Chat");
   assert.equal(chat.batches.BatchGetItem.max, 100);
+  const search = await report("ChatMessages");
+  assert.equal(search.requests.SearchVectors, 4);
+  assert.equal(search.vector_indexes[0].searches, 4);
 });
