@@ -68,6 +68,8 @@ static void snapshot_largest(const struct table *t, const struct insight_table *
 static void snapshot_vectors(const struct table *t, struct insight_table *ins,
                              struct insight_report_table *r)
 {
+    assert_lock_held();
+    assert_mutex_held(&ins->mu);
     r->vector_count = t->vector_count;
     r->vectors = t->vector_count ? xcalloc(t->vector_count, sizeof *r->vectors) : NULL;
     for (size_t i = 0; i < t->vector_count; i++) {

@@ -161,6 +161,7 @@ struct insight_vector *insight_vector(struct insight_table *ins, const char *nam
 
 void insight_vector_search(struct insight_table *ins, const char *name, double bytes)
 {
+    assert_lock_recording(ins);
     struct insight_vector *v = insight_vector(ins, name);
     if (!v) return;
     v->searches++;
@@ -169,6 +170,7 @@ void insight_vector_search(struct insight_table *ins, const char *name, double b
 
 void insight_vector_write(struct insight_table *ins, const char *name, double bytes)
 {
+    assert_lock_recording(ins);
     struct insight_vector *v = insight_vector(ins, name);
     if (!v) return;
     v->writes++;

@@ -168,6 +168,93 @@ static void test_search_orders_and_breaks_ties_by_key(void)
         item_unref(items[i]);
 }
 
+/* An item of make_item with a string attribute name = value added. */
+static struct item *with_attr(struct item *base, const char *name, const char *value)
+{
+    struct value attrs, v;
+    struct item *out;
+
+    value_copy(&attrs, &base->attrs);
+    value_init_string(&v, value, strlen(value));
+    value_map_set(&attrs, name, strlen(name), &v);
+    out = item_new(&attrs);
+    item_unref(base);
+    return out;
+}
+
+/* VectorWriteRequestBytes: the entry's bytes (4 x dimensions + the vector's
+ * name, the key and projected attributes at item size), the larger of old and
+ * new, at least 1 KB; 0 when the entry does not change or the item is in the
+ * index neither before nor after. */
+static void test_write_bytes(void)
+{
+    struct search_element none[1];
+    char *note = "note";
+    size_t note_len = 4;
+    struct vector_index_def def = {.name = "vix",
+                                   .attribute = "emb",
+                                   .search = none,
+                                   .dimensions = 2,
+                                   .projection = {.type = PROJECTION_INCLUDE,
+                                                  .non_key_attrs = &note,
+                                                  .non_key_lens = &note_len,
+                                                  .non_key_count = 1},
+                                   .distance = DISTANCE_COSINE};
+    struct attr_def pk_def = {.name = "pk", .type = VALUE_S};
+    struct table_def table = {.attr_defs = &pk_def, .attr_def_count = 1};
+    struct key_schema key = {.hash_count = 1, .hash_names = {"pk"}};
+    struct vector_index vi;
+    struct item *a = with_attr(make_item("a", 1, 2), "note", "xyz");
+    struct item *a_other = with_attr(item_ref(a), "other", "q"); /* not projected */
+    struct item *a_note = with_attr(item_ref(a), "note", "xyzxyz");
+    struct item *a_moved = with_attr(make_item("a", 2, 1), "note", "xyz");
+    struct item *plain;
+    struct value attrs, v;
+
+    value_init_map(&attrs);
+    value_init_string(&v, "a", 1);
+    value_map_set(&attrs, "pk", 2, &v);
+    plain = item_new(&attrs);
+    vector_index_init(&vi, &def, &table);
+    /* 4 x 2 + "emb" + "pk" "a" + "note" "xyz" = 21 bytes: the 1 KB floor. */
+    CHECK_INT_EQ(vector_index_entry_size(&vi, &key, a), 8 + 3 + 3 + 7);
+    CHECK_INT_EQ(vector_index_entry_size(&vi, &key, plain), 0);
+    CHECK(vector_index_write_bytes(&vi, &key, NULL, a) == 1024.0);
+    CHECK(vector_index_write_bytes(&vi, &key, a, NULL) == 1024.0);
+    CHECK(vector_index_write_bytes(&vi, &key, a, a_other) == 0.0);
+    CHECK(vector_index_write_bytes(&vi, &key, a, a_note) == 1024.0);
+    CHECK(vector_index_write_bytes(&vi, &key, a, a_moved) == 1024.0);
+    CHECK(vector_index_write_bytes(&vi, &key, NULL, plain) == 0.0);
+    CHECK(vector_index_write_bytes(&vi, &key, plain, plain) == 0.0);
+    /* Above the floor: 300 dimensions. */
+    def.dimensions = 300;
+    vector_index_clear(&vi);
+    vector_index_init(&vi, &def, &table);
+    {
+        struct value list, n;
+        value_copy(&attrs, &a->attrs);
+        value_init_list(&list, VALUE_L);
+        for (int i = 0; i < 300; i++) {
+            value_init_number_text(&n, "1", 1);
+            value_list_append(&list, &n);
+        }
+        value_map_set(&attrs, "emb", 3, &list);
+        struct item *big = item_new(&attrs);
+        struct item *bigger = with_attr(item_ref(big), "note", "xyzxyz");
+        CHECK(vector_index_write_bytes(&vi, &key, NULL, big) == 1200 + 3 + 3 + 7);
+        CHECK(vector_index_write_bytes(&vi, &key, big, bigger) == 1200 + 3 + 3 + 10);
+        CHECK(vector_index_write_bytes(&vi, &key, bigger, big) == 1200 + 3 + 3 + 10);
+        item_unref(big);
+        item_unref(bigger);
+    }
+    vector_index_clear(&vi);
+    item_unref(a);
+    item_unref(a_other);
+    item_unref(a_note);
+    item_unref(a_moved);
+    item_unref(plain);
+}
+
 /* A definition with vector indexes reads back from its on-disk form, and
  * one written without them (an older file) reads back with none. */
 static void test_definition_round_trip(void)
@@ -235,5 +322,6 @@ int main(void)
     RUN(test_better_order);
     RUN(test_search_orders_and_breaks_ties_by_key);
     RUN(test_definition_round_trip);
+    RUN(test_write_bytes);
     return check_report();
 }
