@@ -109,17 +109,18 @@
  * vector-search.md; error texts captured by dynoxide): at most 5 per table,
  * 1..4096 dimensions, TopK 1..100, up to 18 INLINE_FILTER elements, a
  * SearchVectors answer of at most 16 MB, 1 KB minimum of vector request bytes. */
-#define DDB_MAX_VECTOR_INDEXES    5
-#define DDB_MAX_VECTOR_DIMENSIONS 4096
-#define DDB_MAX_SEARCH_TOP_K      100
-#define DDB_MAX_INLINE_FILTERS    18
+#define DDB_MAX_VECTOR_INDEXES       5
+#define DDB_MAX_VECTOR_DIMENSIONS    4096
+#define DDB_MAX_SEARCH_TOP_K         100
+#define DDB_MAX_INLINE_FILTERS       18
+#define DDB_MAX_SEARCH_ANSWER_BYTES  (16 * 1024 * 1024)
+#define DDB_MIN_VECTOR_REQUEST_BYTES 1024
+
 /* A vector index's projected non-key attributes: NonKeyAttributes, the vector
  * attribute and the INLINE_FILTER elements share the 20 of a projection
  * (API reference, CreateTable VectorIndexes: "The total number of projected
  * non-key attributes is shared across the vector attribute (counts as 1) and
  * INLINE_FILTER search schema elements (each counts as 1)"). */
-#define DDB_MAX_VECTOR_PROJECTED     20
-#define DDB_MAX_SEARCH_ANSWER_BYTES  (16 * 1024 * 1024)
-#define DDB_MIN_VECTOR_REQUEST_BYTES 1024
+#define DDB_MAX_VECTOR_PROJECTED 20
 
 #endif

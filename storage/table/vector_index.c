@@ -350,20 +350,13 @@ size_t vector_index_entry_size(const struct vector_index *vi, const struct key_s
 double vector_index_write_bytes(const struct vector_index *vi, const struct key_schema *table_key,
                                 const struct item *old_item, const struct item *new_item)
 {
-    float *vec = xmalloc(sizeof *vec * (vi->dims ? vi->dims : 1));
-    const struct value *hash;
-    bool had = old_item && entry_of(vi, old_item, vec, &hash);
-    bool has = new_item && entry_of(vi, new_item, vec, &hash);
-    size_t bytes = 0;
+    /* An entry's size is never 0 (4 bytes a dimension at least): 0 is "not in the index". */
+    size_t had = old_item ? vector_index_entry_size(vi, table_key, old_item) : 0;
+    size_t has = new_item ? vector_index_entry_size(vi, table_key, new_item) : 0;
+    size_t bytes = had > has ? had : has;
 
-    free(vec);
+    if (!bytes) return 0;
     if (had && has && !entry_changed(vi, table_key, old_item, new_item)) return 0;
-    if (had) bytes = entry_size(vi, table_key, old_item);
-    if (has) {
-        size_t b = entry_size(vi, table_key, new_item);
-        if (b > bytes) bytes = b;
-    }
-    if (!had && !has) return 0;
     return bytes < DDB_MIN_VECTOR_REQUEST_BYTES ? DDB_MIN_VECTOR_REQUEST_BYTES : (double) bytes;
 }
 
