@@ -11,6 +11,7 @@ which SearchVectors answers "Cannot search backfilling vector index: <index>"
 """
 
 import json
+import subprocess
 
 import pytest
 import urllib.request
@@ -119,13 +120,18 @@ def advance(srv, seconds):
         assert resp.status == 200
 
 
+def control_status(srv, path):
+    with urllib.request.urlopen(srv.endpoint_url + "/ddbemu/" + path, timeout=30) as resp:
+        return resp.status, json.loads(resp.read())
+
+
 def control(srv, path):
     with urllib.request.urlopen(srv.endpoint_url + "/ddbemu/" + path, timeout=30) as resp:
         assert resp.status == 200
         return json.loads(resp.read())
 
 
-def test_insight_report_counts_vector_searches_and_writes(start_server):
+def test_insight_report_counts_vector_searches_and_writes(start_server, ddbemu_bin):
     # The access-pattern report: SearchVectors calls per index with their
     # VectorSearchRequestBytes (counted whether or not the request asked for
     # ConsumedCapacity), writes with their VectorWriteRequestBytes, and the
@@ -170,10 +176,21 @@ def test_insight_report_counts_vector_searches_and_writes(start_server):
     assert v == {"index": "vix", "searches": 2, "search_request_bytes": 2 * first,
                  "writes": 3, "write_request_bytes": 3 * entry, "item_count": 3,
                  "size_bytes": 3 * (4 * 300 + 3)}
+    status, body = control_status(srv, "insight")
+    assert (body["prices"]["vector_search_per_gb"], body["prices"]["vector_write_per_gb"]) == (
+        0.002, 0.52)
     cost = report["cost"]
     month = 730 * 3600 / report["observed_seconds"]
     assert cost["vector_search_monthly_usd"] == pytest.approx(2 * first * month / 1e9 * 0.002)
     assert cost["vector_write_monthly_usd"] == pytest.approx(3 * entry * month / 1e9 * 0.52)
+    # ... and the text report of `ddbemu insight`.
+    out = subprocess.run([ddbemu_bin, "insight",
+                          "--endpoint", srv.endpoint_url, "--table", "Mem", "--access-key",
+                          ACCESS_KEY, "--region", REGION],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert (f"Vector index   vix: 2 searches, {2 * first:.0f} search bytes; 3 writes, "
+            f"{3 * entry} write bytes; 3 entries") in out.stdout
 
 
 def test_partiql_writes_report_vector_bytes(start_server):

@@ -186,6 +186,14 @@ static void print_table(const json_t *t, const json_t *limits)
     if (integer(t, "conditional_check_failed"))
         printf("  Conditions     %lld ConditionalCheckFailed\n",
                integer(t, "conditional_check_failed"));
+    for (size_t i = 0; i < json_array_size(json_object_get(t, "vector_indexes")); i++) {
+        const json_t *x = json_array_get(json_object_get(t, "vector_indexes"), i);
+        printf("  Vector index   %s: %lld searches, %.0f search bytes; %lld writes, %.0f write "
+               "bytes; %lld entries\n",
+               json_string_value(json_object_get(x, "index")), integer(x, "searches"),
+               num(x, "search_request_bytes"), integer(x, "writes"), num(x, "write_request_bytes"),
+               integer(x, "item_count"));
+    }
     printf("  Reads\n");
     print_reads(base);
     for (size_t i = 0; i < json_array_size(indexes); i++)
@@ -219,6 +227,9 @@ static void print_table(const json_t *t, const json_t *limits)
            num(json_object_get(cost, "provisioned_at_peak"), "monthly_usd"));
     if (json_is_number(json_object_get(cost, "configured_monthly_usd")))
         printf("; as configured $%.2f", num(cost, "configured_monthly_usd"));
+    if (json_array_size(json_object_get(t, "vector_indexes")))
+        printf("; vector search $%.4f, vector writes $%.4f", num(cost, "vector_search_monthly_usd"),
+               num(cost, "vector_write_monthly_usd"));
     printf("\n");
     printf("  Findings%s\n", json_array_size(findings) ? "" : "       none");
     for (size_t i = 0; i < json_array_size(findings); i++) {
@@ -236,11 +247,13 @@ static void print_report(const json_t *report)
     printf("ddbemu access-pattern report: %zu table%s\n", json_array_size(tables),
            json_array_size(tables) == 1 ? "" : "s");
     printf("Prices: %s as checked %s: on-demand $%g per million read and $%g per million write "
-           "request units; provisioned $%g per RCU-hour and $%g per WCU-hour; %g hours a month\n",
+           "request units; provisioned $%g per RCU-hour and $%g per WCU-hour; vector indexes $%g "
+           "per GB searched and $%g per GB written; %g hours a month\n",
            json_string_value(json_object_get(p, "region")),
            json_string_value(json_object_get(p, "checked")), num(p, "on_demand_per_million_rru"),
            num(p, "on_demand_per_million_wru"), num(p, "provisioned_per_rcu_hour"),
-           num(p, "provisioned_per_wcu_hour"), num(p, "hours_per_month"));
+           num(p, "provisioned_per_wcu_hour"), num(p, "vector_search_per_gb"),
+           num(p, "vector_write_per_gb"), num(p, "hours_per_month"));
     for (size_t i = 0; i < json_array_size(tables); i++)
         print_table(json_array_get(tables, i), json_object_get(report, "limits"));
 }

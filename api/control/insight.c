@@ -384,6 +384,8 @@ static void write_report(struct json_out *w, struct db *db,
     key_real(w, "provisioned_per_rcu_hour", PRICES_PROVISIONED_PER_RCU_HOUR);
     key_real(w, "provisioned_per_wcu_hour", PRICES_PROVISIONED_PER_WCU_HOUR);
     key_real(w, "hours_per_month", PRICES_HOURS_PER_MONTH);
+    key_real(w, "vector_search_per_gb", PRICES_VECTOR_SEARCH_PER_GB);
+    key_real(w, "vector_write_per_gb", PRICES_VECTOR_WRITE_PER_GB);
     json_out_object_end(w);
     json_out_key(w, "limits");
     json_out_object_begin(w);
