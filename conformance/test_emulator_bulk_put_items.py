@@ -89,9 +89,16 @@ def test_paced_operation_shows_progress_and_can_be_cancelled(start_server, s3_di
     status, data = raw_call(client, "CancelBulkOperation", {"BulkOperationArn": arn})
     assert status == 200, data
     assert data == {"BulkOperationArn": arn, "BulkOperationStatus": "CANCELLING"}
-    # A second cancellation answers the same.
+    # A second cancellation answers the same while the workers are still
+    # stopping; on a busy machine they may have stopped already, and then the
+    # operation has ended and refuses it as any ended operation does.
     status, data = raw_call(client, "CancelBulkOperation", {"BulkOperationArn": arn})
-    assert (status, data["BulkOperationStatus"]) == (200, "CANCELLING")
+    if status == 200:
+        assert data["BulkOperationStatus"] == "CANCELLING"
+    else:
+        assert (status, data["__type"].split("#")[-1]) == (400, "ValidationException"), data
+        assert "cannot be cancelled because it is" in data["message"], data
+        assert describe(client, arn)["BulkOperationStatus"] == "CANCELLED"
     d = wait_done(client, arn)
     assert d["BulkOperationStatus"] == "CANCELLED"
     assert "EndTime" in d
