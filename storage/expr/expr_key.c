@@ -327,6 +327,45 @@ int expr_key_condition_resolve(const struct expr *kc, const struct key_schema *s
     return 0;
 }
 
+/* Whether v satisfies the resolved sort-key condition of kc (true without one). */
+bool key_condition_range_matches(const struct key_condition *kc, const struct value *v)
+{
+    int c;
+    if (kc->range_op == KEY_RANGE_NONE) return true;
+    if (!v || v->type != kc->lo.type) return false;
+    if (kc->range_op == KEY_RANGE_BEGINS_WITH)
+        return v->u.str.len >= kc->lo.u.str.len &&
+               memcmp(v->u.str.data, kc->lo.u.str.data, kc->lo.u.str.len) == 0;
+    c = value_compare_scalar(v, &kc->lo);
+    switch (kc->range_op) {
+    case KEY_RANGE_EQ: return c == 0;
+    case KEY_RANGE_LT: return c < 0;
+    case KEY_RANGE_LE: return c <= 0;
+    case KEY_RANGE_GT: return c > 0;
+    case KEY_RANGE_GE: return c >= 0;
+    case KEY_RANGE_BETWEEN: return c >= 0 && value_compare_scalar(v, &kc->hi) <= 0;
+    default: return true;
+    }
+}
+
+static bool term_matches(const struct key_condition_term *t, const struct value *attrs)
+{
+    const struct value *v = value_map_get(attrs, t->name, strlen(t->name));
+    return v && value_equal(v, &t->value);
+}
+
+/* Whether an item's attributes (a VALUE_M) satisfy every term of kc. */
+bool key_condition_matches(const struct key_condition *kc, const struct value *attrs)
+{
+    for (size_t i = 0; i < kc->hash_count; i++)
+        if (!term_matches(&kc->hash[i], attrs)) return false;
+    for (size_t i = 0; i < kc->range_eq_count; i++)
+        if (!term_matches(&kc->range_eq[i], attrs)) return false;
+    if (kc->range_op == KEY_RANGE_NONE) return true;
+    return key_condition_range_matches(
+        kc, value_map_get(attrs, kc->range_name, strlen(kc->range_name)));
+}
+
 /* Frees what expr_key_condition_resolve copied into kc; kc becomes empty. */
 void key_condition_clear(struct key_condition *kc)
 {
