@@ -715,6 +715,14 @@ def test_filtered_export_with_a_filter_expression(dynamodb, make_table, bucket):
     assert keys_of(items) == [("a", 3), ("a", 4)]
     assert final["ItemCount"] == 2
     assert all(set(i) == {"p", "c", "x", "n"} for i in items)
+    # A ClientToken retry answers its export; with another filter it conflicts.
+    body = {"TableArn": table_arn(dynamodb, table), "S3Bucket": bucket.name,
+            "ClientToken": final["ClientToken"], "FilterSpecification": spec}
+    status, data = raw_call(dynamodb, "ExportTableToPointInTime", body)
+    assert status == 200 and data["ExportDescription"]["ExportArn"] == final["ExportArn"], data
+    status, data = raw_call(dynamodb, "ExportTableToPointInTime", {
+        **body, "FilterSpecification": {**spec, "FilterExpression": "#x = :red OR c < :two"}})
+    assert status == 400 and data["__type"].endswith("ExportConflictException"), data
 
 
 def test_filtered_export_with_a_key_condition_and_a_projection(dynamodb, make_table, bucket):
