@@ -946,6 +946,29 @@ out:
     free(dir);
 }
 
+/* A damaged bulk operation record refuses the directory, with a reason. */
+static void test_a_damaged_bulk_record_is_refused(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "bulk1");
+    free(run_bulk(db, "bulk1", NULL, false, true));
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    exec_sql(path, "UPDATE bulk_operations SET state = x'07ff01'");
+    db = db_open_dir(dir, &why);
+    CHECK(db == NULL);
+    CHECK(why != NULL);
+    db_free(db);
+    free(why);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     RUN(test_values_round_trip);
@@ -961,6 +984,7 @@ int main(void)
     RUN(test_repeated_fields_are_not_leaked);
     RUN(test_history_and_backups_survive_a_restart_after_an_upgrade);
     RUN(test_bulk_operations_survive_a_restart_after_an_upgrade);
+    RUN(test_a_damaged_bulk_record_is_refused);
     RUN(test_recovery_without_kept_history_starts_at_load);
     RUN(test_newer_and_foreign_files_are_refused);
     RUN(test_one_directory_one_ddbemu);
