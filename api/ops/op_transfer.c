@@ -20,12 +20,16 @@
  */
 #include "api/ops/op_transfer.h"
 
+#include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
 #include "api/ops/table_rules.h"
 #include "api/transfer/transfer_files.h"
 #include "api/wire/body.h"
+#include "api/wire/json_in.h"
+#include "api/wire/json_out.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
+#include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/text.h"
@@ -55,9 +59,9 @@ static const struct field incremental_fields[] = {
     {0},
 };
 
-/* FilterSpecification (filtered exports): declared so that a request using it
- * is refused rather than exported whole (docs/differences.md, "Exports"). */
-static const struct field expression_name_value = {.type = F_STRING};
+/* FilterSpecification (filtered exports): the API reference's shape; names'
+ * values are at most 65535 long. */
+static const struct field expression_name_value = {.type = F_STRING, .max_len = 65535};
 
 static const struct field filter_specification_fields[] = {
     {"FilterExpression", F_STRING},
@@ -253,6 +257,39 @@ char *transfer_bucket_dir(const struct api_request *rq, const char *bucket)
 /* exports                                                                   */
 /* ------------------------------------------------------------------------ */
 
+/* A FilterSpecification as its request gave it (ExportDescription's member). */
+static json_t *filter_spec_json(const struct export_filter_text *f)
+{
+    json_t *o = json_object();
+
+    if (f->filter_expression)
+        json_object_set_new(o, "FilterExpression", json_string(f->filter_expression));
+    if (f->projection_expression)
+        json_object_set_new(o, "ProjectionExpression", json_string(f->projection_expression));
+    if (f->key_condition_expression)
+        json_object_set_new(o, "KeyConditionExpression", json_string(f->key_condition_expression));
+    if (f->names.type == VALUE_M) {
+        json_t *names = json_object();
+        for (size_t i = 0; i < f->names.u.map.count; i++) {
+            const struct attr *a = &f->names.u.map.attrs[i];
+            json_object_setn_new(names, a->name, a->name_len,
+                                 json_stringn(a->value.u.str.data, a->value.u.str.len));
+        }
+        json_object_set_new(o, "ExpressionAttributeNames", names);
+    }
+    if (f->values.type == VALUE_M) {
+        struct json_out w;
+        size_t len;
+        char *text;
+        json_out_init(&w);
+        wire_value_write_map(&w, &f->values);
+        text = json_out_take(&w, &len);
+        json_object_set_new(o, "ExpressionAttributeValues", json_in_load(text, len));
+        free(text);
+    }
+    return o;
+}
+
 static json_t *export_desc_json(const struct export_desc *d)
 {
     json_t *o = json_object();
@@ -291,6 +328,7 @@ static json_t *export_desc_json(const struct export_desc *d)
         json_object_set_new(spec, "ExportViewType", json_string(d->view_type));
         json_object_set_new(o, "IncrementalExportSpecification", spec);
     }
+    if (d->filter) json_object_set_new(o, "FilterSpecification", filter_spec_json(d->filter));
     return o;
 }
 
@@ -339,6 +377,62 @@ static int decode_incremental(const json_t *body, struct export_request *r, stru
     return 0;
 }
 
+/* A FilterSpecification, decoded: its parameters, its parsed expressions and
+ * its text (all owned). */
+struct filter_args {
+    struct expr_params params;
+    struct expr *key_condition, *filter, *projection;
+    struct export_filter_text text;
+};
+
+static void filter_clear(struct filter_args *f)
+{
+    expr_free(f->key_condition);
+    expr_free(f->filter);
+    expr_free(f->projection);
+    expr_params_clear(&f->params);
+    export_filter_text_clear(&f->text);
+}
+
+/*
+ * FilterSpecification into f and r: ExpressionAttributeNames/Values and the
+ * three expressions with Query's checks and texts, in Query's order
+ * (KeyConditionExpression, FilterExpression, ProjectionExpression), then
+ * the unused names and values ("Filtering a table export": "the same syntax
+ * and rules" as Query's key condition, Scan's filter and the projection of
+ * other operations). Their checks against the table are storage's
+ * (export_filter.h). f is ready for filter_clear whatever happens.
+ */
+static int decode_filter(const json_t *spec, struct filter_args *f, struct export_request *r,
+                         struct ddb_error *err)
+{
+    memset(f, 0, sizeof *f);
+    expr_params_init(&f->params);
+    value_init_null(&f->text.names);
+    value_init_null(&f->text.values);
+    if (!spec) return 0;
+    if (expr_params_decode(spec, &f->params, err) != 0 ||
+        expr_params_parse(&f->params, spec, "KeyConditionExpression", EXPR_KEY_CONDITION,
+                          &f->key_condition, err) != 0 ||
+        expr_params_parse(&f->params, spec, "FilterExpression", EXPR_CONDITION, &f->filter, err) !=
+            0 ||
+        expr_params_parse(&f->params, spec, "ProjectionExpression", EXPR_PROJECTION, &f->projection,
+                          err) != 0 ||
+        expr_params_check_unused(&f->params, err) != 0)
+        return -1;
+    f->text.filter_expression = xstrdup_or_null(body_member_str(spec, "FilterExpression"));
+    f->text.key_condition_expression =
+        xstrdup_or_null(body_member_str(spec, "KeyConditionExpression"));
+    f->text.projection_expression = xstrdup_or_null(body_member_str(spec, "ProjectionExpression"));
+    value_copy(&f->text.names, &f->params.names);
+    value_copy(&f->text.values, &f->params.values);
+    r->key_condition = f->key_condition;
+    r->filter = f->filter;
+    r->projection = f->projection;
+    r->filter_text = &f->text;
+    return 0;
+}
+
 /* Writes the export's files into bucket dir: the items of a full export or
  * the changes of an incremental one. */
 static int write_export(const char *dir, const struct export_desc *d, int64_t end_ms,
@@ -371,6 +465,7 @@ int op_export_table_to_point_in_time(struct api_request *rq)
     struct export_desc d;
     struct export_result res = {0};
     struct export_data data;
+    struct filter_args filter;
     char *dir = NULL, *manifest = NULL, *why = NULL, token[37];
     int begun;
 
@@ -392,12 +487,12 @@ int op_export_table_to_point_in_time(struct api_request *rq)
     if (!is_dynamodb_arn(r.table_arn, NULL)) /* Not recorded. */
         return ddb_error_set(&rq->err, DDB_VALIDATION, "Invalid TableArn: %s", r.table_arn);
     if (decode_incremental(body, &r, &rq->err) != 0) return -1;
-    /* Filtered exports are not implemented: refused, never exported whole. */
-    if (body_member(body, "FilterSpecification"))
-        return ddb_error_set(&rq->err, DDB_VALIDATION,
-                             "FilterSpecification is not supported by this emulator: filtered "
-                             "exports are not implemented (export the whole table instead)");
+    if (decode_filter(body_member(body, "FilterSpecification"), &filter, &r, &rq->err) != 0) {
+        filter_clear(&filter);
+        return -1;
+    }
     begun = db_export_begin(rq->db, &rq->scope, &r, &d, &data, &rq->err);
+    filter_clear(&filter);
     if (begun < 0) return -1;
     rq->reply = json_object();
     json_object_set_new(rq->reply, "ExportDescription", export_desc_json(&d));

@@ -586,6 +586,20 @@ static void check_map_entries(struct violations *vs, const struct field *f, json
         if (breaks_value_rule(f->member, elem) ||
             (json_is_null(elem) && f->member->type == F_LIST && f->member->min_len))
             collection_violation(vs, f, v, "Map value", f->member);
+        /* A null structure is checked as an empty one, so that its required
+         * members are reported (BatchGetItem {"RequestItems": {"t": null}}:
+         * "Value null at 'requestItems.t.member.keys' ... Member must not be
+         * null", issue 29; AWS's exact answer is not recorded). */
+        if (json_is_null(elem) && f->member->type == F_STRUCT) {
+            json_t *empty = json_object();
+            path_add(vs, ".", 1);
+            path_add(vs, key, key_len);
+            path_add(vs, ".member", 7);
+            check_constraints(vs, f->member, empty);
+            path_truncate(vs, base);
+            json_decref(empty);
+            continue;
+        }
         if (json_is_null(elem) || (f->member->type == F_STRING && has_collection_rule(f->member)))
             continue;
         path_add(vs, ".", 1);

@@ -19,8 +19,8 @@
  * starts it has been answered; the worker calls db_bulk_put batch by batch,
  * each in one critical section, and db_bulk_finish once. Cancelling only
  * sets a flag the next batch sees, so a cancelled operation keeps what it
- * wrote, as AWS's does. Descriptions live in memory, like exports' and
- * imports' (docs/differences.md). Messages marked "ours" are not AWS's
+ * wrote, as AWS's does. Descriptions are kept with --db-path: every change
+ * of one is recorded (db_persist_bulk.c). Messages marked "ours" are not AWS's
  * recorded words: AWS documents the exceptions but no text of them.
  */
 #include "storage/base/alloc.h"
@@ -240,6 +240,7 @@ int db_bulk_begin(struct db *db, const struct db_scope *scope, const struct bulk
     memset(job, 0, sizeof *job);
     job->namespace_id = xstrdup(scope->namespace_id);
     fill_desc(&job->desc, r, t, now_ms);
+    persist_bulk(db, job->namespace_id, &job->desc);
     bulk_desc_copy(out, &job->desc);
     atomic_fetch_add(&db->bulk.running, 1);
     rc = 0;
@@ -347,6 +348,7 @@ int db_bulk_put(struct db *db, const struct db_scope *scope, const char *arn, st
     }
     for (size_t i = 0; i < count; i++)
         bulk_put_one(db, scope, job, &puts[i]);
+    persist_bulk(db, job->namespace_id, &job->desc);
 out:
     db_unlock(db);
     return rc;
@@ -377,6 +379,7 @@ bool db_bulk_progress(struct db *db, const char *arn, const struct bulk_progress
             job->desc.has_total_bytes = true;
             job->desc.total_bytes = p->total_bytes;
         }
+        persist_bulk(db, job->namespace_id, &job->desc);
     }
     stop = must_stop(db, job);
     db_unlock(db);
@@ -392,6 +395,11 @@ void db_bulk_finish(struct db *db, const char *arn, const char *failure_code,
     job = bulk_find_job(db, NULL, arn);
     if (job) {
         struct bulk_desc *d = &job->desc;
+        /* Stopped by the emulator's close, not by its input: it did not end. */
+        if (!job->cancel_requested && atomic_load(&db->bulk.stopping)) {
+            failure_code = BULK_INTERRUPTED_CODE;
+            failure_message = BULK_INTERRUPTED_MESSAGE;
+        }
         if (job->cancel_requested)
             d->status = BULK_CANCELLED;
         else if (failure_code)
@@ -404,6 +412,7 @@ void db_bulk_finish(struct db *db, const char *arn, const char *failure_code,
             d->failure_code = xstrdup(failure_code);
             d->failure_message = xstrdup_or_null(failure_message);
         }
+        persist_bulk(db, job->namespace_id, d);
     }
     db_unlock(db);
     atomic_fetch_sub(&db->bulk.running, 1);
@@ -481,6 +490,7 @@ int db_cancel_bulk(struct db *db, const struct db_scope *scope, const char *arn,
     }
     job->cancel_requested = true;
     job->desc.status = BULK_CANCELLING;
+    persist_bulk(db, job->namespace_id, &job->desc);
     *status = BULK_CANCELLING;
     rc = 0;
 out:

@@ -97,6 +97,15 @@ struct export_request {
     bool has_to_time; /* false: up to the current time */
     int64_t to_ms;
     const char *view_type; /* "NEW_AND_OLD_IMAGES" or "NEW_IMAGE" */
+    /* FilterSpecification, parsed by the api layer (borrowed; NULL when the
+     * member is absent): only the items that match key_condition and filter
+     * are exported, with the attributes of projection (export_filter.h). */
+    const struct expr *key_condition;
+    const struct expr *filter;
+    const struct expr *projection;
+    /* The same as text, for ExportDescription's FilterSpecification and a
+     * ClientToken retry's comparison (borrowed; NULL when absent). */
+    const struct export_filter_text *filter_text;
 };
 
 /* Starts an export: the table (by ARN, in the scope's region) must have

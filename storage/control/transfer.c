@@ -23,6 +23,7 @@
 #include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
 #include "storage/base/text.h"
+#include "storage/control/export_filter.h"
 #include "storage/control/jobs.h"
 #include "storage/control/settings.h"
 #include "storage/engine/db.h"
@@ -179,7 +180,8 @@ static bool same_export(const struct export_desc *a, const struct export_request
            same_text(a->s3_sse_kms_key_id, r->s3_sse_kms_key_id) &&
            strcmp(a->format, r->format) == 0 &&
            same_text(a->export_type ? a->export_type : "FULL_EXPORT",
-                     r->export_type ? r->export_type : "FULL_EXPORT");
+                     r->export_type ? r->export_type : "FULL_EXPORT") &&
+           export_filter_text_equal(a->filter, r->filter_text);
 }
 
 /* AWS's answer to a ClientToken reused with other parameters (observed for
@@ -255,6 +257,8 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
 {
     struct table *t;
     struct export_job *job;
+    struct key_condition kc;
+    bool have_kc = false;
     int64_t now_ms, earliest, latest, to_ms = 0;
     bool incremental = is_incremental(r);
     size_t n = 0;
@@ -302,6 +306,8 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
                       "Export time must be within the point in time recovery window");
         goto out;
     }
+    if (export_filter_check(t, r, &kc, err) != 0) goto out;
+    have_kc = true;
 
     db->transfers.exports = xrealloc(db->transfers.exports, sizeof *db->transfers.exports *
                                                                 (db->transfers.export_count + 1));
@@ -321,6 +327,10 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     job->desc.export_type = xstrdup_or_null(r->export_type); /* NULL: not given (FULL_EXPORT) */
     job->desc.status = TRANSFER_IN_PROGRESS;
     job->desc.start_ms = now_ms;
+    if (r->filter_text) {
+        job->desc.filter = xcalloc(1, sizeof *job->desc.filter);
+        export_filter_text_copy(job->desc.filter, r->filter_text);
+    }
     job->desc.export_ms = r->has_export_time ? r->export_ms : now_ms;
     if (incremental) {
         /* The summary manifest's exportTime is the span's end (as AWS's). */
@@ -348,6 +358,9 @@ int db_export_begin(struct db *db, const struct db_scope *scope, const struct ex
     rc = 0;
 out:
     db_unlock(db);
+    /* The items are immutable: the filter runs without the lock. */
+    if (rc == 0) export_filter_apply(r, &kc, data);
+    if (have_kc) key_condition_clear(&kc);
     return rc;
 }
 

@@ -124,6 +124,13 @@ void persist_table_removed(const struct table *t);
 /* Records a backup (description and items), or its removal. */
 void persist_backup(struct db *db, const struct backup *b);
 void persist_backup_removed(struct db *db, const struct backup *b);
+/* Records a bulk put items operation's description (db_persist_bulk.c). */
+void persist_bulk(struct db *db, const char *namespace_id, const struct bulk_desc *d);
+/* Loads a file's bulk operations (those found running are ended FAILED), and
+ * puts every loaded operation in start order once all files are loaded. */
+struct journal_file;
+int persist_load_bulk(struct db *db, struct journal_file *f, const char *namespace_id, char **why);
+void persist_sort_bulk(struct db *db);
 /* Records a transaction's client token. */
 void persist_token(struct db *db, const struct client_token *ct);
 /* Records that a namespace was reset. */

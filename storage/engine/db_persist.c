@@ -7,7 +7,8 @@
  * from table_commit_write, the one write path; streams record their own
  * metadata and records (stream/stream.c); the rest - table definitions and
  * state, on-demand backups, client tokens, namespace resets, the clock
- * offset and the streams' secret - is recorded here.
+ * offset and the streams' secret - is recorded here, and bulk put items
+ * operations in db_persist_bulk.c.
  *
  * What is not recorded, because it is derived: index rows and item
  * collection sizes (rebuilt from the items as they load), item counts and
@@ -549,7 +550,8 @@ static int load_file(struct db *db, struct journal_file *f, char **why)
         journal_load_tokens(f, load_token, &l, why) != 0 ||
         journal_load_history(f, load_history, &l, why) != 0 ||
         journal_load_backups(f, load_backup, &l, why) != 0 ||
-        journal_load_backup_items(f, load_backup_item, &l, why) != 0)
+        journal_load_backup_items(f, load_backup_item, &l, why) != 0 ||
+        persist_load_bulk(db, f, l.namespace_id, why) != 0)
         goto out;
     for (size_t i = 0; i < l.count; i++) {
         struct table *t = l.by_uid[i];
@@ -615,6 +617,7 @@ struct db *db_open_dir(const char *dir, char **why)
     if (rc == 0) stream_registry_restored(db->streams);
     if (db->backups.count)
         qsort(db->backups.backups, db->backups.count, sizeof *db->backups.backups, compare_backups);
+    persist_sort_bulk(db);
     db_unlock(db);
     if (rc != 0) {
         db_free(db);

@@ -250,26 +250,6 @@ static int check_start_key_table(const struct table *t, const struct value *esk,
     return 0;
 }
 
-/* Whether v satisfies the resolved sort-key condition of kc. */
-static bool range_matches(const struct key_condition *kc, const struct value *v)
-{
-    int c;
-    if (v->type != kc->lo.type) return false;
-    if (kc->range_op == KEY_RANGE_BEGINS_WITH)
-        return v->u.str.len >= kc->lo.u.str.len &&
-               memcmp(v->u.str.data, kc->lo.u.str.data, kc->lo.u.str.len) == 0;
-    c = value_compare_scalar(v, &kc->lo);
-    switch (kc->range_op) {
-    case KEY_RANGE_EQ: return c == 0;
-    case KEY_RANGE_LT: return c < 0;
-    case KEY_RANGE_LE: return c <= 0;
-    case KEY_RANGE_GT: return c > 0;
-    case KEY_RANGE_GE: return c >= 0;
-    case KEY_RANGE_BETWEEN: return c >= 0 && value_compare_scalar(v, &kc->hi) <= 0;
-    default: return true;
-    }
-}
-
 /*
  * A Query of a source without a sort key reads at most one item, so it has no
  * page to restart from: an ExclusiveStartKey naming the queried partition is
@@ -331,7 +311,7 @@ static int check_start_key_bounds(const struct key_condition *kc, const struct v
         return 0;
     }
     {
-        bool matches = range_matches(kc, esk_get(esk, kc->range_name));
+        bool matches = key_condition_range_matches(kc, esk_get(esk, kc->range_name));
         for (size_t i = 0; i < kc->range_eq_count; i++) {
             const struct value *v = esk_get(esk, kc->range_eq[i].name);
             matches = matches && v && value_equal(v, &kc->range_eq[i].value);

@@ -195,5 +195,10 @@ int expr_key_condition_resolve(const struct expr *kc, const struct key_schema *s
                                const struct attr_def *attr_defs, size_t attr_def_count,
                                struct key_condition *out, struct ddb_error *err);
 void key_condition_clear(struct key_condition *kc);
+/* Whether v (NULL: absent) satisfies kc's condition on its last sort
+ * attribute (true when kc has none). */
+bool key_condition_range_matches(const struct key_condition *kc, const struct value *v);
+/* Whether an item's attributes (a VALUE_M) satisfy every term of kc. */
+bool key_condition_matches(const struct key_condition *kc, const struct value *attrs);
 
 #endif

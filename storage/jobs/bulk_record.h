@@ -30,6 +30,13 @@ const char *bulk_status_name(enum bulk_status s);
 /* COMPLETED, COMPLETED_WITH_ERRORS, FAILED or CANCELLED: nothing changes any more. */
 bool bulk_status_is_final(enum bulk_status s);
 
+/* The FailureCode and FailureMessage of an operation the emulator stopped
+ * before it ended (at close, or found running at start after kill -9): ours,
+ * as AWS's operations do not stop with the service (docs/differences.md). */
+#define BULK_INTERRUPTED_CODE "InternalServerError"
+#define BULK_INTERRUPTED_MESSAGE                                                                   \
+    "The emulator stopped while the bulk operation ran; the items written before stay written"
+
 /* BulkPutBytes written into one secondary index, or BulkPutVectorBytes into
  * one vector index. */
 struct bulk_index_usage {

@@ -60,9 +60,47 @@ const char *transfer_status_name(enum transfer_status s)
 #define FREE_STRING(m) free(d->m)
 #define COPY_STRING(m) dst->m = xstrdup_or_null(src->m)
 
+void export_filter_text_clear(struct export_filter_text *f)
+{
+    free(f->filter_expression);
+    free(f->key_condition_expression);
+    free(f->projection_expression);
+    value_clear(&f->names);
+    value_clear(&f->values);
+    memset(f, 0, sizeof *f);
+    value_init_null(&f->names);
+    value_init_null(&f->values);
+}
+
+void export_filter_text_copy(struct export_filter_text *dst, const struct export_filter_text *src)
+{
+    dst->filter_expression = xstrdup_or_null(src->filter_expression);
+    dst->key_condition_expression = xstrdup_or_null(src->key_condition_expression);
+    dst->projection_expression = xstrdup_or_null(src->projection_expression);
+    value_copy(&dst->names, &src->names);
+    value_copy(&dst->values, &src->values);
+}
+
+static bool same_or_both_null(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+bool export_filter_text_equal(const struct export_filter_text *a,
+                              const struct export_filter_text *b)
+{
+    if (!a || !b) return a == b;
+    return same_or_both_null(a->filter_expression, b->filter_expression) &&
+           same_or_both_null(a->key_condition_expression, b->key_condition_expression) &&
+           same_or_both_null(a->projection_expression, b->projection_expression) &&
+           value_equal(&a->names, &b->names) && value_equal(&a->values, &b->values);
+}
+
 void export_desc_clear(struct export_desc *d)
 {
     EXPORT_DESC_STRINGS(FREE_STRING);
+    if (d->filter) export_filter_text_clear(d->filter);
+    free(d->filter);
     memset(d, 0, sizeof *d);
 }
 
@@ -70,6 +108,10 @@ void export_desc_copy(struct export_desc *dst, const struct export_desc *src)
 {
     *dst = *src;
     EXPORT_DESC_STRINGS(COPY_STRING);
+    if (src->filter) {
+        dst->filter = xcalloc(1, sizeof *dst->filter);
+        export_filter_text_copy(dst->filter, src->filter);
+    }
 }
 
 bool export_desc_is_incremental(const struct export_desc *d)

@@ -27,6 +27,21 @@ enum transfer_status {
 };
 const char *transfer_status_name(enum transfer_status s);
 
+/* A filtered export's FilterSpecification as its request gave it; every
+ * member owned, NULL (names, values: VALUE_NULL) when absent. */
+struct export_filter_text {
+    char *filter_expression;
+    char *key_condition_expression;
+    char *projection_expression;
+    struct value names;  /* ExpressionAttributeNames: VALUE_M of S */
+    struct value values; /* ExpressionAttributeValues: VALUE_M */
+};
+void export_filter_text_clear(struct export_filter_text *f);
+void export_filter_text_copy(struct export_filter_text *dst, const struct export_filter_text *src);
+/* Whether two FilterSpecifications are the same (NULL: none). */
+bool export_filter_text_equal(const struct export_filter_text *a,
+                              const struct export_filter_text *b);
+
 /* An ExportDescription; every string owned. */
 struct export_desc {
     char *arn;
@@ -51,6 +66,7 @@ struct export_desc {
     char *manifest_key; /* ExportManifest: the summary manifest's key */
     char *failure_code;
     char *failure_message;
+    struct export_filter_text *filter; /* owned; NULL: not a filtered export */
 };
 
 /* How the files of an export came out. */

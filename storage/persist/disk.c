@@ -26,7 +26,9 @@
  * on-demand backups with their items, so that restores work after a restart.
  * Version 4 added the log (wal_log.h): a file records the last unit of the
  * log folded into it, and the changes after it are in the log files next to
- * it - which an older ddbemu would not read, so it must refuse the file. */
+ * it - which an older ddbemu would not read, so it must refuse the file.
+ * Version 5 added the bulk put items operations, so that DescribeBulkOperation
+ * and ListBulkOperations answer after a restart. */
 const char *const disk_migrations[] = {
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE tables(uid INTEGER PRIMARY KEY, state BLOB NOT NULL);"
@@ -43,6 +45,7 @@ const char *const disk_migrations[] = {
     "CREATE TABLE backup_items(arn TEXT NOT NULL, seq INTEGER NOT NULL, item BLOB NOT NULL,"
     "  PRIMARY KEY(arn, seq)) WITHOUT ROWID;",
     "INSERT OR REPLACE INTO meta(key, value) VALUES ('" DISK_META_FOLDED "', 0);",
+    "CREATE TABLE bulk_operations(arn TEXT PRIMARY KEY, state BLOB NOT NULL) WITHOUT ROWID;",
 };
 const size_t disk_migration_count = sizeof disk_migrations / sizeof disk_migrations[0];
 

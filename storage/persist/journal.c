@@ -113,6 +113,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_BACKUP_ITEM_PUT] = "INSERT OR REPLACE INTO backup_items(arn, seq, item) VALUES (?, ?, ?)",
     [ST_BACKUP_DEL] = "DELETE FROM backups WHERE arn = ?",
     [ST_BACKUP_ITEMS_DEL] = "DELETE FROM backup_items WHERE arn = ?",
+    [ST_BULK_PUT] = "INSERT OR REPLACE INTO bulk_operations(arn, state) VALUES (?, ?)",
     [ST_FOLDED] = "INSERT OR REPLACE INTO meta(key, value) VALUES ('" DISK_META_FOLDED "', ?)",
     [ST_BEGIN] = "BEGIN",
     [ST_COMMIT] = "COMMIT",

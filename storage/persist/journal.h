@@ -32,6 +32,7 @@
  *   OP_HISTORY_TRIM  uvar uid, uvar upto
  *   OP_BACKUP_PUT    blob arn, blob state, uvar count, count blobs (items)
  *   OP_BACKUP_DEL    blob arn
+ *   OP_BULK_PUT      blob arn, blob state
  * (numbers in journal_internal.h's enum op). Keys and items are the bytes the SQLite
  * rows hold, so the writer binds them as they are.
  *
@@ -83,7 +84,7 @@ struct journal;
 struct journal_file;
 
 /* The schema version this build writes; files of older versions are upgraded. */
-#define JOURNAL_SCHEMA_VERSION 4
+#define JOURNAL_SCHEMA_VERSION 5
 
 /* ---- opening and closing: no lock needed ---- */
 
@@ -133,6 +134,9 @@ int journal_load_history(struct journal_file *f, journal_history_fn *fn, void *c
 int journal_load_backups(struct journal_file *f, journal_backup_fn *fn, void *ctx, char **why);
 int journal_load_backup_items(struct journal_file *f, journal_backup_item_fn *fn, void *ctx,
                               char **why);
+/* Bulk put items operations, in ARN order. */
+typedef bool journal_bulk_fn(void *ctx, const char *arn, const void *state, size_t state_len);
+int journal_load_bulk(struct journal_file *f, journal_bulk_fn *fn, void *ctx, char **why);
 
 /* The engine-wide state in ddbemu.db, by key: an integer, 0 when never set. */
 #define META_CLOCK_OFFSET  "clock_offset_ms"
@@ -178,6 +182,9 @@ void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_se
 void journal_put_backup(struct journal_file *f, const char *arn, const void *state, size_t len,
                         struct item *const *items, size_t item_count);
 void journal_del_backup(struct journal_file *f, const char *arn);
+/* A bulk put items operation's description (encoded by the caller), which
+ * replaces the one recorded before. */
+void journal_put_bulk(struct journal_file *f, const char *arn, const void *state, size_t len);
 /* Everything of the namespace is gone (the emulator's reset). */
 void journal_reset(struct journal_file *f);
 

@@ -79,6 +79,7 @@ static void run(struct journal_file *f, enum stmt which, const struct op_args *a
     case ST_TABLE_HISTORY_DEL: sqlite3_bind_int64(st, 1, (sqlite3_int64) a->uid); break;
     case ST_STREAM_PUT:
     case ST_BACKUP_PUT:
+    case ST_BULK_PUT:
         sqlite3_bind_text(st, 1, a->text, (int) a->text_len, SQLITE_STATIC);
         sqlite3_bind_blob(st, 2, a->blob, (int) a->blob_len, SQLITE_STATIC);
         break;
@@ -164,6 +165,7 @@ static void read_op(struct codec_in *in, enum op kind, struct op_args *a)
     case OP_TABLE_DEL: a->uid = codec_get_uvar(in); break;
     case OP_STREAM_PUT:
     case OP_BACKUP_PUT:
+    case OP_BULK_PUT:
         a->text = get_blob(in, &a->text_len);
         a->blob = get_blob(in, &a->blob_len);
         if (kind == OP_BACKUP_PUT) a->number = clamp_seq(codec_get_uvar(in)); /* item count */
@@ -228,9 +230,10 @@ static void apply_op(struct journal_file *f, enum op kind, struct op_args *a, st
         break;
     }
     case OP_RESET:
-        exec_or_die(f, "DELETE FROM items; DELETE FROM tables; DELETE FROM stream_records; "
-                       "DELETE FROM streams; DELETE FROM tokens; DELETE FROM pitr_history; "
-                       "DELETE FROM backups; DELETE FROM backup_items;");
+        exec_or_die(f,
+                    "DELETE FROM items; DELETE FROM tables; DELETE FROM stream_records; "
+                    "DELETE FROM streams; DELETE FROM tokens; DELETE FROM pitr_history; "
+                    "DELETE FROM backups; DELETE FROM backup_items; DELETE FROM bulk_operations;");
         break;
     case OP_HISTORY_PUT: run(f, ST_HISTORY_PUT, a); break;
     case OP_HISTORY_TRIM: run(f, ST_HISTORY_TRIM, a); break;
@@ -248,6 +251,7 @@ static void apply_op(struct journal_file *f, enum op kind, struct op_args *a, st
         run(f, ST_BACKUP_DEL, a);
         run(f, ST_BACKUP_ITEMS_DEL, a);
         break;
+    case OP_BULK_PUT: run(f, ST_BULK_PUT, a); break;
     case OP_FILE: break;
     }
 }

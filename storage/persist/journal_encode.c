@@ -197,6 +197,15 @@ void journal_del_backup(struct journal_file *f, const char *arn)
     put_text(op_begin(f, OP_BACKUP_DEL), arn);
 }
 
+void journal_put_bulk(struct journal_file *f, const char *arn, const void *state, size_t len)
+{
+    assert_lock_exclusive();
+    struct text_buf *b = op_begin(f, OP_BULK_PUT);
+
+    put_text(b, arn);
+    put_blob(b, state, len);
+}
+
 void journal_reset(struct journal_file *f)
 {
     assert_lock_exclusive();

@@ -45,6 +45,7 @@ enum op {
     OP_HISTORY_TRIM = 13,
     OP_BACKUP_PUT = 14,
     OP_BACKUP_DEL = 15,
+    OP_BULK_PUT = 16,
 };
 
 /* OP_HISTORY_PUT's flags: which of the two items follow. */
@@ -72,6 +73,7 @@ enum stmt {
     ST_BACKUP_ITEM_PUT,
     ST_BACKUP_DEL,
     ST_BACKUP_ITEMS_DEL,
+    ST_BULK_PUT,
     ST_FOLDED,
     /* A group's transaction: prepared like the rest, since parsing BEGIN and
      * COMMIT again for every group cost about as much as its INSERT. */

@@ -137,6 +137,14 @@ static bool backup_item_row(sqlite3_stmt *st, void *arg)
                                                      (size_t) sqlite3_column_bytes(st, 1));
 }
 
+static bool bulk_row(sqlite3_stmt *st, void *arg)
+{
+    struct load_ctx *l = arg;
+    const char *arn = (const char *) sqlite3_column_text(st, 0);
+    return arn && ((journal_bulk_fn *) l->fn)(l->ctx, arn, sqlite3_column_blob(st, 1),
+                                              (size_t) sqlite3_column_bytes(st, 1));
+}
+
 int journal_load_history(struct journal_file *f, journal_history_fn *fn, void *ctx, char **why)
 {
     struct load_ctx l = {(void *) fn, ctx};
@@ -157,4 +165,10 @@ int journal_load_backup_items(struct journal_file *f, journal_backup_item_fn *fn
     struct load_ctx l = {(void *) fn, ctx};
     return each_row(f, "SELECT arn, item FROM backup_items ORDER BY arn, seq", backup_item_row, &l,
                     why);
+}
+
+int journal_load_bulk(struct journal_file *f, journal_bulk_fn *fn, void *ctx, char **why)
+{
+    struct load_ctx l = {(void *) fn, ctx};
+    return each_row(f, "SELECT arn, state FROM bulk_operations ORDER BY arn", bulk_row, &l, why);
 }

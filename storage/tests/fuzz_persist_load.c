@@ -241,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sqlite3_exec(sq,
                  "BEGIN; DELETE FROM tables; DELETE FROM items; DELETE FROM streams;"
                  " DELETE FROM stream_records; DELETE FROM tokens; DELETE FROM pitr_history;"
-                 " DELETE FROM backups; DELETE FROM backup_items;"
+                 " DELETE FROM backups; DELETE FROM backup_items; DELETE FROM bulk_operations;"
                  " UPDATE meta SET value = 0 WHERE key = '" DISK_META_FOLDED "';",
                  NULL, NULL, NULL);
     while (size >= 3) {

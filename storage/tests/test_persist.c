@@ -16,6 +16,7 @@
 #include "storage/engine/db_tables.h"
 #include "storage/engine/db_ttl.h"
 #include "storage/jobs/backup_record.h"
+#include "storage/jobs/bulk_record.h"
 #include "storage/model/codec.h"
 #include "storage/persist/disk.h"
 #include "storage/tests/check.h"
@@ -505,7 +506,8 @@ static void test_a_version_1_file_is_upgraded(void)
     path = disk_namespace_path(dir, scope.namespace_id);
     CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
     exec_sql(path, "DROP TABLE tokens; DROP TABLE pitr_history; DROP TABLE backups; "
-                   "DROP TABLE backup_items; PRAGMA user_version = 1;");
+                   "DROP TABLE backup_items; DROP TABLE bulk_operations; "
+                   "PRAGMA user_version = 1;");
     CHECK_INT_EQ(user_version(path), 1);
 
     db = db_open_dir(dir, &why);
@@ -686,7 +688,7 @@ static void test_history_and_backups_survive_a_restart_after_an_upgrade(void)
     db_free(db);
     path = disk_namespace_path(dir, scope.namespace_id);
     exec_sql(path, "DROP TABLE pitr_history; DROP TABLE backups; DROP TABLE backup_items; "
-                   "PRAGMA user_version = 2;");
+                   "DROP TABLE bulk_operations; PRAGMA user_version = 2;");
     CHECK_INT_EQ(user_version(path), 2);
 
     db = db_open_dir(dir, &why);
@@ -827,6 +829,146 @@ static void test_one_directory_one_ddbemu(void)
     free(dir);
 }
 
+/* Starts a bulk operation on table and ends it as db_bulk_finish does; its ARN (owned). */
+static char *run_bulk(struct db *db, const char *table, const char *token, bool cancel, bool finish)
+{
+    static const char *const types[] = {"ERROR"};
+    struct bulk_request r = {.table_name = table,
+                             .client_token = token,
+                             .in_bucket = "in-bucket",
+                             .in_prefix = "items/",
+                             .in_format = "DYNAMODB_JSON",
+                             .out_types = types,
+                             .out_type_count = 1,
+                             .out_bucket = "out-bucket",
+                             .has_max_wru = true,
+                             .max_wru = 40};
+    struct bulk_progress p = {.processed_bytes = 123, .has_total_bytes = true, .total_bytes = 456};
+    struct bulk_desc d;
+    struct ddb_error err = {0};
+    enum bulk_status status;
+    char *arn;
+
+    CHECK_INT_EQ(db_bulk_begin(db, &scope, &r, &d, &err), 0);
+    arn = strdup(d.arn);
+    bulk_desc_clear(&d);
+    db_bulk_progress(db, arn, &p);
+    if (cancel) CHECK_INT_EQ(db_cancel_bulk(db, &scope, arn, &status, &err), 0);
+    if (finish) db_bulk_finish(db, arn, NULL, NULL);
+    return arn;
+}
+
+/*
+ * A file of schema version 4 (before bulk operations were kept) is upgraded,
+ * and from then on bulk operations survive a restart: their description,
+ * counters and status, and the two found unfinished at start (the process
+ * was killed) ended - CANCELLED when cancelling, FAILED otherwise.
+ */
+static void test_bulk_operations_survive_a_restart_after_an_upgrade(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path, *done = NULL, *cancelling = NULL, *running = NULL;
+    struct db *db = db_open_dir(dir, &why);
+    struct bulk_desc d;
+    struct ddb_error err = {0};
+    pid_t child;
+    int status;
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "bulk1");
+    create_table(db, "bulk2");
+    create_table(db, "bulk3");
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    exec_sql(path, "DROP TABLE bulk_operations; PRAGMA user_version = 4;");
+    CHECK_INT_EQ(user_version(path), 4);
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    CHECK_INT_EQ(user_version(path), (int64_t) disk_migration_count);
+    done = run_bulk(db, "bulk1", "token-1", false, true);
+    db_free(db);
+
+    /* Two operations left unfinished by a process that is killed. */
+    child = fork();
+    if (child == 0) {
+        struct db *c = db_open_dir(dir, &why);
+        if (!c) _exit(1);
+        free(run_bulk(c, "bulk2", NULL, true, false));
+        free(run_bulk(c, "bulk3", NULL, false, false));
+        _exit(0); /* without closing: as kill -9 leaves it */
+    }
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    CHECK_INT_EQ(db_describe_bulk(db, &scope, done, &d, &err), 0);
+    CHECK_STR_EQ(bulk_status_name(d.status), "COMPLETED");
+    CHECK_STR_EQ(d.table_name, "bulk1");
+    CHECK_STR_EQ(d.client_token, "token-1");
+    CHECK_STR_EQ(d.in_prefix, "items/");
+    CHECK_STR_EQ(d.out_types[0], "ERROR");
+    CHECK_INT_EQ(d.max_wru, 40);
+    CHECK_INT_EQ(d.processed_bytes, 123);
+    CHECK_INT_EQ(d.total_bytes, 456);
+    CHECK(d.end_ms >= d.start_ms && d.end_ms > 0);
+    bulk_desc_clear(&d);
+    {
+        struct bulk_desc *list = NULL;
+        size_t count = 0;
+        bool more = false;
+        db_list_bulk(db, &scope, 0, 10, &list, &count, &more);
+        CHECK_INT_EQ(count, 3);
+        if (count == 3) {
+            /* Newest first. */
+            CHECK_STR_EQ(list[0].table_name, "bulk3");
+            CHECK_STR_EQ(bulk_status_name(list[0].status), "FAILED");
+            CHECK_STR_EQ(list[0].failure_code, "InternalServerError");
+            CHECK_STR_EQ(list[1].table_name, "bulk2");
+            CHECK_STR_EQ(bulk_status_name(list[1].status), "CANCELLED");
+            CHECK_STR_EQ(list[2].arn, done);
+            running = strdup(list[0].arn);
+            cancelling = strdup(list[1].arn);
+        }
+        for (size_t i = 0; i < count; i++)
+            bulk_desc_clear(&list[i]);
+        free(list);
+    }
+    db_free(db);
+out:
+    free(done);
+    free(cancelling);
+    free(running);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* A damaged bulk operation record refuses the directory, with a reason. */
+static void test_a_damaged_bulk_record_is_refused(void)
+{
+    char *dir = temp_dir(), *why = NULL, *path;
+    struct db *db = db_open_dir(dir, &why);
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "bulk1");
+    free(run_bulk(db, "bulk1", NULL, false, true));
+    db_free(db);
+    path = disk_namespace_path(dir, scope.namespace_id);
+    exec_sql(path, "UPDATE bulk_operations SET state = x'07ff01'");
+    db = db_open_dir(dir, &why);
+    CHECK(db == NULL);
+    CHECK(why != NULL);
+    db_free(db);
+    free(why);
+    free(path);
+    remove_dir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     RUN(test_values_round_trip);
@@ -841,6 +983,8 @@ int main(void)
     RUN(test_empty_records_are_refused);
     RUN(test_repeated_fields_are_not_leaked);
     RUN(test_history_and_backups_survive_a_restart_after_an_upgrade);
+    RUN(test_bulk_operations_survive_a_restart_after_an_upgrade);
+    RUN(test_a_damaged_bulk_record_is_refused);
     RUN(test_recovery_without_kept_history_starts_at_load);
     RUN(test_newer_and_foreign_files_are_refused);
     RUN(test_one_directory_one_ddbemu);
