@@ -17,7 +17,7 @@ export interface StartOptions {
   /** The binary to run (default: DDBEMU_BIN, else the one for this platform). */
   binary?: string;
   /** Environment of the server process (default: this process's). */
-  env?: NodeJS.ProcessEnv;
+  env?: Record<string, string | undefined>;
   /** How long to wait for the server to answer (default 30000). */
   startupTimeoutMs?: number;
   /** Receives the server's log output (stderr) as it arrives. */
