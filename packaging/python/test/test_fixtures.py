@@ -49,10 +49,11 @@ def test_each_test_starts_empty(request, ddbemu_client, attempt):
     make_table(ddbemu_client, "same")
 
 
-def test_worker_key(request, ddbemu_access_key, worker_id):
+def test_worker_key(request, ddbemu_access_key):
     """Per-worker isolation: the key names the pytest-xdist worker."""
     if request.config.getoption("ddbemu_isolation") != "worker":
         pytest.skip("only with --ddbemu-isolation=worker")
+    worker_id = request.getfixturevalue("worker_id")  # pytest-xdist's fixture
     assert ddbemu_access_key == f"ddbemu{worker_id}"
 
 

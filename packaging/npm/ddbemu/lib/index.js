@@ -6,8 +6,9 @@
 // parallel runs never collide), learns the port from the one line the server
 // prints once it listens ("ddbemu listening on http://HOST:PORT"), then waits
 // until GET / answers before it resolves. The server is a child process: it is
-// stopped with SIGTERM by stop(), and killed when this Node process exits, so
-// a test run that forgets stop() leaves no server behind.
+// stopped with SIGTERM by stop(), and killed when this Node process exits
+// (normally, or through process.exit()), so that a test run that forgets
+// stop() leaves no server behind.
 "use strict";
 
 const { spawn } = require("node:child_process");
@@ -16,6 +17,23 @@ const { binaryPath } = require("./binary.js");
 const LISTENING = /^ddbemu listening on (http:\/\/\S+)$/m;
 const STDERR_KEPT = 16 * 1024; // the tail of stderr quoted in error messages
 const STOP_GRACE_MS = 10000; // SIGKILL after this long without exiting
+
+// Servers not stopped yet; one "exit" listener kills them all (a listener per
+// server would trip Node's MaxListenersExceededWarning past ten servers).
+const running = new Set();
+let exitHookInstalled = false;
+
+function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
+}
+
+function track(child) {
+  if (!exitHookInstalled) {
+    process.on("exit", killRunning);
+    exitHookInstalled = true;
+  }
+  running.add(child);
+}
 
 function buildArgs(options) {
   const args = ["--host", options.host ?? "127.0.0.1", "--port", String(options.port ?? 0)];
@@ -73,11 +91,10 @@ async function start(options = {}) {
     }
     if (options.onStderr) options.onStderr(chunk);
   });
-  const killOnExit = () => child.kill("SIGKILL");
-  process.on("exit", killOnExit);
+  track(child);
 
   const fail = async (why) => {
-    process.removeListener("exit", killOnExit);
+    running.delete(child);
     if (!exited && !spawnError) {
       child.kill("SIGKILL");
       await exitPromise;
@@ -104,7 +121,7 @@ async function start(options = {}) {
     stop() {
       if (!stopping) {
         stopping = (async () => {
-          process.removeListener("exit", killOnExit);
+          running.delete(child);
           if (exited) return;
           child.kill("SIGTERM");
           const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);

@@ -151,6 +151,8 @@ def _shared_endpoint(config, state_dir):
                 return json.load(f)["endpoint"]
         server = Server(log_path=os.path.join(state_dir, "server.log"), **_server_options(config))
         server.start()
+        # Kept referenced until the worker exits: the controller stops it.
+        config._ddbemu_shared_server = server
         with open(record + ".tmp", "w") as f:
             json.dump({"endpoint": server.endpoint, "pid": server.pid}, f)
         os.replace(record + ".tmp", record)
