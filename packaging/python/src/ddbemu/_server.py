@@ -10,6 +10,8 @@ outlives the worker that started it, and a pipe whose reader is gone would
 kill it with SIGPIPE at its next log line.
 """
 
+from __future__ import annotations
+
 import http.client
 import os
 import re
@@ -18,6 +20,7 @@ import subprocess
 import tempfile
 import time
 import urllib.parse
+from typing import Iterable, Mapping, Optional
 
 _LISTENING = re.compile(r"^ddbemu listening on (http://\S+)$", re.MULTILINE)
 _PACKAGED_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "ddbemu")
@@ -34,7 +37,7 @@ class ServerError(RuntimeError):
     """The server could not be started (the message quotes its log)."""
 
 
-def binary_path():
+def binary_path() -> str:
     """The ddbemu binary: $DDBEMU_BIN if set, else the one in this wheel."""
     return os.environ.get("DDBEMU_BIN") or _PACKAGED_BINARY
 
@@ -52,16 +55,16 @@ class Server:
     def __init__(
         self,
         *,
-        host="127.0.0.1",
-        port=0,
-        shared_db=False,
-        db_path=None,
-        args=(),
-        binary=None,
-        env=None,
-        log_path=None,
-        startup_timeout=30.0,
-    ):
+        host: str = "127.0.0.1",
+        port: int = 0,
+        shared_db: bool = False,
+        db_path: Optional[str | os.PathLike[str]] = None,
+        args: Iterable[str] = (),
+        binary: Optional[str] = None,
+        env: Optional[Mapping[str, str]] = None,
+        log_path: Optional[str] = None,
+        startup_timeout: float = 30.0,
+    ) -> None:
         self.binary = binary or binary_path()
         self.command = [self.binary, "--host", host, "--port", str(port)]
         if shared_db:
@@ -73,30 +76,36 @@ class Server:
         self.startup_timeout = startup_timeout
         self.log_path = log_path
         self._own_log = log_path is None
-        self.process = None
-        self.endpoint = None
-        self.host = None
-        self.port = None
+        self.process: Optional[subprocess.Popen[bytes]] = None
+        self.endpoint: Optional[str] = None  # "http://127.0.0.1:PORT" once started
+        self.host: Optional[str] = None
+        self.port: Optional[int] = None
 
     @property
-    def pid(self):
+    def pid(self) -> Optional[int]:
         return self.process.pid if self.process else None
 
-    def boto3_kwargs(self, access_key=DEFAULT_ACCESS_KEY, region=DEFAULT_REGION):
+    def boto3_kwargs(
+        self, access_key: str = DEFAULT_ACCESS_KEY, region: str = DEFAULT_REGION
+    ) -> dict[str, str]:
         """Keyword arguments for boto3.client/resource("dynamodb", ...)."""
+        if self.endpoint is None:
+            raise ServerError("the server is not started")
         return endpoint_kwargs(self.endpoint, access_key, region)
 
-    def log_text(self):
+    def log_text(self) -> str:
+        if self.log_path is None:
+            return ""
         try:
             with open(self.log_path, "r", errors="replace") as f:
                 return f.read()
-        except (OSError, TypeError):
+        except OSError:
             return ""
 
-    def start(self):
+    def start(self) -> "Server":
         if self.process is not None:
             raise ServerError("this Server was already started")
-        if self._own_log:
+        if self.log_path is None:
             fd, self.log_path = tempfile.mkstemp(prefix="ddbemu-", suffix=".log")
             os.close(fd)
         with open(self.log_path, "wb") as log:
@@ -118,7 +127,8 @@ class Server:
             raise
         return self
 
-    def _wait_until_answering(self):
+    def _wait_until_answering(self) -> None:
+        assert self.process is not None
         deadline = time.monotonic() + self.startup_timeout
         while True:
             if self.process.poll() is not None:
@@ -132,7 +142,7 @@ class Server:
                     self.endpoint = match.group(1)
                     url = urllib.parse.urlsplit(self.endpoint)
                     self.host, self.port = url.hostname, url.port
-            if self.endpoint is not None and _answers(self.host, self.port):
+            if self.host is not None and self.port is not None and _answers(self.host, self.port):
                 return
             if time.monotonic() > deadline:
                 raise ServerError(
@@ -141,7 +151,7 @@ class Server:
                 )
             time.sleep(0.02)
 
-    def stop(self, timeout=10.0):
+    def stop(self, timeout: float = 10.0) -> Optional[int]:
         """SIGTERM, then SIGKILL after ``timeout`` seconds; returns the exit status."""
         if self.process is None:
             return None
@@ -155,25 +165,26 @@ class Server:
         self._remove_own_log()
         return self.process.returncode
 
-    def _remove_own_log(self):
+    def _remove_own_log(self) -> None:
         if self._own_log and self.log_path:
             try:
                 os.unlink(self.log_path)
             except OSError:
                 pass
 
-    def __enter__(self):
+    def __enter__(self) -> "Server":
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
-        return False
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<ddbemu.Server {self.endpoint or 'not started'} pid={self.pid}>"
 
 
-def endpoint_kwargs(endpoint, access_key=DEFAULT_ACCESS_KEY, region=DEFAULT_REGION):
+def endpoint_kwargs(
+    endpoint: str, access_key: str = DEFAULT_ACCESS_KEY, region: str = DEFAULT_REGION
+) -> dict[str, str]:
     return {
         "endpoint_url": endpoint,
         "region_name": region,
@@ -182,7 +193,7 @@ def endpoint_kwargs(endpoint, access_key=DEFAULT_ACCESS_KEY, region=DEFAULT_REGI
     }
 
 
-def _answers(host, port):
+def _answers(host: str, port: int) -> bool:
     try:
         conn = http.client.HTTPConnection(host, port, timeout=1)
         try:
