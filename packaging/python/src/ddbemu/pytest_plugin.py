@@ -80,9 +80,14 @@ def pytest_addoption(parser):
 
 
 def _server_options(config):
+    # Paths as the user typed them, from where pytest was invoked (an xdist
+    # worker may run elsewhere).
+    where = str(config.invocation_params.dir)
+    binary = config.getoption("ddbemu_bin")
+    db_path = config.getoption("ddbemu_db_path")
     return {
-        "binary": config.getoption("ddbemu_bin") or binary_path(),
-        "db_path": config.getoption("ddbemu_db_path"),
+        "binary": os.path.join(where, binary) if binary else binary_path(),
+        "db_path": os.path.join(where, db_path) if db_path else None,
         "args": config.getoption("ddbemu_arg"),
     }
 
