@@ -14,7 +14,8 @@
 const { spawn } = require("node:child_process");
 const { binaryPath } = require("./binary.js");
 
-const LISTENING = /^ddbemu listening on (http:\/\/\S+)$/m;
+// The whole line, newline included: a chunk may end in the middle of the port.
+const LISTENING = /^ddbemu listening on (http:\/\/\S+)\n/m;
 const STDERR_KEPT = 16 * 1024; // the tail of stderr quoted in error messages
 const STOP_GRACE_MS = 10000; // SIGKILL after this long without exiting
 

@@ -22,7 +22,8 @@ import time
 import urllib.parse
 from typing import Iterable, Mapping, Optional
 
-_LISTENING = re.compile(r"^ddbemu listening on (http://\S+)$", re.MULTILINE)
+# The whole line, newline included: the file may be read mid-line.
+_LISTENING = re.compile(r"^ddbemu listening on (http://\S+)\n", re.MULTILINE)
 _PACKAGED_BINARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "ddbemu")
 
 # Dummy credentials: ddbemu verifies no signature unless started with
