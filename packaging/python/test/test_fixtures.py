@@ -67,3 +67,4 @@ def test_db_path_session(ddbemu_client):
         assert got["Item"] == {"pk": {"S": "k"}}
     else:
         pytest.skip("only in the --ddbemu-db-path runs")
+
