@@ -173,6 +173,17 @@ static int apply_init(struct config *cfg, const char *value)
     return 0;
 }
 
+/* --faults FILE: read by emulator/faults_file.c once the options are parsed. */
+static int apply_faults(struct config *cfg, const char *value)
+{
+    if (!value[0]) {
+        fprintf(stderr, "ddbemu: --faults: give a file of fault rules (JSON)\n");
+        return -1;
+    }
+    cfg->faults_file = value;
+    return 0;
+}
+
 static int apply_log_level(struct config *cfg, const char *value)
 {
     static const char *const names[] = {"error", "warn", "info", "debug"};
@@ -353,6 +364,11 @@ static const struct option_row options[] = {
      "template (JSON or YAML) or a CreateTable request JSON,\n"
      "for access key 'local' in us-east-1 (all with --shared-db)",
      apply_init},
+    {"faults", NULL, "FILE",
+     "fault rules in force from the start (JSON: a rule, a\n"
+     "list, or {\"faults\": [...]}; docs/testing.md); change\n"
+     "them at run time through /ddbemu/faults",
+     apply_faults},
     {"s3-dir", NULL, "DIR",
      "S3 for ExportTableToPointInTime and ImportTable: each\n"
      "folder of DIR is a bucket (without it, every bucket\n"

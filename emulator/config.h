@@ -47,6 +47,7 @@ struct config {
     unsigned request_timeout_s;    /* --request-timeout: a body's time to arrive */
     const char *init_files[CONFIG_MAX_INIT]; /* --init, in order; point into argv */
     size_t init_count;
+    const char *faults_file; /* --faults FILE: fault rules in force from the start; NULL: none */
 };
 
 /* What config_parse decided. */

@@ -6,10 +6,12 @@
  * -> stop in reverse order (the engine last: with --db-path it flushes).
  */
 #include "api/control/control.h"
+#include "api/faults/faults.h"
 #include "api/http/dispatch.h"
 #include "api/http/server.h"
 #include "emulator/config.h"
 #include "emulator/credentials_file.h"
+#include "emulator/faults_file.h"
 #include "emulator/fd_limit.h"
 #include "emulator/healthcheck.h"
 #include "emulator/init_files.h"
@@ -34,6 +36,7 @@ int main(int argc, char **argv)
     struct sweeper *sweeper;
     struct db *db;
     struct credentials *credentials = NULL;
+    struct fault_set *faults;
     const char *error = NULL;
     bool ipv6;
 
@@ -88,6 +91,16 @@ int main(int argc, char **argv)
         credentials_free(credentials);
         return 1;
     }
+    /* --faults: in force from the first request (the --init requests above
+     * are the process's own and never faulted). */
+    faults = fault_set_new();
+    ctx.faults = faults;
+    if (cfg.faults_file && faults_file_load(cfg.faults_file, faults) != 0) {
+        fault_set_free(faults);
+        db_free(db);
+        credentials_free(credentials);
+        return 2;
+    }
 
     server_config_init(&server_cfg);
     server_cfg.max_connections = fd_limit_fit(cfg.max_connections);
@@ -107,6 +120,7 @@ int main(int argc, char **argv)
     if (!server) {
         fprintf(stderr, "ddbemu: cannot listen on %s port %u: %s\n", cfg.host, (unsigned) cfg.port,
                 error);
+        fault_set_free(faults);
         db_free(db);
         credentials_free(credentials);
         return 1;
@@ -122,6 +136,7 @@ int main(int argc, char **argv)
     if (!sweeper) {
         fprintf(stderr, "ddbemu: cannot start the TTL sweeper thread\n");
         server_stop(server);
+        fault_set_free(faults);
         db_free(db);
         credentials_free(credentials);
         return 1;
@@ -132,6 +147,7 @@ int main(int argc, char **argv)
     /* Reverse order of start. */
     sweeper_stop(sweeper);
     server_stop(server);
+    fault_set_free(faults);
     db_free(db);
     credentials_free(credentials);
     return 0;

@@ -9,6 +9,7 @@
  */
 #include "api/control/control.h"
 
+#include "api/control/faults.h"
 #include "api/control/init.h"
 #include "api/control/insight.h"
 #include "api/control/shapes.h"
@@ -42,7 +43,8 @@ static void reply_unknown(struct http_response *resp)
 {
     reply_error(resp, 404,
                 "unknown control endpoint (see README.md: /ddbemu/clock, /ddbemu/ttl/sweep, "
-                "/ddbemu/reset, /ddbemu/insight, /ddbemu/ui, /ddbemu/init, /ddbemu/shapes)");
+                "/ddbemu/reset, /ddbemu/insight, /ddbemu/ui, /ddbemu/init, /ddbemu/shapes, "
+                "/ddbemu/faults)");
 }
 
 /* {"now_ms": N, "now": ISO 8601 UTC with milliseconds}. */
@@ -197,11 +199,19 @@ static void route_shapes(const struct api_context *ctx, const struct http_reques
         reply_unknown(resp);
 }
 
+/* Fault rules (faults.h). */
+static void route_faults(const struct api_context *ctx, const struct http_request *req,
+                         const char *what, json_t *body, struct http_response *resp)
+{
+    (void) body;
+    faults_http_handle(ctx, req, what, resp);
+}
+
 static const struct control_route routes[] = {
     {"init", false, false, route_init},      {"clock", false, true, route_clock},
     {"ttl/sweep", false, true, route_sweep}, {"reset", false, true, route_reset},
     {"insight", true, true, route_insight},  {"ui", true, true, route_ui},
-    {"shapes", false, false, route_shapes},
+    {"shapes", false, false, route_shapes},  {"faults", true, false, route_faults},
 };
 
 /* Whether what is path, or (prefix) below it. */

@@ -24,6 +24,8 @@
  *   POST /ddbemu/init         tables from a design document (init.h)
  *   GET  /ddbemu/shapes       every operation's request members, as its field
  *                             table declares them (shapes.h)
+ *   GET|POST|DELETE /ddbemu/faults[/<id>]
+ *                             fault rules: list, add, remove, clear (faults.h)
  *
  * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
  */

@@ -28,6 +28,7 @@
  */
 #include "api/http/dispatch.h"
 
+#include "api/faults/faults.h"
 #include "api/http/auth.h"
 #include "api/http/cors.h"
 #include "api/http/encoding.h"
@@ -154,12 +155,62 @@ static void handle_get(const struct api_context *ctx, const struct http_request 
     response_set_body(resp, 200, NULL, text, len);
 }
 
-/* Runs the operation: shape check, handler, reply. Takes body. */
+/* The operation's name: the part of its X-Amz-Target after the '.'. */
+static const char *operation_name(const struct operation *op)
+{
+    const char *dot = strrchr(op->target, '.');
+    return dot ? dot + 1 : op->target;
+}
+
+/* The handler's success answer as text (owned): reply_body as written, or
+ * reply serialized; NULL with *len 0 for no body at all (reply_empty). */
+static char *answer_text(struct api_request *rq, size_t *len)
+{
+    char *text;
+
+    *len = 0;
+    if (rq->reply_body.len) return json_out_take(&rq->reply_body, len);
+    if (rq->reply_empty) return NULL;
+    text = json_dumps(rq->reply ? rq->reply : json_object(), JSON_COMPACT);
+    if (!text) abort(); /* only on allocation failure */
+    *len = strlen(text);
+    return text;
+}
+
+/* Answers a successful handler's result, after the fault decided for the
+ * call (faults.h) had its say: a partial batch adds what it withheld, a
+ * lost answer replaces it. */
+static void reply_success(struct api_request *rq, struct fault_decision *fault,
+                          const char *content_type, struct http_response *resp)
+{
+    size_t len;
+    char *text;
+
+    assert(!ddb_error_is_set(&rq->err));
+    if (fault->kind == FAULT_LOSE_500) {
+        reply_error(resp, content_type, &fault->err, NULL);
+        return;
+    }
+    text = answer_text(rq, &len);
+    if (fault->kind == FAULT_UNPROCESSED) {
+        size_t with_len;
+        char *with = fault_unprocessed_answer(fault, text, len, &with_len);
+        if (with) {
+            free(text);
+            text = with;
+            len = with_len;
+        }
+    }
+    response_set_body(resp, 200, content_type, text, len);
+}
+
+/* Runs the operation: shape check, faults, handler, reply. Takes body. */
 static void run_operation(const struct api_context *ctx, const struct operation *op,
                           const struct auth_identity *cred, json_t *body, const char *content_type,
                           const char *host, struct http_response *resp)
 {
     struct api_request rq;
+    struct fault_decision fault = {0};
 
     memset(&rq, 0, sizeof rq);
     rq.host = host;
@@ -173,22 +224,35 @@ static void run_operation(const struct api_context *ctx, const struct operation 
     if (shape_check(op->fields, rq.body, &rq.err) != 0 ||
         shape_resolve_table_refs(op->fields, rq.body, rq.scope.region, &rq.err) != 0) {
         reply_error(resp, content_type, &rq.err, &rq.failure);
+        goto out;
+    }
+    /* Faults (faults.h) are decided once the request is known to be well
+     * formed, as DynamoDB refuses a malformed request before it throttles. */
+    if (fault_set_active(ctx->faults)) {
+        struct fault_call call = {operation_name(op), cred->access_key, rq.body};
+        fault_set_decide(ctx->faults, &call, db_now_ms(ctx->db), &fault);
+    }
+    if (fault.kind == FAULT_ERROR || fault.kind == FAULT_CANCEL) {
+        reply_error(resp, content_type, &fault.err, &fault.failure);
+    } else if (fault.kind == FAULT_UNPROCESSED && fault.request_emptied) {
+        size_t len;
+        char *text = fault_unprocessed_answer(&fault, NULL, 0, &len);
+        response_set_body(resp, 200, content_type, text, len);
     } else if (op->handler(&rq) != 0) {
         if (!ddb_error_is_set(&rq.err))
             ddb_error_set(&rq.err, DDB_INTERNAL_SERVER_ERROR, "Internal server error");
-        reply_error(resp, content_type, &rq.err, &rq.failure);
-    } else if (rq.reply_body.len) {
-        size_t len;
-        char *text = json_out_take(&rq.reply_body, &len);
-        assert(!ddb_error_is_set(&rq.err) && !rq.reply);
-        response_set_body(resp, 200, content_type, text, len);
-    } else if (rq.reply_empty) {
-        assert(!ddb_error_is_set(&rq.err) && !rq.reply);
-        response_set_body(resp, 200, content_type, NULL, 0);
+        if (fault.kind == FAULT_LOSE_500)
+            reply_error(resp, content_type, &fault.err, NULL);
+        else
+            reply_error(resp, content_type, &rq.err, &rq.failure);
     } else {
-        assert(!ddb_error_is_set(&rq.err));
-        response_success(resp, content_type, rq.reply);
+        reply_success(&rq, &fault, content_type, resp);
     }
+    /* After the call has done its work: the answer is held, or lost. */
+    if (fault.kind == FAULT_LATENCY) resp->delay_ms = fault.delay_ms;
+    if (fault.kind == FAULT_LOSE_RESET) resp->reset_connection = true;
+out:
+    fault_decision_clear(&fault);
     json_out_clear(&rq.reply_body);
     json_decref(rq.reply);
     json_decref(rq.body);
@@ -354,6 +418,9 @@ int api_call(const struct api_context *ctx, const char *access_key, const char *
     struct api_config trusted;
     struct api_context inside = *ctx;
     int status;
+
+    /* The process's own requests are never faulted. */
+    inside.faults = NULL;
 
     /* The process's own requests (--init, and a design a control request
      * sent, already authenticated) carry no real signature: not checked. */

@@ -19,6 +19,7 @@
 #include "api/ops/request.h"
 
 struct api_context;
+struct fault_set;
 
 /* The emulator-only control interface's one entry point (api/control/
  * control.h): answers a request under API_CONTROL_PREFIX into resp. Taken
@@ -36,6 +37,9 @@ struct api_context {
     const struct operation *operations; /* api_operations; tests pass their own table */
     const char *health_region; /* region GET / names without a Host header; NULL: "us-east-1" */
     api_control_fn *control;   /* control_handle; NULL: no control interface */
+    /* The fault rules in force (api/faults/faults.h: --faults, /ddbemu/faults);
+     * NULL: none. The set guards itself: shared by every thread. */
+    struct fault_set *faults;
 };
 
 /* The Server header of every DynamoDB answer, success or error: the word

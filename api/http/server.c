@@ -47,6 +47,7 @@
 #include "api/http/server.h"
 
 #include "api/http/deadline.h"
+#include "api/http/delay.h"
 #include "storage/base/alloc.h"
 
 #include <assert.h>
@@ -72,6 +73,7 @@ struct server {
     struct sockaddr_storage addr;
     uint16_t port;
     struct deadline *deadline;            /* the request deadline watcher */
+    struct delay *delay;                  /* the timer of held answers (delay.h) */
     atomic_int active;                    /* requests being handled now */
     atomic_bool stopping;                 /* server_stop has begun: no request is handled */
     atomic_uint connections;              /* open now */
@@ -104,6 +106,8 @@ struct request_state {
     struct http_field *query;
     size_t query_count;
     size_t query_cap;
+    bool holding;              /* the connection is suspended; held is its answer */
+    struct http_response held; /* owned while holding */
 };
 
 /* ---- struct http_request / http_response helpers ---- */
@@ -339,6 +343,24 @@ static enum MHD_Result send_response(const struct server *srv, struct MHD_Connec
     return ret;
 }
 
+/* Closes the connection without an answer, with a TCP reset (SO_LINGER 0),
+ * as a connection the network lost mid-answer looks to the client. */
+static enum MHD_Result reset_connection(struct MHD_Connection *conn, struct http_response *resp)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    struct linger hard = {.l_onoff = 1, .l_linger = 0};
+
+    if (info) setsockopt(info->connect_fd, SOL_SOCKET, SO_LINGER, &hard, sizeof hard);
+    http_response_clear(resp);
+    return MHD_NO;
+}
+
+static void resume_connection(void *conn)
+{
+    MHD_resume_connection(conn);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -372,6 +394,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             }
         }
         return MHD_YES;
+    }
+    if (st->holding) {
+        /* Resumed after a delay (delay.h): the answer is due now. */
+        st->holding = false;
+        return send_response(srv, conn, &st->held);
     }
     if (*upload_data_size == 0) {
         /* The last call: the whole request is here. */
@@ -428,6 +455,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         struct http_response resp;
         memset(&resp, 0, sizeof resp);
         srv->config.handler(srv->config.handler_arg, &req, &resp);
+        if (resp.reset_connection) {
+            atomic_fetch_sub(&srv->active, 1);
+            return reset_connection(conn, &resp);
+        }
+        if (resp.delay_ms) {
+            /* Held without holding this worker (delay.h); counted as active
+             * until handed over, so that server_stop flushes it. */
+            st->held = resp;
+            st->holding = true;
+            MHD_suspend_connection(conn);
+            delay_hold(srv->delay, conn, resp.delay_ms);
+            atomic_fetch_sub(&srv->active, 1);
+            return MHD_YES;
+        }
         atomic_fetch_sub(&srv->active, 1);
         return send_response(srv, conn, &resp);
     }
@@ -456,6 +497,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void) toe;
     if (!st) return;
     body_free(cls, st);
+    if (st->holding) http_response_clear(&st->held);
     free(st->headers);
     free(st->query);
     free(st);
@@ -537,7 +579,8 @@ struct server *server_start(const struct server_config *config, const char **err
     struct server *srv = xcalloc(1, sizeof *srv);
     struct addrinfo hints, *res = NULL;
     char port[8];
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
+                     MHD_ALLOW_SUSPEND_RESUME;
     unsigned threads = config->threads ? config->threads : default_threads();
     const union MHD_DaemonInfo *info;
     int gai;
@@ -569,6 +612,7 @@ struct server *server_start(const struct server_config *config, const char **err
     flags |= MHD_USE_POLL;
 
     srv->deadline = deadline_start(config->request_timeout_s);
+    srv->delay = delay_start(resume_connection);
     /* The logger first: libmicrohttpd uses its own for options before it. */
     srv->daemon = MHD_start_daemon(
         flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
@@ -586,6 +630,7 @@ struct server *server_start(const struct server_config *config, const char **err
     srv->port = info ? info->port : config->port;
     return srv;
 fail:
+    delay_free(srv->delay);
     deadline_free(srv->deadline);
     free(srv->host);
     free(srv);
@@ -612,6 +657,9 @@ void server_stop(struct server *server)
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
+    /* No handler runs now, so nothing more is held: held answers are
+     * resumed at once, before libmicrohttpd frees their connections. */
+    delay_free(server->delay);
     MHD_stop_daemon(server->daemon);
     if (listener != MHD_INVALID_SOCKET) close(listener); /* quiesced: ours to close */
     deadline_free(server->deadline);

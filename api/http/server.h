@@ -49,6 +49,11 @@ struct http_response {
         char *value; /* owned */
     } headers[HTTP_MAX_RESPONSE_HEADERS];
     size_t header_count;
+    /* Set by a fault (api/faults/faults.h) after the request has done its work:
+     * the answer is held this long (real time) without holding a worker
+     * thread, or the connection is reset instead of answered. */
+    unsigned delay_ms;
+    bool reset_connection;
 };
 
 /* The value of header name (case-insensitive) in req, or NULL. */

@@ -67,7 +67,9 @@
     X(INVALID_RESTORE_TIME, 400, DDB_NS_DYNAMODB "InvalidRestoreTimeException", "message")    \
     X(POLICY_NOT_FOUND, 400, DDB_NS_DYNAMODB "PolicyNotFoundException", "message")           \
     X(GLOBAL_TABLE_NOT_FOUND, 400, DDB_NS_DYNAMODB "GlobalTableNotFoundException", "message")  \
-    X(INTERNAL_SERVER_ERROR, 500, DDB_NS_DYNAMODB "InternalServerError", "message")
+    X(REQUEST_LIMIT_EXCEEDED, 400, DDB_NS_DYNAMODB "RequestLimitExceeded", "message")         \
+    X(INTERNAL_SERVER_ERROR, 500, DDB_NS_DYNAMODB "InternalServerError", "message")          \
+    X(SERVICE_UNAVAILABLE, 503, DDB_NS_DYNAMODB "ServiceUnavailable", "message")
 /* clang-format on */
 
 enum ddb_error_code {
