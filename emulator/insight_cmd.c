@@ -1,6 +1,8 @@
 /*
  * insight_cmd.c - `ddbemu insight [--endpoint URL] [--table NAME]
- * [--access-key KEY --region REGION] [--json] [--reset]`.
+ * [--access-key KEY --region REGION] [--json] [--reset]`, and the design
+ * gate `ddbemu insight --check [RULES] [--db-path DIR] [--output FILE]`
+ * (insight_check.h judges, insight_rules.h reads RULES).
  *
  * A client of the control interface, nothing more: the report is computed by
  * the server (api/control/insight.c renders it, storage/insight/ counts and
@@ -11,6 +13,9 @@
 #include "emulator/insight_cmd.h"
 
 #include "api/client/http_client.h"
+#include "emulator/insight_check.h"
+#include "emulator/insight_rules.h"
+#include "emulator/report_file.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -24,23 +29,32 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: ddbemu insight [--endpoint URL] [--table NAME] [--access-key KEY --region "
-            "REGION] [--json] [--reset]\n"
-            "\n"
-            "Prints the access-pattern report of a running ddbemu: requests, items read and\n"
-            "returned, capacity units as AWS charges them, partition heat against the\n"
-            "3,000 RCU / 1,000 WCU per-partition limits, item sizes, monthly cost and findings.\n"
-            "\n"
-            "  --endpoint URL      the ddbemu to ask (default " DEFAULT_ENDPOINT ")\n"
-            "  --table NAME        one table only\n"
-            "  --access-key KEY    with --region: only the tables that credential sees\n"
-            "  --region REGION\n"
-            "  --json              print the JSON as served (GET /ddbemu/insight)\n"
-            "  --reset             set the counters back to zero instead\n"
-            "\n"
-            "With AWS_SECRET_ACCESS_KEY (and AWS_ACCESS_KEY_ID) set, requests are signed for\n"
-            "real, as a ddbemu started with --credentials off loopback asks.\n");
+    fprintf(
+        f, "usage: ddbemu insight [--endpoint URL] [--table NAME] [--access-key KEY --region "
+           "REGION] [--json] [--reset]\n"
+           "       ddbemu insight --check [RULES] [--endpoint URL | --db-path DIR] [--table NAME]\n"
+           "                      [--access-key KEY --region REGION] [--output FILE]\n"
+           "\n"
+           "Prints the access-pattern report of a running ddbemu: requests, items read and\n"
+           "returned, capacity units as AWS charges them, partition heat against the\n"
+           "3,000 RCU / 1,000 WCU per-partition limits, item sizes, monthly cost and findings.\n"
+           "\n"
+           "  --endpoint URL      the ddbemu to ask (default " DEFAULT_ENDPOINT ")\n"
+           "  --table NAME        one table only\n"
+           "  --access-key KEY    with --region: only the tables that credential sees\n"
+           "  --region REGION\n"
+           "  --json              print the JSON as served (GET /ddbemu/insight)\n"
+           "  --reset             set the counters back to zero instead\n"
+           "\n"
+           "  --check [RULES]     the design gate: judge the report against rules (defaults,\n"
+           "                      or the RULES file, JSON or YAML; docs/testing.md), print a\n"
+           "                      Markdown report and exit 1 when a rule is broken\n"
+           "  --db-path DIR       judge the report a server with --db-path DIR left there when\n"
+           "                      it stopped, instead of asking a running one\n"
+           "  --output FILE       write the Markdown report to FILE instead of stdout\n"
+           "\n"
+           "With AWS_SECRET_ACCESS_KEY (and AWS_ACCESS_KEY_ID) set, requests are signed for\n"
+           "real, as a ddbemu started with --credentials off loopback asks.\n");
 }
 
 static double num(const json_t *obj, const char *key)
@@ -258,6 +272,60 @@ static void print_report(const json_t *report)
         print_table(json_array_get(tables, i), json_object_get(report, "limits"));
 }
 
+/* The design gate over a report: 0 passed, 1 a rule is broken, 2 the rules
+ * or the output cannot be used. */
+static int gate(const json_t *report, const char *rules_path, const char *output)
+{
+    struct gate_config config;
+    FILE *out = stdout;
+    size_t findings;
+
+    gate_config_defaults(&config);
+    if (rules_path && gate_config_load(&config, rules_path) != 0) {
+        gate_config_clear(&config);
+        return 2;
+    }
+    if (output && !(out = fopen(output, "w"))) {
+        perror(output);
+        gate_config_clear(&config);
+        return 2;
+    }
+    findings = insight_check(report, &config, out);
+    if (out != stdout && fclose(out) != 0) {
+        perror(output);
+        gate_config_clear(&config);
+        return 2;
+    }
+    if (output)
+        fprintf(stderr, "ddbemu insight: design gate %s: %zu finding%s (%s)\n",
+                findings ? "FAILED" : "passed", findings, findings == 1 ? "" : "s", output);
+    gate_config_clear(&config);
+    return findings ? 1 : 0;
+}
+
+/* The gate over the report a --db-path server left in dir when it stopped. */
+static int gate_from_file(const char *dir, const char *rules_path, const char *output)
+{
+    char path[4200];
+    json_error_t jerr;
+    json_t *report;
+    int rc;
+
+    snprintf(path, sizeof path, "%s/%s", dir, REPORT_FILE_NAME);
+    report = json_load_file(path, 0, &jerr);
+    if (!json_is_object(report)) {
+        fprintf(stderr,
+                "ddbemu insight: %s: no report (%s): a server started with --db-path %s writes "
+                "it when it stops\n",
+                path, jerr.text, dir);
+        json_decref(report);
+        return 2;
+    }
+    rc = gate(report, rules_path, output);
+    json_decref(report);
+    return rc;
+}
+
 int insight_command(int argc, char **argv)
 {
     static const struct option options[] = {
@@ -267,11 +335,15 @@ int insight_command(int argc, char **argv)
         {"region", required_argument, NULL, 'r'},
         {"json", no_argument, NULL, 'j'},
         {"reset", no_argument, NULL, 'R'},
+        {"check", no_argument, NULL, 'c'},
+        {"db-path", required_argument, NULL, 'd'},
+        {"output", required_argument, NULL, 'o'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *endpoint = DEFAULT_ENDPOINT, *table = NULL, *access_key = NULL, *region = NULL;
-    bool raw = false, reset = false;
+    const char *db_path = NULL, *output = NULL;
+    bool raw = false, reset = false, check = false;
     struct http_target target = {0};
     struct text_buf answer = {0};
     int status = 0;
@@ -288,14 +360,20 @@ int insight_command(int argc, char **argv)
         case 'r': region = optarg; break;
         case 'j': raw = true; break;
         case 'R': reset = true; break;
+        case 'c': check = true; break;
+        case 'd': db_path = optarg; break;
+        case 'o': output = optarg; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
     }
-    if (optind < argc || (access_key != NULL) != (region != NULL)) {
+    if (optind < argc - (check ? 1 : 0) || (access_key != NULL) != (region != NULL) ||
+        ((db_path || output) && !check) || (check && (reset || raw))) {
         usage(stderr);
         return 2;
     }
+    if (check && db_path)
+        return gate_from_file(db_path, optind < argc ? argv[optind] : NULL, output);
     if (http_parse_url(endpoint, &target) != 0) {
         fprintf(stderr, "ddbemu insight: %s: not an http://HOST[:PORT] endpoint\n", endpoint);
         return 2;
@@ -328,7 +406,13 @@ int insight_command(int argc, char **argv)
     if (c != 0) {
         fprintf(stderr, "ddbemu insight: %s: cannot connect: %s\n", endpoint, strerror(errno));
         free(answer.data);
-        return 1;
+        return check ? 2 : 1;
+    }
+    if (check && status != 200) {
+        /* 1 is the gate's "a rule is broken": anything else that fails is 2. */
+        fprintf(stderr, "ddbemu insight: %s\n", answer.data);
+        free(answer.data);
+        return 2;
     }
     if (status != 200 || raw || reset) {
         fprintf(status == 200 ? stdout : stderr, "%s\n", answer.data);
@@ -340,7 +424,12 @@ int insight_command(int argc, char **argv)
     if (!json_is_object(report)) {
         fprintf(stderr, "ddbemu insight: %s: the answer is not a report\n", endpoint);
         json_decref(report);
-        return 1;
+        return check ? 2 : 1;
+    }
+    if (check) {
+        c = gate(report, optind < argc ? argv[optind] : NULL, output);
+        json_decref(report);
+        return c;
     }
     print_report(report);
     json_decref(report);

@@ -16,6 +16,7 @@
 #include "emulator/healthcheck.h"
 #include "emulator/init_files.h"
 #include "emulator/insight_cmd.h"
+#include "emulator/report_file.h"
 #include "emulator/signals.h"
 #include "emulator/sweeper.h"
 #include "emulator/transfer_cli.h"
@@ -147,6 +148,8 @@ int main(int argc, char **argv)
     /* Reverse order of start. */
     sweeper_stop(sweeper);
     server_stop(server);
+    /* The run's report, for `ddbemu insight --check --db-path` (CI). */
+    if (cfg.db_path[0]) report_file_write(db, cfg.db_path);
     fault_set_free(faults);
     db_free(db);
     credentials_free(credentials);

@@ -448,6 +448,25 @@ static void handle_reset(struct db *db, const struct api_config *config, json_t 
     reply_json(resp, 200, &w);
 }
 
+char *insight_report_text(struct db *db, size_t *len)
+{
+    struct insight_report_table *tables;
+    struct ddb_error err = {0};
+    struct json_out w;
+    size_t count;
+
+    if (db_insight_report(db, NULL, NULL, &tables, &count, &err) != 0) {
+        /* Every table of every namespace: nothing to be missing. */
+        ddb_error_clear(&err);
+        tables = NULL;
+        count = 0;
+    }
+    json_out_init(&w);
+    write_report(&w, db, tables, count);
+    db_insight_report_free(tables, count);
+    return json_out_take(&w, len);
+}
+
 void insight_handle(struct db *db, const struct api_config *config, const struct http_request *req,
                     const char *what, json_t *body, struct http_response *resp)
 {

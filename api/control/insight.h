@@ -17,4 +17,10 @@
 void insight_handle(struct db *db, const struct api_config *config, const struct http_request *req,
                     const char *what, json_t *body, struct http_response *resp);
 
+/* The whole report (every namespace, every table) as GET /ddbemu/insight
+ * writes it: owned text, *len its length. The server writes it into
+ * --db-path when it stops (emulator/main.c), where `ddbemu insight --check
+ * --db-path` reads it. */
+char *insight_report_text(struct db *db, size_t *len);
+
 #endif
