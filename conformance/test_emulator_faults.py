@@ -199,6 +199,13 @@ def test_batch_write_loop_resending_unprocessed_items_writes_everything(start_se
     assert rule_state(srv, rule)["fired"] == 3
     items = ddb.scan(TableName=table)["Items"]
     assert sorted(i["pk"]["S"] for i in items) == [f"item{i}" for i in range(10)]
+    # The report counts what was written, once each: the withheld requests never
+    # ran, and the second and third rounds withheld all four, so only the first
+    # and the last batch reached the table.
+    report = json.loads(urllib.request.urlopen(
+        f"{srv.endpoint_url}/ddbemu/insight/{table}").read())["tables"][0]
+    assert report["items"]["written"] == 10
+    assert report["requests"]["BatchWriteItem"] == 2
 
 
 def test_batch_get_unprocessed_keys_keep_their_table_request(start_server):

@@ -78,9 +78,9 @@ static void filters(struct text_buf *b, const json_t *source, const char *operat
     for (size_t i = 0; i < json_array_size(list); i++) {
         const json_t *f = json_array_get(list, i);
         if (strcmp(json_string_value(json_object_get(f, "operation")), operation) != 0) continue;
-        text_buf_printf(b, "%s filter on `%s` (%lld requests)", any ? ";" : " with a",
-                        json_string_value(json_object_get(f, "attributes")),
-                        (long long) json_integer_value(json_object_get(f, "requests")));
+        long long n = (long long) json_integer_value(json_object_get(f, "requests"));
+        text_buf_printf(b, "%s filter on `%s` (%lld request%s)", any ? ";" : " with a",
+                        json_string_value(json_object_get(f, "attributes")), n, n == 1 ? "" : "s");
         any = true;
     }
     if (!any) text_buf_puts(b, " without a filter");
@@ -137,9 +137,10 @@ static void check_scans(struct findings *f, const char *name, const json_t *t, c
 
     (void) t;
     if (r->scan_max_items < 0 || num(scan, "requests") == 0 || items <= r->scan_max_items) return;
-    text_buf_printf(&obs, "Scan of a %.0f-item %s (limit %.0f): %.0f pages read %.0f items", items,
+    text_buf_printf(&obs, "Scan of a %.0f-item %s (limit %.0f): %.0f page%s read %.0f items", items,
                     json_object_get(s, "index") ? "index" : "table", r->scan_max_items,
-                    num(scan, "requests"), num(scan, "items_read"));
+                    num(scan, "requests"), num(scan, "requests") == 1 ? "" : "s",
+                    num(scan, "items_read"));
     text_buf_puts(&shape, "`Scan` on ");
     source_name(&shape, name, s);
     filters(&shape, s, "Scan");
