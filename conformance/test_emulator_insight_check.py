@@ -173,6 +173,11 @@ def test_the_gate_reads_the_report_a_db_path_server_leaves(start_server, ddbemu_
     assert code == 1, (out, err)
     assert "design gate FAILED: 2 findings" in err
     assert f"`Scan` on table `{table}`" in report.read_text()
+    # Narrowed as the server narrows: another table, another access key.
+    assert gate(ddbemu_bin, "--db-path", str(data), "--table", table)[0] == 1
+    assert gate(ddbemu_bin, "--db-path", str(data), "--table", "other")[0] == 0
+    assert gate(ddbemu_bin, "--db-path", str(data), "--access-key", "someoneElse",
+                "--region", "us-east-1")[0] == 0
     # No report there (a server that never stopped): exit 2, said why.
     code, _, err = gate(ddbemu_bin, "--db-path", str(tmp_path))
     assert code == 2 and "writes it when it stops" in err

@@ -10,6 +10,7 @@
  */
 #include "emulator/insight_check.h"
 
+#include "api/http/dispatch.h"
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
 
@@ -276,6 +277,21 @@ static void print_rules(FILE *out, const struct gate_config *c)
         free(text);
     }
     fprintf(out, "\n</details>\n");
+}
+
+void insight_check_narrow(json_t *report, const char *table, const char *namespace_id)
+{
+    json_t *tables = json_object_get(report, "tables");
+
+    for (size_t i = json_array_size(tables); i-- > 0;) {
+        const json_t *t = json_array_get(tables, i);
+        const char *name = json_string_value(json_object_get(t, "table"));
+        const char *ns = json_string_value(json_object_get(t, "namespace"));
+        if ((table && (!name || strcmp(name, table) != 0)) ||
+            (namespace_id &&
+             (!ns || (strcmp(ns, namespace_id) != 0 && strcmp(ns, API_SHARED_NAMESPACE) != 0))))
+            json_array_remove(tables, i);
+    }
 }
 
 size_t insight_check(const json_t *report, const struct gate_config *config, FILE *out)

@@ -21,4 +21,9 @@
  * (0: the gate passes). */
 size_t insight_check(const json_t *report, const struct gate_config *config, FILE *out);
 
+/* Keeps only the tables of report that table (NULL: any) and namespace_id
+ * ("key/region", NULL: any) name, as the server narrows GET /ddbemu/insight
+ * (under --shared-db every credential sees the one shared namespace). */
+void insight_check_narrow(json_t *report, const char *table, const char *namespace_id);
+
 #endif

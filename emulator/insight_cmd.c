@@ -303,8 +303,10 @@ static int gate(const json_t *report, const char *rules_path, const char *output
     return findings ? 1 : 0;
 }
 
-/* The gate over the report a --db-path server left in dir when it stopped. */
-static int gate_from_file(const char *dir, const char *rules_path, const char *output)
+/* The gate over the report a --db-path server left in dir when it stopped,
+ * narrowed to a table and a namespace as the server would narrow it. */
+static int gate_from_file(const char *dir, const char *table, const char *namespace_id,
+                          const char *rules_path, const char *output)
 {
     char path[4200];
     json_error_t jerr;
@@ -321,6 +323,7 @@ static int gate_from_file(const char *dir, const char *rules_path, const char *o
         json_decref(report);
         return 2;
     }
+    insight_check_narrow(report, table, namespace_id);
     rc = gate(report, rules_path, output);
     json_decref(report);
     return rc;
@@ -372,8 +375,12 @@ int insight_command(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (check && db_path)
-        return gate_from_file(db_path, optind < argc ? argv[optind] : NULL, output);
+    if (check && db_path) {
+        char ns[512];
+        snprintf(ns, sizeof ns, "%s/%s", access_key ? access_key : "", region ? region : "");
+        return gate_from_file(db_path, table, access_key ? ns : NULL,
+                              optind < argc ? argv[optind] : NULL, output);
+    }
     if (http_parse_url(endpoint, &target) != 0) {
         fprintf(stderr, "ddbemu insight: %s: not an http://HOST[:PORT] endpoint\n", endpoint);
         return 2;
