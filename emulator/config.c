@@ -192,7 +192,8 @@ static int apply_log_level(struct config *cfg, const char *value)
             return 0;
         }
     }
-    fprintf(messages, "ddbemu: --log-level: expected error, warn, info or debug, not '%s'\n", value);
+    fprintf(messages, "ddbemu: --log-level: expected error, warn, info or debug, not '%s'\n",
+            value);
     return -1;
 }
 
@@ -575,13 +576,13 @@ static enum config_result parse(struct config *cfg, int argc, char **argv)
     /* DynamoDB Local: "-inMemory ... You can't specify both -dbPath and -inMemory at once." */
     if (in_memory_given && cfg->db_path[0]) {
         fprintf(messages, "ddbemu: --in-memory and --db-path cannot be used together\n"
-                        "Try 'ddbemu --help'.\n");
+                          "Try 'ddbemu --help'.\n");
         return CONFIG_ERROR;
     }
     /* DynamoDB Local: "You also must specify -dbPath when you use this parameter." */
     if (cfg->optimize_db && !cfg->db_path[0]) {
         fprintf(messages, "ddbemu: --optimize-db-before-startup needs --db-path\n"
-                        "Try 'ddbemu --help'.\n");
+                          "Try 'ddbemu --help'.\n");
         return CONFIG_ERROR;
     }
     return CONFIG_RUN;

@@ -9,10 +9,9 @@
  * (request id, CRC32, compression). Only the DDBEMU_API functions are
  * exported from the shared library (-fvisibility=hidden everywhere else).
  */
-#include "emulator/include/ddbemu.h"
-
 #include "api/control/init.h"
 #include "emulator/config.h"
+#include "emulator/include/ddbemu.h"
 #include "emulator/lifecycle.h"
 #include "storage/base/alloc.h"
 
@@ -43,7 +42,8 @@ static void set_error(char **error, const char *text)
 static void free_argv(char **argv)
 {
     if (!argv) return;
-    for (size_t i = 0; argv[i]; i++) free(argv[i]);
+    for (size_t i = 0; argv[i]; i++)
+        free(argv[i]);
     free(argv);
 }
 
@@ -52,7 +52,8 @@ static bool command_line_only(const char *arg)
 {
     static const char *const names[] = {"help", "version", "health-check"};
 
-    while (*arg == '-') arg++;
+    while (*arg == '-')
+        arg++;
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(arg, names[i]) == 0) return true;
     return false;
@@ -110,7 +111,8 @@ ddbemu *ddbemu_open(const char *const *args, char **error)
     h = xcalloc(1, sizeof *h);
     h->argv = xcalloc(n + 2, sizeof *h->argv);
     h->argv[0] = strdup(LIBRARY_ARGV0);
-    for (size_t i = 0; i < n; i++) h->argv[i + 1] = strdup(args[i]);
+    for (size_t i = 0; i < n; i++)
+        h->argv[i + 1] = strdup(args[i]);
     if (parse_options(h->argv, (int) n + 1, &cfg, error) != 0) {
         free_argv(h->argv);
         free(h);

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 struct emulator {
-    struct config cfg; /* a copy; its init_files point into the caller's argv */
+    struct config cfg;               /* a copy; its init_files point into the caller's argv */
     struct credentials *credentials; /* --credentials; NULL: any key */
     struct db *db;
     struct api_config api_cfg;

@@ -8,7 +8,6 @@
  * builds it against the installed header and pkg-config file and runs it.
  */
 #include <ddbemu.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
