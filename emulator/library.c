@@ -31,7 +31,7 @@ struct ddbemu {
 
 const char *ddbemu_version(void)
 {
-    return DDBEMU_VERSION;
+    return DDBEMU_LIB_VERSION; /* the build's (emulator/CMakeLists.txt) */
 }
 
 static void set_error(char **error, const char *text)
