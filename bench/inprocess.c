@@ -10,7 +10,11 @@
  * PutItem, it alternates slices: `threads` threads calling ddbemu_call in a
  * loop, then `threads` threads each sending the same requests (workload.h's
  * bodies, random items) over one keep-alive connection, one at a time. Each
- * line gives calls per second (the median slice) of both and their ratio.
+ * line gives, for both legs and their ratio, calls per second of wall time
+ * and calls per second of the process's CPU time (the callers and, over
+ * HTTP, the server's workers: all in this process), the median slice of
+ * each; the CPU figure holds on a machine shared with other work, where the
+ * wall-clock one follows the load.
  * Every answer must be 200, or the run fails. Nothing here is a test: it
  * measures, it never asserts a speed.
  */
@@ -24,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,19 +138,36 @@ static void *worker(void *p)
     return NULL;
 }
 
-/* Calls per second of one slice of one leg. */
-static double slice(ddbemu *emu, const struct http_target *t, const struct options *opt, enum op op,
-                    uint64_t seed)
+/* CPU time (user + system) of the whole process so far, in seconds: the
+ * callers' threads and, over HTTP, the server's workers, all in this process. */
+static double process_cpu_s(void)
+{
+    struct rusage ru;
+
+    getrusage(RUSAGE_SELF, &ru);
+    return (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec / 1e6 +
+           (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec / 1e6;
+}
+
+struct figures {
+    double per_s;     /* calls per second of wall time */
+    double per_cpu_s; /* calls per second of the process's CPU time */
+};
+
+/* The figures of one slice of one leg. */
+static struct figures slice(ddbemu *emu, const struct http_target *t, const struct options *opt,
+                            enum op op, uint64_t seed)
 {
     struct leg_run leg = {.emu = emu, .t = t, .opt = opt, .op = op};
     pthread_t tid[64];
     struct worker_arg args[64];
-    double start;
+    double start, cpu_start, calls;
 
     atomic_init(&leg.stop, false);
     atomic_init(&leg.calls, 0);
     atomic_init(&leg.failed, false);
     start = now_s();
+    cpu_start = process_cpu_s();
     for (unsigned i = 0; i < opt->threads; i++) {
         args[i] = (struct worker_arg){&leg, seed * 7919 + i + 1};
         pthread_create(&tid[i], NULL, worker, &args[i]);
@@ -159,7 +181,8 @@ static double slice(ddbemu *emu, const struct http_target *t, const struct optio
     for (unsigned i = 0; i < opt->threads; i++)
         pthread_join(tid[i], NULL);
     if (atomic_load(&leg.failed)) die("a call did not answer 200", op_info[op].name);
-    return (double) atomic_load(&leg.calls) / (now_s() - start);
+    calls = (double) atomic_load(&leg.calls);
+    return (struct figures){calls / (now_s() - start), calls / (process_cpu_s() - cpu_start)};
 }
 
 static int compare_double(const void *a, const void *b)
@@ -225,17 +248,26 @@ int main(int argc, char **argv)
     load(emu, opt.items);
     printf("libddbemu %s: %llu items, %u thread(s) per leg, %u rounds of %.1f s slices\n",
            ddbemu_version(), (unsigned long long) opt.items, opt.threads, opt.rounds, opt.slice_s);
-    printf("%-8s %14s %14s %8s\n", "op", "in-process/s", "HTTP/s", "ratio");
+    printf("%-6s %14s %10s %7s   %16s %12s %7s\n", "op", "in-process/s", "HTTP/s", "ratio",
+           "in-process/cpu-s", "HTTP/cpu-s", "ratio");
     for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
-        double inproc[MAX_ROUNDS], http[MAX_ROUNDS];
+        double in_wall[MAX_ROUNDS], http_wall[MAX_ROUNDS], in_cpu[MAX_ROUNDS], http_cpu[MAX_ROUNDS];
+        unsigned mid = opt.rounds / 2;
         for (unsigned r = 0; r < opt.rounds; r++) {
-            inproc[r] = slice(emu, NULL, &opt, ops[k], r);
-            http[r] = slice(NULL, &t, &opt, ops[k], r);
+            struct figures in = slice(emu, NULL, &opt, ops[k], r);
+            struct figures over = slice(NULL, &t, &opt, ops[k], r);
+            in_wall[r] = in.per_s;
+            in_cpu[r] = in.per_cpu_s;
+            http_wall[r] = over.per_s;
+            http_cpu[r] = over.per_cpu_s;
         }
-        qsort(inproc, opt.rounds, sizeof *inproc, compare_double);
-        qsort(http, opt.rounds, sizeof *http, compare_double);
-        printf("%-8s %14.0f %14.0f %7.1fx\n", op_info[ops[k]].name, inproc[opt.rounds / 2],
-               http[opt.rounds / 2], inproc[opt.rounds / 2] / http[opt.rounds / 2]);
+        qsort(in_wall, opt.rounds, sizeof *in_wall, compare_double);
+        qsort(http_wall, opt.rounds, sizeof *http_wall, compare_double);
+        qsort(in_cpu, opt.rounds, sizeof *in_cpu, compare_double);
+        qsort(http_cpu, opt.rounds, sizeof *http_cpu, compare_double);
+        printf("%-6s %14.0f %10.0f %6.1fx   %16.0f %12.0f %6.1fx\n", op_info[ops[k]].name,
+               in_wall[mid], http_wall[mid], in_wall[mid] / http_wall[mid], in_cpu[mid],
+               http_cpu[mid], in_cpu[mid] / http_cpu[mid]);
     }
     ddbemu_close(emu);
     return 0;
