@@ -26,7 +26,8 @@ strategy, as its source does it:
                   anywhere, as testcontainers-python; java-line: a whole line
                   with its newline, as Java's String.matches per frame).
 
-A module passes when its wait strategy is satisfied within 30 s and boto3
+A module passes when its wait strategy is satisfied within 30 s
+(REPLAY_TIMEOUT_S) and boto3
 (with the module's credentials and region) can then create a table, put an
 item and get it back on the container's port. Prints one line per module;
 exits 1 when any fails.
@@ -48,7 +49,7 @@ import boto3
 import botocore.config
 
 CONTAINER_ADDR = "10.88.0.2"
-READY_TIMEOUT_S = 30.0
+READY_TIMEOUT_S = float(os.environ.get("REPLAY_TIMEOUT_S", "30"))
 
 
 def setup_namespace(rootfs):
@@ -231,7 +232,13 @@ def main():
     setup_namespace(rootfs)
     failed = 0
     for module in modules:
-        proc, argv, out_path, err_path = start(rootfs, config, module, logs)
+        try:
+            proc, argv, out_path, err_path = start(rootfs, config, module, logs)
+        except OSError as e:  # as Docker's "executable file not found in $PATH"
+            failed += 1
+            print(f"FAIL  {module['name']:22} ({module['language']}): the container cannot "
+                  f"start: {e}")
+            continue
         started = time.monotonic()
         try:
             why = wait_ready(rootfs, config, module, proc, out_path, err_path)
