@@ -24,7 +24,7 @@ strategy, as its source does it:
                   statuses;
   log-line        the regex matches the server's stdout or stderr (search:
                   anywhere, as testcontainers-python; java-line: a whole line
-                  with its newline, as Java's String.matches per frame).
+                  with its newline, as Java's .matches("(?s)" + regex) per frame).
 
 A module passes when its wait strategy is satisfied within 30 s
 (REPLAY_TIMEOUT_S) and boto3
@@ -198,9 +198,9 @@ def wait_ready(rootfs, config, module, proc, out_path, err_path):
             if wait["match"] == "search":
                 if any(re.search(wait["regex"], t, re.MULTILINE) for t in texts):
                     return None
-            else:  # java-line: each line, its newline included, matched whole
+            else:  # java-line: each line, its newline included, .matches("(?s)" + regex)
                 lines = [l for t in texts for l in t.splitlines(keepends=True)]
-                if any(re.fullmatch(wait["regex"], l) for l in lines):
+                if any(re.fullmatch("(?s)" + wait["regex"], l) for l in lines):
                     return None
             last = f"no output line matches {wait['regex']!r}"
         else:
