@@ -16,15 +16,24 @@
 #include "emulator/config.h"
 
 #include "api/http/server.h"
+#include "emulator/dynamodb_local.h"
 #include "emulator/transfer_cli.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef int option_apply_fn(struct config *cfg, const char *value);
+
+/* Where the errors of the parse under way go (stderr, or the library's
+ * buffer): set by config_parse_to for the length of one parse, under
+ * parse_lock, so that emulators opened on several threads at once keep
+ * their messages apart. */
+static FILE *messages;
+static pthread_mutex_t parse_lock = PTHREAD_MUTEX_INITIALIZER;
 
 struct option_row {
     const char *name;    /* native spelling: --name */
@@ -48,7 +57,7 @@ static int parse_uint(const char *value, unsigned long max, unsigned long *out)
 static int apply_host(struct config *cfg, const char *value)
 {
     if (!value[0] || strlen(value) >= sizeof cfg->host) {
-        fprintf(stderr, "ddbemu: --host: not a host name or address: '%s'\n", value);
+        fprintf(messages, "ddbemu: --host: not a host name or address: '%s'\n", value);
         return -1;
     }
     snprintf(cfg->host, sizeof cfg->host, "%s", value);
@@ -60,7 +69,7 @@ static int apply_port(struct config *cfg, const char *value)
     unsigned long n;
 
     if (parse_uint(value, 65535, &n) != 0) {
-        fprintf(stderr, "ddbemu: --port: not a port number (0-65535): '%s'\n", value);
+        fprintf(messages, "ddbemu: --port: not a port number (0-65535): '%s'\n", value);
         return -1;
     }
     cfg->port = (uint16_t) n;
@@ -72,7 +81,7 @@ static int apply_threads(struct config *cfg, const char *value)
     unsigned long n;
 
     if (parse_uint(value, 1024, &n) != 0) {
-        fprintf(stderr, "ddbemu: --threads: not a thread count (0-1024): '%s'\n", value);
+        fprintf(messages, "ddbemu: --threads: not a thread count (0-1024): '%s'\n", value);
         return -1;
     }
     cfg->threads = (unsigned) n;
@@ -84,7 +93,7 @@ static int apply_max_connections(struct config *cfg, const char *value)
     unsigned long n;
 
     if (parse_uint(value, 1000000, &n) != 0 || n == 0) {
-        fprintf(stderr, "ddbemu: --max-connections: not a count (1-1000000): '%s'\n", value);
+        fprintf(messages, "ddbemu: --max-connections: not a count (1-1000000): '%s'\n", value);
         return -1;
     }
     cfg->max_connections = (unsigned) n;
@@ -97,7 +106,7 @@ static int apply_max_body_memory(struct config *cfg, const char *value)
     unsigned long n;
 
     if (parse_uint(value, 1024 * 1024, &n) != 0 || n < 32) {
-        fprintf(stderr, "ddbemu: --max-body-memory: not a number of MiB (32-1048576): '%s'\n",
+        fprintf(messages, "ddbemu: --max-body-memory: not a number of MiB (32-1048576): '%s'\n",
                 value);
         return -1;
     }
@@ -110,7 +119,7 @@ static int apply_seconds(const char *flag, unsigned *out, const char *value)
     unsigned long n;
 
     if (parse_uint(value, 86400, &n) != 0 || n == 0) {
-        fprintf(stderr, "ddbemu: --%s: not a number of seconds (1-86400): '%s'\n", flag, value);
+        fprintf(messages, "ddbemu: --%s: not a number of seconds (1-86400): '%s'\n", flag, value);
         return -1;
     }
     *out = (unsigned) n;
@@ -144,7 +153,7 @@ static int apply_in_memory(struct config *cfg, const char *value)
 static int apply_db_path(struct config *cfg, const char *value)
 {
     if (!value[0] || strlen(value) >= sizeof cfg->db_path) {
-        fprintf(stderr, "ddbemu: --db-path: not a directory name: '%s'\n", value);
+        fprintf(messages, "ddbemu: --db-path: not a directory name: '%s'\n", value);
         return -1;
     }
     snprintf(cfg->db_path, sizeof cfg->db_path, "%s", value);
@@ -155,7 +164,7 @@ static int apply_db_path(struct config *cfg, const char *value)
 static int apply_s3_dir(struct config *cfg, const char *value)
 {
     if (!value[0] || strlen(value) >= sizeof cfg->s3_dir) {
-        fprintf(stderr, "ddbemu: --s3-dir: not a directory name: '%s'\n", value);
+        fprintf(messages, "ddbemu: --s3-dir: not a directory name: '%s'\n", value);
         return -1;
     }
     snprintf(cfg->s3_dir, sizeof cfg->s3_dir, "%s", value);
@@ -166,7 +175,7 @@ static int apply_s3_dir(struct config *cfg, const char *value)
 static int apply_init(struct config *cfg, const char *value)
 {
     if (!value[0] || cfg->init_count == CONFIG_MAX_INIT) {
-        fprintf(stderr, "ddbemu: --init: give a file, at most %d times\n", CONFIG_MAX_INIT);
+        fprintf(messages, "ddbemu: --init: give a file, at most %d times\n", CONFIG_MAX_INIT);
         return -1;
     }
     cfg->init_files[cfg->init_count++] = value;
@@ -194,7 +203,8 @@ static int apply_log_level(struct config *cfg, const char *value)
             return 0;
         }
     }
-    fprintf(stderr, "ddbemu: --log-level: expected error, warn, info or debug, not '%s'\n", value);
+    fprintf(messages, "ddbemu: --log-level: expected error, warn, info or debug, not '%s'\n",
+            value);
     return -1;
 }
 
@@ -207,7 +217,7 @@ static int apply_ttl_interval(struct config *cfg, const char *value)
     errno = 0;
     secs = strtod(value, &end);
     if (errno || end == value || *end || !(secs >= 0.001 && secs <= 86400)) {
-        fprintf(stderr, "ddbemu: --ttl-interval: not a number of seconds (0.001-86400): '%s'\n",
+        fprintf(messages, "ddbemu: --ttl-interval: not a number of seconds (0.001-86400): '%s'\n",
                 value);
         return -1;
     }
@@ -245,7 +255,7 @@ bool config_control_enabled(const struct config *cfg)
 static int apply_credentials(struct config *cfg, const char *value)
 {
     if (!value[0] || strlen(value) >= sizeof cfg->credentials) {
-        fprintf(stderr, "ddbemu: --credentials: not a file name: '%s'\n", value);
+        fprintf(messages, "ddbemu: --credentials: not a file name: '%s'\n", value);
         return -1;
     }
     snprintf(cfg->credentials, sizeof cfg->credentials, "%s", value);
@@ -259,7 +269,7 @@ static int apply_cors(struct config *cfg, const char *value)
 
     if (!len || len >= sizeof cfg->cors || value[0] == ',' || value[len - 1] == ',' ||
         strstr(value, ",,") || strpbrk(value, "\r\n")) {
-        fprintf(stderr,
+        fprintf(messages,
                 "ddbemu: --cors: expected * or a comma-separated list of origins "
                 "(https://a.example,https://b.example), not '%s'\n",
                 value);
@@ -283,7 +293,7 @@ static int apply_throughput_model(struct config *cfg, const char *value)
         cfg->aws_throughput = strcmp(value, "aws") == 0;
         return 0;
     }
-    fprintf(stderr, "ddbemu: --throughput-model: expected aws or none, not '%s'\n", value);
+    fprintf(messages, "ddbemu: --throughput-model: expected aws or none, not '%s'\n", value);
     return -1;
 }
 
@@ -291,6 +301,13 @@ static int apply_optimize_db(struct config *cfg, const char *value)
 {
     (void) value;
     cfg->optimize_db = true;
+    return 0;
+}
+
+static int apply_as_dynamodb_local(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->as_dynamodb_local = true;
     return 0;
 }
 
@@ -402,6 +419,14 @@ static const struct option_row options[] = {
      "commands of DynamoDB Local's image (-jar DynamoDBLocal.jar\n"
      "-sharedDb ...) run unchanged",
      apply_jar},
+    {"as-dynamodb-local", NULL, NULL,
+     "show DynamoDB Local's signs of life, for tools that wait\n"
+     "for them: GET / answers 400 MissingAuthenticationToken\n"
+     "(not 200 healthy), and its 'Initializing DynamoDB Local\n"
+     "...' lines go to stdout once listening (the image's\n"
+     "entrypoint; implied when run as 'java', with --host\n"
+     "0.0.0.0, see docs/testcontainers.md)",
+     apply_as_dynamodb_local},
     {"health-check", NULL, NULL,
      "do not serve: ask the ddbemu at --host/--port whether it\n"
      "is healthy (exit 0) or not (exit 1); for HEALTHCHECK",
@@ -474,7 +499,26 @@ static const struct option_row *find_option(const char *name, size_t len, bool d
     return NULL;
 }
 
+static enum config_result parse(struct config *cfg, int argc, char **argv);
+
 enum config_result config_parse(struct config *cfg, int argc, char **argv)
+{
+    return config_parse_to(cfg, argc, argv, stderr);
+}
+
+enum config_result config_parse_to(struct config *cfg, int argc, char **argv, FILE *errors)
+{
+    enum config_result result;
+
+    pthread_mutex_lock(&parse_lock);
+    messages = errors;
+    result = parse(cfg, argc, argv);
+    messages = NULL;
+    pthread_mutex_unlock(&parse_lock);
+    return result;
+}
+
+static enum config_result parse(struct config *cfg, int argc, char **argv)
 {
     bool in_memory_given = false;
 
@@ -490,6 +534,12 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
     cfg->request_timeout_s = SERVER_DEFAULT_REQUEST_TIMEOUT_S;
     cfg->control = CONTROL_AUTO;
     snprintf(cfg->cors, sizeof cfg->cors, "*");
+    /* DynamoDB Local's launcher (java -jar DynamoDBLocal.jar ...): its
+     * defaults, every interface among them (dynamodb_local.h). */
+    if (argc > 0 && dynamodb_local_launcher(argv[0])) {
+        snprintf(cfg->host, sizeof cfg->host, "0.0.0.0");
+        cfg->as_dynamodb_local = true;
+    }
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *name, *value = NULL, *eq;
@@ -498,7 +548,7 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
         size_t len;
 
         if (arg[0] != '-' || !arg[1] || strcmp(arg, "--") == 0) {
-            fprintf(stderr, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", arg);
+            fprintf(messages, "ddbemu: unexpected argument '%s'\nTry 'ddbemu --help'.\n", arg);
             return CONFIG_ERROR;
         }
         /* A Java system property (-Djava.library.path=./DynamoDBLocal_lib in
@@ -509,7 +559,7 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
         len = eq ? (size_t) (eq - name) : strlen(name);
         o = find_option(name, len, double_dash);
         if (!o) {
-            fprintf(stderr, "ddbemu: unknown option '%.*s'\nTry 'ddbemu --help'.\n",
+            fprintf(messages, "ddbemu: unknown option '%.*s'\nTry 'ddbemu --help'.\n",
                     (int) (len + (size_t) (name - arg)), arg);
             return CONFIG_ERROR;
         }
@@ -519,12 +569,12 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
             } else if (i + 1 < argc) {
                 value = argv[++i];
             } else {
-                fprintf(stderr, "ddbemu: option '%s' needs a value (%s)\nTry 'ddbemu --help'.\n",
+                fprintf(messages, "ddbemu: option '%s' needs a value (%s)\nTry 'ddbemu --help'.\n",
                         arg, o->metavar);
                 return CONFIG_ERROR;
             }
         } else if (eq) {
-            fprintf(stderr, "ddbemu: option '--%s' takes no value\nTry 'ddbemu --help'.\n",
+            fprintf(messages, "ddbemu: option '--%s' takes no value\nTry 'ddbemu --help'.\n",
                     o->name);
             return CONFIG_ERROR;
         }
@@ -541,14 +591,14 @@ enum config_result config_parse(struct config *cfg, int argc, char **argv)
     }
     /* DynamoDB Local: "-inMemory ... You can't specify both -dbPath and -inMemory at once." */
     if (in_memory_given && cfg->db_path[0]) {
-        fprintf(stderr, "ddbemu: --in-memory and --db-path cannot be used together\n"
-                        "Try 'ddbemu --help'.\n");
+        fprintf(messages, "ddbemu: --in-memory and --db-path cannot be used together\n"
+                          "Try 'ddbemu --help'.\n");
         return CONFIG_ERROR;
     }
     /* DynamoDB Local: "You also must specify -dbPath when you use this parameter." */
     if (cfg->optimize_db && !cfg->db_path[0]) {
-        fprintf(stderr, "ddbemu: --optimize-db-before-startup needs --db-path\n"
-                        "Try 'ddbemu --help'.\n");
+        fprintf(messages, "ddbemu: --optimize-db-before-startup needs --db-path\n"
+                          "Try 'ddbemu --help'.\n");
         return CONFIG_ERROR;
     }
     return CONFIG_RUN;

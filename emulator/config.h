@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define DDBEMU_VERSION "0.1.0"
 
@@ -41,6 +42,7 @@ struct config {
     bool aws_throughput;           /* --throughput-model aws: throttle as AWS does */
     bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
     bool health_check;             /* --health-check: ask a running server, do not serve */
+    bool as_dynamodb_local;        /* --as-dynamodb-local: DynamoDB Local's GET / and banner */
     unsigned max_connections;      /* --max-connections: open at once */
     size_t max_body_memory;        /* --max-body-memory: request bodies in memory, bytes */
     unsigned idle_timeout_s;       /* --idle-timeout: a silent connection is closed */
@@ -58,8 +60,14 @@ enum config_result {
 };
 
 /* Fills cfg with the defaults, then applies argv. Prints --help/--version to
- * stdout and errors (with a hint to --help) to stderr. */
+ * stdout and errors (with a hint to --help) to stderr. Run under the name
+ * "java" (dynamodb_local.h: the image's link for DynamoDB Local's command
+ * lines), the defaults are DynamoDB Local's: every interface, and
+ * --as-dynamodb-local. */
 enum config_result config_parse(struct config *cfg, int argc, char **argv);
+/* config_parse, with its errors written to errors instead of stderr (the
+ * library keeps them as the message it returns). Thread-safe. */
+enum config_result config_parse_to(struct config *cfg, int argc, char **argv, FILE *errors);
 /* Whether the control interface is on: --control, or by default when cfg->host
  * is a loopback address (127.0.0.0/8, ::1, localhost); never with --no-control. */
 bool config_control_enabled(const struct config *cfg);

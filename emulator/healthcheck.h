@@ -11,7 +11,9 @@
 
 #include <stdint.h>
 
-/* 0 when the server answered 200 with a health line; 1 otherwise (a line on stderr says why). */
+/* 0 when the server answered 200 with a health line, or (--as-dynamodb-local,
+ * the image's entrypoint) DynamoDB Local's 400 MissingAuthenticationToken;
+ * 1 otherwise (a line on stderr says why). */
 int healthcheck_run(const char *host, uint16_t port);
 
 #endif

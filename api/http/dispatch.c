@@ -9,7 +9,8 @@
  *      the CORS headers (cors.h); OPTIONS with Origin is a CORS preflight
  *      answered 200 with an empty body;
  *   2. GET / answers the health line "healthy: <the Host header> " (a GET of
- *      any other path is refused like the next step's requests);
+ *      any other path is refused like the next step's requests); under
+ *      --as-dynamodb-local, DynamoDB Local's 400 MissingAuthenticationToken;
  *   3. anything but POST, or a body whose Content-Type is neither
  *      application/json nor application/x-amz-json-1.0, is a 404 with the
  *      body "<UnknownOperationException/>\n";
@@ -144,6 +145,10 @@ static void handle_get(const struct api_context *ctx, const struct http_request 
 
     if (strcmp(req->path, "/") != 0) {
         reply_text(resp, 404, unknown_operation_page);
+        return;
+    }
+    if (ctx->config && ctx->config->root_as_dynamodb_local) {
+        response_dynamodb_local_unsigned(resp);
         return;
     }
     if (host && *host)

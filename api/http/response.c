@@ -230,3 +230,14 @@ void response_error(struct http_response *resp, const char *content_type,
     body = json_out_take(&w, &len);
     response_set_body(resp, ddb_error_http_status(err->code), content_type, body, len);
 }
+
+void response_dynamodb_local_unsigned(struct http_response *resp)
+{
+    static const char body[] =
+        "{\"__type\":\"com.amazonaws.dynamodb.v20120810#MissingAuthenticationToken\","
+        "\"message\":\"Request must contain either a valid (registered) AWS access key ID or "
+        "X.509 certificate.\"}";
+
+    response_set_body(resp, 400, RESPONSE_CONTENT_TYPE_AMZ_JSON, xmemdup(body, sizeof body - 1),
+                      sizeof body - 1);
+}

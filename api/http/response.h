@@ -44,4 +44,9 @@ void response_success(struct http_response *resp, const char *content_type, json
 void response_error(struct http_response *resp, const char *content_type,
                     const struct ddb_error *err, const struct failure_details *failure);
 
+/* DynamoDB Local's answer to a request without a signature, GET / among
+ * them: 400 with its own __type (not AWS's MissingAuthenticationTokenException)
+ * and message. Answered to GET / under --as-dynamodb-local (dispatch.c). */
+void response_dynamodb_local_unsigned(struct http_response *resp);
+
 #endif

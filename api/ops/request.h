@@ -43,6 +43,10 @@ struct api_config {
     /* Control requests (/ddbemu/) must be signed too: with credentials and
      * not on loopback (dispatch.c). */
     bool control_needs_auth;
+    /* GET / answers as DynamoDB Local does (400 MissingAuthenticationToken)
+     * rather than as DynamoDB (200 "healthy: <host>"): --as-dynamodb-local,
+     * for tools that wait for DynamoDB Local's answer (dispatch.c). */
+    bool root_as_dynamodb_local;
     /* Seconds since the epoch signatures are judged against; NULL: time(NULL).
      * Tests fix it. */
     time_t (*wall_clock)(void);
