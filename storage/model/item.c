@@ -44,12 +44,25 @@ int item_check_size(size_t size_bytes, enum item_size_check checked, struct ddb_
     return ddb_error_set(err, DDB_VALIDATION, "%s", texts[checked]);
 }
 
+/*
+ * The stored form: the item's header and its whole attribute tree in one
+ * allocation (value_compact_copy), instead of a malloc for every map, list,
+ * name and string - a dozen or more per item, each with the allocator's
+ * header and rounding. The tree is still struct value, so every reader
+ * (key extraction, conditions, projections, the answer writers) reads it
+ * as before; docs/architecture.md, "The stored item", gives the layout and
+ * the steps beyond it.
+ */
 struct item *item_new(struct value *attrs)
 {
-    struct item *item = xmalloc(sizeof *item);
+    size_t block = value_compact_size(attrs);
+    struct item *item = xmalloc(sizeof *item + block);
+
     assert(attrs->type == VALUE_M);
+    static_assert(sizeof(struct item) % 8 == 0, "the block after the header stays aligned");
     atomic_init(&item->refcount, 1);
-    value_move(&item->attrs, attrs);
+    value_compact_copy(&item->attrs, attrs, item + 1);
+    value_clear(attrs);
     item->size_bytes = item_attrs_size_bytes(&item->attrs);
     return item;
 }
@@ -64,8 +77,7 @@ void item_unref(struct item *item)
 {
     if (!item) return;
     if (atomic_fetch_sub_explicit(&item->refcount, 1, memory_order_acq_rel) == 1) {
-        value_clear(&item->attrs);
-        free(item);
+        free(item); /* the tree lies in the same block (item_new) */
     }
 }
 

@@ -6,8 +6,10 @@
  * it with a new item and drops the table's reference to the old one. Stream
  * records, condition-failure errors and index entries hold references too.
  *
- * Build an item's map with the value_map_* functions, then item_new() takes it.
- * After item_new() the item must not be changed.
+ * Build an item's map with the value_map_* functions, then item_new() takes it
+ * and keeps a compact copy: header and tree in one allocation (item.c). After
+ * item_new() the item must not be changed, and its attrs are never cleared
+ * or moved out: copy them (value_copy) to build a changed item.
  */
 #ifndef DDB_ITEM_H
 #define DDB_ITEM_H
@@ -21,11 +23,12 @@
 struct item {
     atomic_int refcount;
     size_t size_bytes;  /* DynamoDB's item size: sum of name bytes + value sizes */
-    struct value attrs; /* VALUE_M; owned */
+    struct value attrs; /* VALUE_M; lies in the item's own allocation */
 };
 
-/* Takes the contents of *attrs (a VALUE_M; left NULL-typed) and returns a new
- * item with one reference, owned by the caller. Computes size_bytes. */
+/* Takes the contents of *attrs (a VALUE_M; copied compactly, then cleared and
+ * left NULL-typed) and returns a new item with one reference, owned by the
+ * caller. Computes size_bytes. */
 struct item *item_new(struct value *attrs);
 /* Adds a reference and returns item; item_ref(NULL) is NULL. */
 struct item *item_ref(struct item *item);

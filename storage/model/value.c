@@ -166,6 +166,123 @@ void value_copy(struct value *dst, const struct value *src)
     }
 }
 
+/* ---- compact copies: a whole tree in one block (item.c's stored form) ---- */
+
+/* The two parts of a block: the arrays (struct attr, struct value, a map's
+ * index slots; all multiples of 8 bytes, so they stay aligned) first, then
+ * the bytes of names and strings, each with its NUL. */
+struct compact_sizes {
+    size_t arrays;
+    size_t bytes;
+};
+
+static void compact_measure(const struct value *v, struct compact_sizes *sz)
+{
+    switch (v->type) {
+    case VALUE_S:
+    case VALUE_N:
+    case VALUE_B: sz->bytes += v->u.str.len + 1; break;
+    case VALUE_L:
+    case VALUE_SS:
+    case VALUE_NS:
+    case VALUE_BS:
+        sz->arrays += v->u.list.count * sizeof(struct value);
+        for (size_t i = 0; i < v->u.list.count; i++)
+            compact_measure(&v->u.list.elems[i], sz);
+        break;
+    case VALUE_M: {
+        /* A small map holds exactly its attributes (nothing appends to a
+         * stored item); an indexed one keeps its capacity, because its
+         * index is found after `capacity` attributes (the file comment). */
+        size_t cap = map_capacity(v->u.map.count);
+        sz->arrays += map_indexed(cap) ? map_bytes(cap) : v->u.map.count * sizeof(struct attr);
+        for (size_t i = 0; i < v->u.map.count; i++) {
+            sz->bytes += v->u.map.attrs[i].name_len + 1;
+            compact_measure(&v->u.map.attrs[i].value, sz);
+        }
+        break;
+    }
+    case VALUE_BOOL:
+    case VALUE_NULL: break;
+    }
+}
+
+size_t value_compact_size(const struct value *v)
+{
+    struct compact_sizes sz = {0, 0};
+    compact_measure(v, &sz);
+    return sz.arrays + sz.bytes;
+}
+
+/* Cursors into the block being filled: arrays from its start, bytes after them. */
+struct compact_cursor {
+    char *arrays;
+    char *bytes;
+};
+
+static char *compact_bytes(struct compact_cursor *c, const char *data, size_t len)
+{
+    char *out = c->bytes;
+    if (len) memcpy(out, data, len);
+    out[len] = '\0';
+    c->bytes += len + 1;
+    return out;
+}
+
+static void compact_fill(struct value *dst, const struct value *src, struct compact_cursor *c)
+{
+    *dst = *src;
+    switch (src->type) {
+    case VALUE_S:
+    case VALUE_N:
+    case VALUE_B: dst->u.str.data = compact_bytes(c, src->u.str.data, src->u.str.len); break;
+    case VALUE_L:
+    case VALUE_SS:
+    case VALUE_NS:
+    case VALUE_BS:
+        dst->u.list.elems = src->u.list.count ? (struct value *) (void *) c->arrays : NULL;
+        c->arrays += src->u.list.count * sizeof(struct value);
+        for (size_t i = 0; i < src->u.list.count; i++)
+            compact_fill(&dst->u.list.elems[i], &src->u.list.elems[i], c);
+        break;
+    case VALUE_M: {
+        size_t cap = map_capacity(src->u.map.count);
+        dst->u.map.attrs = src->u.map.count ? (struct attr *) (void *) c->arrays : NULL;
+        if (map_indexed(cap)) {
+            /* Same positions, same capacity: the index copies as it is. */
+            memcpy(map_slots(dst, cap), map_slots(src, cap), 2 * cap * sizeof(uint32_t));
+            c->arrays += map_bytes(cap);
+        } else {
+            c->arrays += src->u.map.count * sizeof(struct attr);
+        }
+        for (size_t i = 0; i < src->u.map.count; i++) {
+            const struct attr *a = &src->u.map.attrs[i];
+            struct attr *d = &dst->u.map.attrs[i];
+            d->name = compact_bytes(c, a->name, a->name_len);
+            d->name_len = a->name_len;
+            compact_fill(&d->value, &a->value, c);
+        }
+        break;
+    }
+    case VALUE_BOOL:
+    case VALUE_NULL: break;
+    }
+}
+
+void value_compact_copy(struct value *dst, const struct value *src, void *block)
+{
+    struct compact_sizes sz = {0, 0};
+    struct compact_cursor c;
+
+    assert(((uintptr_t) block & 7) == 0);
+    compact_measure(src, &sz);
+    c.arrays = block;
+    c.bytes = (char *) block + sz.arrays;
+    compact_fill(dst, src, &c);
+    assert(c.arrays == (char *) block + sz.arrays &&
+           c.bytes == (char *) block + sz.arrays + sz.bytes);
+}
+
 void value_move(struct value *dst, struct value *src)
 {
     *dst = *src;

@@ -75,6 +75,15 @@ void value_copy(struct value *dst, const struct value *src);
 /* Moves src into dst (dst is overwritten without being cleared); src becomes NULL-typed. */
 void value_move(struct value *dst, struct value *src);
 
+/* ---- compact copies (the stored form of an item, item.c) ---- */
+/* Bytes of one block that holds a copy of v whole: its arrays, names and strings. */
+size_t value_compact_size(const struct value *v);
+/* Copies src into block (value_compact_size(src) bytes, 8-byte aligned):
+ * every array and byte string of the copy lies inside the block, so the copy
+ * is freed by freeing the block, never by value_clear, and is read-only
+ * (its maps and lists have no room to grow). */
+void value_compact_copy(struct value *dst, const struct value *src, void *block);
+
 /* ---- constructors (the value starts owning a copy of the bytes) ---- */
 void value_init_null(struct value *v);
 void value_init_bool(struct value *v, bool b);
