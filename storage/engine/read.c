@@ -448,7 +448,10 @@ static void query_range(const struct source *s, const struct key_condition *kc,
 /* True when node comes before end in forward order (end NULL = past the last row). */
 static bool before(const struct skiplist_node *node, const struct skiplist_node *end)
 {
-    return end == NULL || row_key_compare(&node->key, &end->key, KEY_BIAS_LOW) < 0;
+    struct row_key end_key;
+    if (end == NULL) return true;
+    skiplist_node_key(end, &end_key);
+    return skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0;
 }
 
 struct walk {
@@ -886,7 +889,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
             node = skiplist_upper_bound(s.rows, &esk, KEY_BIAS_LOW);
         }
     }
-    for (; node && (last_segment || node->key.hash < seg_end); node = skiplist_next(node)) {
+    for (; node && (last_segment || node->hash < seg_end); node = skiplist_next(node)) {
         if (!walk_take(&w, &s, op, node)) break;
     }
     if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);

@@ -25,15 +25,21 @@ uint64_t key_hash(const struct value *const *parts, size_t count)
     return XXH64_digest(&state);
 }
 
-int row_key_compare(const struct row_key *row, const struct row_key *probe, enum key_bias bias)
+int row_key_compare_parts(uint64_t hash, const struct value *const *parts, size_t count,
+                          const struct row_key *probe, enum key_bias bias)
 {
-    if (row->hash != probe->hash) return row->hash < probe->hash ? -1 : 1;
-    for (size_t i = 0; i < row->part_count; i++) {
+    if (hash != probe->hash) return hash < probe->hash ? -1 : 1;
+    for (size_t i = 0; i < count; i++) {
         int c;
         if (i >= probe->part_count) return -(int) bias;
         if (!probe->parts[i]) return -(int) bias;
-        c = value_compare_scalar(row->parts[i], probe->parts[i]);
+        c = value_compare_scalar(parts[i], probe->parts[i]);
         if (c != 0) return c;
     }
     return 0;
+}
+
+int row_key_compare(const struct row_key *row, const struct row_key *probe, enum key_bias bias)
+{
+    return row_key_compare_parts(row->hash, row->parts, row->part_count, probe, bias);
 }

@@ -39,5 +39,8 @@ enum key_bias { KEY_BIAS_LOW = -1, KEY_BIAS_HIGH = 1 };
 uint64_t key_hash(const struct value *const *parts, size_t count);
 /* Compares a row's key with a probe; missing probe parts compare per bias. */
 int row_key_compare(const struct row_key *row, const struct row_key *probe, enum key_bias bias);
+/* The same for a row given as its hash and count parts (a skiplist node's). */
+int row_key_compare_parts(uint64_t hash, const struct value *const *parts, size_t count,
+                          const struct row_key *probe, enum key_bias bias);
 
 #endif

@@ -42,7 +42,7 @@ struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         const struct key_index_slot *s = &ki->slots[i];
         if (!s->node) return NULL;
-        if (s->hash == hash && row_key_compare(&s->node->key, key, KEY_BIAS_LOW) == 0)
+        if (s->hash == hash && skiplist_node_compare(s->node, key, KEY_BIAS_LOW) == 0)
             return s->node;
     }
 }

@@ -9,17 +9,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct skiplist_node *node_new(int level)
+/* A node with room for level links and part_count key parts (skiplist.h). */
+static struct skiplist_node *node_new(int level, size_t part_count)
 {
     struct skiplist_node *n =
-        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level);
-    n->level = level;
+        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level +
+                       sizeof(const struct value *) * part_count);
+    n->level = (uint8_t) level;
+    n->part_count = (uint8_t) part_count;
     return n;
+}
+
+/* Points the node's parts at key's (same count: the parts of one row's key). */
+static void node_set_key(struct skiplist_node *n, const struct row_key *key)
+{
+    assert(key->part_count == n->part_count);
+    n->hash = key->hash;
+    memcpy((void *) skiplist_node_parts(n), key->parts, sizeof key->parts[0] * key->part_count);
+}
+
+void skiplist_node_key(const struct skiplist_node *n, struct row_key *out)
+{
+    out->hash = n->hash;
+    out->part_count = n->part_count;
+    memcpy(out->parts, skiplist_node_parts(n), sizeof out->parts[0] * n->part_count);
 }
 
 void skiplist_init(struct skiplist *sl)
 {
-    sl->head = node_new(SKIPLIST_MAX_LEVEL);
+    sl->head = node_new(SKIPLIST_MAX_LEVEL, 0);
     sl->level = 1;
     sl->count = 0;
     sl->rng = 0x9e3779b97f4a7c15ULL;
@@ -80,7 +98,7 @@ static struct skiplist_node *descend(const struct skiplist *sl, const struct row
     struct skiplist_node *n = sl->head;
     for (int i = sl->level - 1; i >= 0; i--) {
         while (n->next[i]) {
-            int c = row_key_compare(&n->next[i]->key, probe, bias);
+            int c = skiplist_node_compare(n->next[i], probe, bias);
             if (strict ? c < 0 : c <= 0)
                 n = n->next[i];
             else
@@ -106,7 +124,7 @@ struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const stru
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key)
 {
     struct skiplist_node *n = descend(sl, key, KEY_BIAS_LOW, true, NULL);
-    if (n && row_key_compare(&n->key, key, KEY_BIAS_LOW) == 0) return n;
+    if (n && skiplist_node_compare(n, key, KEY_BIAS_LOW) == 0) return n;
     return NULL;
 }
 
@@ -118,15 +136,15 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
     int level = random_level(sl);
     struct skiplist_node *n;
 
-    assert(!at || row_key_compare(&at->key, key, KEY_BIAS_LOW) != 0);
+    assert(!at || skiplist_node_compare(at, key, KEY_BIAS_LOW) != 0);
     (void) at; /* only the assertion reads it */
     if (level > sl->level) {
         for (int i = sl->level; i < level; i++)
             update[i] = sl->head;
         sl->level = level;
     }
-    n = node_new(level);
-    n->key = *key;
+    n = node_new(level, key->part_count);
+    node_set_key(n, key);
     n->item = item;
     for (int i = 0; i < level; i++) {
         n->next[i] = update[i]->next[i];
@@ -141,8 +159,8 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item)
 {
     struct item *old = node->item;
-    assert(row_key_compare(&node->key, key, KEY_BIAS_LOW) == 0);
-    node->key = *key;
+    assert(skiplist_node_compare(node, key, KEY_BIAS_LOW) == 0);
+    node_set_key(node, key);
     node->item = item;
     item_unref(old);
 }
@@ -152,7 +170,7 @@ bool skiplist_remove(struct skiplist *sl, const struct row_key *key)
     struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
     struct skiplist_node *n = descend(sl, key, KEY_BIAS_LOW, true, update);
 
-    if (!n || row_key_compare(&n->key, key, KEY_BIAS_LOW) != 0) return false;
+    if (!n || skiplist_node_compare(n, key, KEY_BIAS_LOW) != 0) return false;
     for (int i = 0; i < n->level; i++) {
         if (update[i]->next[i] == n) update[i]->next[i] = n->next[i];
     }

@@ -25,11 +25,17 @@
 
 #define SKIPLIST_MAX_LEVEL 32
 
+/* A node is one allocation: this header, its level's links, then its key's
+ * parts (part_count pointers into the item; skiplist_node_parts). Only the
+ * parts a row has are stored, not ROW_KEY_MAX_PARTS of them: a node is the
+ * largest per-item cost after the item itself (bench/README.md, "Memory per
+ * item"). */
 struct skiplist_node {
-    struct row_key key;
+    uint64_t hash;              /* the row key's partition hash */
     struct item *item;          /* owned reference */
     struct skiplist_node *prev; /* NULL for the first node */
-    int level;
+    uint8_t level;
+    uint8_t part_count;
     struct skiplist_node *next[]; /* level entries */
 };
 
@@ -53,6 +59,20 @@ static inline struct skiplist_node *skiplist_next(const struct skiplist_node *n)
 static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
 {
     return n->prev;
+}
+
+/* The node's key parts (part_count of them), pointing into its item. */
+static inline const struct value *const *skiplist_node_parts(const struct skiplist_node *n)
+{
+    return (const struct value *const *) (const void *) &n->next[n->level];
+}
+/* The node's key as a row_key (a copy of its hash and part pointers). */
+void skiplist_node_key(const struct skiplist_node *n, struct row_key *out);
+/* row_key_compare of the node's key with probe. */
+static inline int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *probe,
+                                        enum key_bias bias)
+{
+    return row_key_compare_parts(n->hash, skiplist_node_parts(n), n->part_count, probe, bias);
 }
 
 /* First node whose key is >= probe (missing probe parts per bias), or NULL. */

@@ -122,7 +122,7 @@ struct skiplist_node *ttl_index_seek(const struct ttl_index *ix, int64_t from_ms
 int64_t ttl_index_row_expiry_ms(const struct skiplist_node *row)
 {
     assert_lock_held();
-    return unbias(row->key.hash);
+    return unbias(row->hash);
 }
 
 void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const char *attr,
@@ -133,9 +133,10 @@ void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const
     skiplist_init(&ix->rows);
     for (struct skiplist_node *n = skiplist_first(items); n; n = skiplist_next(n)) {
         int64_t ms;
-        struct row_key k;
+        struct row_key key, k;
         if (!ttl_index_expiry_ms(n->item, attr, attr_len, &ms)) continue;
-        row_key_of(&n->key, ms, &k);
+        skiplist_node_key(n, &key);
+        row_key_of(&key, ms, &k);
         skiplist_insert(&ix->rows, &k, item_ref(n->item));
     }
 }

@@ -179,7 +179,7 @@ static size_t check_index(const struct table *t, const struct table_index *idx)
             /* Only rows up to the cursor are in the index so far. */
             if (!idx->backfill_cursor) break;
             table_row_key(t, &idx->backfill_cursor->attrs, &cursor);
-            if (row_key_compare(&node->key, &cursor, KEY_BIAS_LOW) > 0) break;
+            if (skiplist_node_compare(node, &cursor, KEY_BIAS_LOW) > 0) break;
         }
         if (!index_row_key(idx, &node->item->attrs, &want[n].key)) continue;
         want[n].item = node->item;
@@ -191,7 +191,7 @@ static size_t check_index(const struct table *t, const struct table_index *idx)
     CHECK_INT_EQ(idx->size_bytes, size);
     for (node = skiplist_first(&idx->rows); node && i < n; node = skiplist_next(node), i++) {
         CHECK(node->item == want[i].item);
-        CHECK_INT_EQ(row_key_compare(&node->key, &want[i].key, KEY_BIAS_LOW), 0);
+        CHECK_INT_EQ(skiplist_node_compare(node, &want[i].key, KEY_BIAS_LOW), 0);
     }
     free(want);
     return n;
@@ -204,10 +204,10 @@ static void check_collections(const struct table *t)
     size_t partitions = 0;
 
     while (node) {
-        const struct value *pk = node->key.parts[0];
-        uint64_t hash = node->key.hash;
+        const struct value *pk = skiplist_node_parts(node)[0];
+        uint64_t hash = node->hash;
         int64_t total = 0;
-        for (; node && node->key.hash == hash && value_equal(node->key.parts[0], pk);
+        for (; node && node->hash == hash && value_equal(skiplist_node_parts(node)[0], pk);
              node = skiplist_next(node)) {
             total += (int64_t) node->item->size_bytes;
             for (size_t l = 0; l < t->def.lsi_count; l++) {
@@ -536,8 +536,8 @@ static void test_item_collection_limit_and_metrics(void)
     CHECK(written > 10);
     db_read_lock(db);
     CHECK_INT_EQ(t->items.count, written); /* the refused write changed nothing */
-    CHECK(collection_sizes_get(&t->collections, t->items.head->next[0]->key.hash,
-                               t->items.head->next[0]->key.parts[0]) <= 2000);
+    CHECK(collection_sizes_get(&t->collections, t->items.head->next[0]->hash,
+                               skiplist_node_parts(t->items.head->next[0])[0]) <= 2000);
     db_unlock(db);
     /* Another partition has its own budget. */
     value_init_map(&m);

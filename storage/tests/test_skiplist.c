@@ -70,10 +70,10 @@ static void test_random_inserts_and_removes_match_a_sorted_model(void)
     {
         size_t i = 0;
         for (struct skiplist_node *nd = skiplist_first(&sl); nd; nd = skiplist_next(nd), i++)
-            CHECK_INT_EQ(strtol(nd->key.parts[0]->u.str.data, NULL, 10), model[i]);
+            CHECK_INT_EQ(strtol(skiplist_node_parts(nd)[0]->u.str.data, NULL, 10), model[i]);
         CHECK_INT_EQ(i, model_count);
         for (struct skiplist_node *nd = skiplist_last(&sl); nd; nd = skiplist_prev(nd))
-            CHECK_INT_EQ(strtol(nd->key.parts[0]->u.str.data, NULL, 10), model[--i]);
+            CHECK_INT_EQ(strtol(skiplist_node_parts(nd)[0]->u.str.data, NULL, 10), model[--i]);
     }
     skiplist_clear(&sl);
 }
@@ -94,17 +94,20 @@ static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
     probe = item_with_number(35);
     key_of(probe, &key);
     nd = skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW);
-    CHECK_STR_EQ(nd->key.parts[0]->u.str.data, "40");
+    CHECK_STR_EQ(skiplist_node_parts(nd)[0]->u.str.data, "40");
     item_unref(probe);
     probe = item_with_number(40);
     key_of(probe, &key);
-    CHECK_STR_EQ(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW)->key.parts[0]->u.str.data, "40");
-    CHECK_STR_EQ(skiplist_upper_bound(&sl, &key, KEY_BIAS_LOW)->key.parts[0]->u.str.data, "50");
+    CHECK_STR_EQ(skiplist_node_parts(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW))[0]->u.str.data,
+                 "40");
+    CHECK_STR_EQ(skiplist_node_parts(skiplist_upper_bound(&sl, &key, KEY_BIAS_LOW))[0]->u.str.data,
+                 "50");
     CHECK(skiplist_find(&sl, &key) != NULL);
     item_unref(probe);
     /* A probe with only the hash selects the whole partition. */
     key.part_count = 0;
-    CHECK_STR_EQ(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW)->key.parts[0]->u.str.data, "0");
+    CHECK_STR_EQ(skiplist_node_parts(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW))[0]->u.str.data,
+                 "0");
     CHECK(skiplist_upper_bound(&sl, &key, KEY_BIAS_HIGH) == NULL);
     skiplist_clear(&sl);
 }
