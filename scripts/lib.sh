@@ -23,7 +23,7 @@ DDB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 # The libFuzzer targets (ctest names ROOM_TARGET in the fuzz build), run
 # briefly by scripts/test and for as long as asked by bench/fuzz.
 DDB_FUZZ_TARGETS=(fuzz_expr_parse fuzz_partiql_parse fuzz_persist_load
-    fuzz_api_handle fuzz_wire_decode fuzz_sigv4 fuzz_design)
+    fuzz_api_handle fuzz_wire_decode fuzz_item_codec fuzz_sigv4 fuzz_design)
 
 ddb_log() {
     printf '==> %s\n' "$*" >&2

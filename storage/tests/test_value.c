@@ -411,6 +411,87 @@ static void test_number_size_ignores_leading_and_trailing_zeros(void)
     value_clear(&v);
 }
 
+/* Whether every array and byte string of v lies in [lo, hi). */
+static bool inside(const struct value *v, const char *lo, const char *hi)
+{
+#define IN(p, n) ((const char *) (p) >= lo && (const char *) (p) + (n) <= hi)
+    switch (v->type) {
+    case VALUE_S:
+    case VALUE_N:
+    case VALUE_B: return IN(v->u.str.data, v->u.str.len + 1) && v->u.str.data[v->u.str.len] == 0;
+    case VALUE_L:
+    case VALUE_SS:
+    case VALUE_NS:
+    case VALUE_BS:
+        if (v->u.list.count && !IN(v->u.list.elems, v->u.list.count * sizeof(struct value)))
+            return false;
+        for (size_t i = 0; i < v->u.list.count; i++)
+            if (!inside(&v->u.list.elems[i], lo, hi)) return false;
+        return true;
+    case VALUE_M:
+        for (size_t i = 0; i < v->u.map.count; i++) {
+            const struct attr *a = &v->u.map.attrs[i];
+            if (!IN(a, sizeof *a) || !IN(a->name, a->name_len + 1)) return false;
+            if (!inside(&a->value, lo, hi)) return false;
+        }
+        return true;
+    default: return true;
+    }
+#undef IN
+}
+
+/* The stored item is one block: header and tree, every part of it inside,
+ * equal to the tree it was made from, large maps still found by name. */
+static void test_stored_item_is_one_block_equal_to_its_tree(void)
+{
+    struct value attrs, m, l, e, copy;
+    struct item *item;
+    char name[16];
+
+    value_init_map(&attrs);
+    value_init_string(&e, "room#1", 6);
+    value_map_set(&attrs, "PK", 2, &e);
+    value_init_number_text(&e, "-12.5", 5);
+    value_map_set(&attrs, "n", 1, &e);
+    value_init_string(&e, "", 0);
+    value_map_set(&attrs, "empty", 5, &e);
+    value_init_map(&m);
+    for (int i = 0; i < 40; i++) { /* an indexed map (value.c: from 16 slots) */
+        int len = snprintf(name, sizeof name, "k%d", i);
+        value_init_number_text(&e, name + 1, (size_t) len - 1);
+        value_map_set(&m, name, (size_t) len, &e);
+    }
+    value_init_list(&l, VALUE_L);
+    value_list_append(&l, &m);
+    value_init_list(&m, VALUE_SS);
+    value_init_string(&e, "a", 1);
+    value_list_append(&m, &e);
+    value_init_string(&e, "b", 1);
+    value_list_append(&m, &e);
+    value_list_append(&l, &m);
+    value_init_bool(&e, true);
+    value_list_append(&l, &e);
+    value_map_set(&attrs, "list", 4, &l);
+    value_copy(&copy, &attrs);
+
+    item = item_new(&attrs);
+    CHECK_INT_EQ(attrs.type, VALUE_NULL);
+    CHECK(value_equal(&item->attrs, &copy));
+    CHECK_INT_EQ(item->size_bytes, item_attrs_size_bytes(&copy));
+    CHECK(inside(&item->attrs, (const char *) (item + 1),
+                 (const char *) (item + 1) + value_compact_size(&copy)));
+    const struct value *big = &item_get_cstr(item, "list")->u.list.elems[0];
+    for (int i = 0; i < 40; i++) {
+        int len = snprintf(name, sizeof name, "k%d", i);
+        const struct value *v = value_map_get(big, name, (size_t) len);
+        CHECK(v && v->type == VALUE_N && strcmp(v->u.str.data, name + 1) == 0);
+    }
+    CHECK(value_map_get(big, "k40", 3) == NULL);
+    CHECK_STR_EQ(item_get_cstr(item, "empty")->u.str.data, "");
+    value_clear(&copy);
+    item_unref(item);
+}
+
 int main(void)
 {
     RUN(test_strings_order_by_utf8_bytes_as_unsigned);
@@ -426,5 +507,6 @@ int main(void)
     RUN(test_item_size_follows_aws_rules);
     RUN(test_item_size_rule_allows_400_kb_and_words_each_refusal);
     RUN(test_number_size_ignores_leading_and_trailing_zeros);
+    RUN(test_stored_item_is_one_block_equal_to_its_tree);
     return check_report();
 }
