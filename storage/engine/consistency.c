@@ -13,13 +13,15 @@
  * ConsistentRead (tables and LSIs) and TransactGetItems read the latest state.
  *
  * Transactions. AWS holds a TransactWriteItems' items between its prepare and
- * its commit; a request that touches one meanwhile conflicts. Here the
- * transaction is checked, prepared and committed in one critical section
- * (all or nothing, never half visible) and answered at once, and its items
- * stay held for transaction_ms of the engine clock after the commit: the
- * window in which AWS's clients would meet it in flight, moved after the
- * answer so that no server thread waits for the clock (which a test may have
- * frozen). During the window a PutItem, UpdateItem or DeleteItem of a held
+ * its commit, and answers after the commit; a request that touches one
+ * meanwhile conflicts. Here the transaction is checked, prepared and
+ * committed in one critical section (all or nothing, never half visible),
+ * and its items stay held for transaction_ms of the engine clock after the
+ * commit; its caller is answered when that time has passed
+ * (consistency_wait_hold, outside the lock), so that a client never meets its
+ * own transaction, as on AWS. While the clock is frozen the caller is
+ * answered at once - nothing would end the wait - and the test moves the
+ * clock past the hold itself. During the window a PutItem, UpdateItem or DeleteItem of a held
  * item fails with TransactionConflictException, another TransactWriteItems or
  * a TransactGetItems naming one is canceled with the TransactionConflict
  * reason at its position, a GetItem succeeds, and a retry with the same
@@ -38,6 +40,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A TransactWriteItems' items, held until until_ms. */
 struct held_transaction {
@@ -275,16 +278,27 @@ static void key_of(const struct table *t, const struct value *attrs, struct valu
     }
 }
 
-void consistency_hold(struct db *db, const struct db_scope *scope,
-                      const struct consistency_settings *cs, struct table *const *tables,
-                      const struct write_op *ops, size_t op_count, const char *token,
-                      int64_t now_ms)
+void consistency_wait_hold(struct db *db, int64_t until_ms)
+{
+    int64_t now_ms;
+
+    while (!db_clock_is_frozen(db) && (now_ms = db_now_ms(db)) < until_ms) {
+        int64_t step = until_ms - now_ms < 5 ? until_ms - now_ms : 5;
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = step * 1000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int64_t consistency_hold(struct db *db, const struct db_scope *scope,
+                         const struct consistency_settings *cs, struct table *const *tables,
+                         const struct write_op *ops, size_t op_count, const char *token,
+                         int64_t now_ms)
 {
     assert_lock_exclusive();
     struct held_transaction *h;
 
     release_ended(db, now_ms);
-    if (cs->transaction_ms <= 0) return;
+    if (cs->transaction_ms <= 0) return now_ms;
     db->held = xrealloc(db->held, sizeof *db->held * (db->held_count + 1));
     h = &db->held[db->held_count++];
     h->namespace_id = xstrdup(scope->namespace_id);
@@ -298,4 +312,5 @@ void consistency_hold(struct db *db, const struct db_scope *scope,
         key_of(tables[i], ops[i].kind == WRITE_PUT ? &ops[i].put_item->attrs : &ops[i].key,
                &h->keys[i]);
     }
+    return h->until_ms;
 }

@@ -98,11 +98,14 @@ int consistency_check_write(struct db *db, const struct db_scope *scope, struct 
 bool consistency_token_held(struct db *db, const struct db_scope *scope, const char *token,
                             int64_t now_ms);
 /* Holds the items of a committed TransactWriteItems until now_ms plus the
- * transaction time; caller holds the lock exclusively. */
-void consistency_hold(struct db *db, const struct db_scope *scope,
-                      const struct consistency_settings *cs, struct table *const *tables,
-                      const struct write_op *ops, size_t op_count, const char *token,
-                      int64_t now_ms);
+ * transaction time, which it returns; caller holds the lock exclusively. */
+int64_t consistency_hold(struct db *db, const struct db_scope *scope,
+                         const struct consistency_settings *cs, struct table *const *tables,
+                         const struct write_op *ops, size_t op_count, const char *token,
+                         int64_t now_ms);
+/* Returns when the engine clock reaches until_ms (at once while it is
+ * frozen); called without the lock, before a held transaction is answered. */
+void consistency_wait_hold(struct db *db, int64_t until_ms);
 /* Drops the held transactions of namespace_id (NULL: all); caller holds the lock exclusively. */
 void consistency_forget(struct db *db, const char *namespace_id);
 

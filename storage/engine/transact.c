@@ -427,7 +427,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     struct table **tables = xcalloc(n, sizeof *tables);
     struct target *targets = xcalloc(n, sizeof *targets);
     bool any_failed = false;
-    int64_t now_ms;
+    int64_t now_ms, hold_until_ms = 0;
     int rc = -1;
 
     assert(!client_token || request_digest);
@@ -534,11 +534,14 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     if (client_token) remember_token(db, scope, client_token, request_digest, now_ms);
     if (db->consistency_any) {
         const struct consistency_settings *cs = consistency_in(db, scope);
-        if (cs) consistency_hold(db, scope, cs, tables, ops, op_count, client_token, now_ms);
+        if (cs)
+            hold_until_ms =
+                consistency_hold(db, scope, cs, tables, ops, op_count, client_token, now_ms);
     }
     rc = 0;
 out:
     db_unlock(db);
+    if (hold_until_ms) consistency_wait_hold(db, hold_until_ms);
 out_unlocked:
     for (size_t i = 0; i < op_count; i++)
         prepared_write_clear(&pws[i]);
