@@ -42,24 +42,6 @@
 #include <string.h>
 #include <time.h>
 
-/* A TransactWriteItems' items, held until until_ms. */
-struct held_transaction {
-    char *namespace_id;
-    char *token; /* ClientRequestToken, or NULL */
-    int64_t until_ms;
-    char **table_names;
-    struct value *keys; /* VALUE_M: the key attributes of each item */
-    size_t count;
-};
-
-void consistency_settings_default(struct consistency_settings *s)
-{
-    memset(s, 0, sizeof *s);
-    s->read_lag_ms = DDB_CONSISTENCY_READ_LAG_MS;
-    s->gsi_lag_ms = DDB_CONSISTENCY_GSI_LAG_MS;
-    s->transaction_ms = DDB_CONSISTENCY_TRANSACTION_MS;
-}
-
 static const struct consistency_settings *settings_of(const struct db *db,
                                                       const struct namespace *ns)
 {
@@ -70,6 +52,19 @@ static const struct consistency_settings *settings_of(const struct db *db,
 static int64_t window_of(const struct consistency_settings *s)
 {
     return s->read_lag_ms > s->gsi_lag_ms ? s->read_lag_ms : s->gsi_lag_ms;
+}
+
+/* Starts keeping t's recent versions for window_ms (or changes the window). */
+static void keep_versions(struct table *t, int64_t window_ms)
+{
+    if (!t->recent) t->recent = versions_new();
+    t->recent_window_ms = window_ms;
+}
+
+static void drop_versions(struct table *t)
+{
+    versions_free(t->recent);
+    t->recent = NULL;
 }
 
 /* Keeps, or stops keeping, the recent versions of ns's tables after its
@@ -85,12 +80,12 @@ static void apply_settings(struct db *db)
         db->consistency_any = db->consistency_any || s->aws;
         for (size_t t = 0; t < ns->table_count; t++) {
             if (s->aws)
-                table_versions_enable(ns->tables[t], window_of(s));
+                keep_versions(ns->tables[t], window_of(s));
             else
-                table_versions_disable(ns->tables[t]);
+                drop_versions(ns->tables[t]);
         }
     }
-    if (!db->consistency_any) consistency_forget(db, NULL);
+    if (!db->consistency_any) db_forget_held(db, NULL);
 }
 
 void db_set_consistency(struct db *db, const struct consistency_settings *s)
@@ -139,7 +134,7 @@ void consistency_table_added(struct db *db, const struct db_scope *scope, struct
 {
     assert_lock_exclusive();
     const struct consistency_settings *s = consistency_in(db, scope);
-    if (s) table_versions_enable(t, window_of(s));
+    if (s) keep_versions(t, window_of(s));
 }
 
 /* splitmix64 (Steele, Lea, Flood 2014): a good 64-bit mix of a counter. */
@@ -171,39 +166,10 @@ struct item *consistency_read_item(struct db *db, const struct consistency_setti
     struct item *then;
 
     if (!t->recent) return found;
-    then = table_versions_state_at(t, key, found, consistency_as_of(db, cs, false, now_ms));
+    then = versions_state_at(t->recent, &t->def.key, key, found,
+                             consistency_as_of(db, cs, false, now_ms));
     if (then != found) atomic_fetch_add(&t->insight->stale_reads, 1);
     return then;
-}
-
-static void held_free(struct held_transaction *h)
-{
-    free(h->namespace_id);
-    free(h->token);
-    for (size_t i = 0; i < h->count; i++) {
-        free(h->table_names[i]);
-        value_clear(&h->keys[i]);
-    }
-    free(h->table_names);
-    free(h->keys);
-}
-
-void consistency_forget(struct db *db, const char *namespace_id)
-{
-    assert_lock_exclusive();
-    size_t kept = 0;
-
-    for (size_t i = 0; i < db->held_count; i++) {
-        if (!namespace_id || strcmp(db->held[i].namespace_id, namespace_id) == 0)
-            held_free(&db->held[i]);
-        else
-            db->held[kept++] = db->held[i];
-    }
-    db->held_count = kept;
-    if (!kept) {
-        free(db->held);
-        db->held = NULL;
-    }
 }
 
 /* Drops the holds that ended at or before now_ms; caller holds the lock exclusively. */
@@ -214,7 +180,7 @@ static void release_ended(struct db *db, int64_t now_ms)
 
     for (size_t i = 0; i < db->held_count; i++) {
         if (db->held[i].until_ms <= now_ms)
-            held_free(&db->held[i]);
+            db_held_free(&db->held[i]);
         else
             db->held[kept++] = db->held[i];
     }

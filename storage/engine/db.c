@@ -49,7 +49,7 @@ void db_free(struct db *db)
     bulk_jobs_stop(&db->bulk); /* their workers take the lock to finish */
     db_write_lock(db);
     now_ms = db_now_ms(db);
-    consistency_forget(db, NULL);
+    db_forget_held(db, NULL);
     if (db->journal) {
         for (size_t i = 0; i < db->namespace_count; i++) {
             for (size_t t = 0; t < db->namespaces[i].table_count; t++)
@@ -113,6 +113,38 @@ void db_set_delay_transient(struct db *db, bool on)
 void db_set_throughput_model(struct db *db, bool aws)
 {
     db->aws_throughput = aws;
+}
+
+/* Frees what a held transaction (consistency.c) owns. */
+void db_held_free(struct held_transaction *h)
+{
+    assert_lock_exclusive();
+    free(h->namespace_id);
+    free(h->token);
+    for (size_t i = 0; i < h->count; i++) {
+        free(h->table_names[i]);
+        value_clear(&h->keys[i]);
+    }
+    free(h->table_names);
+    free(h->keys);
+}
+
+void db_forget_held(struct db *db, const char *namespace_id)
+{
+    assert_lock_exclusive();
+    size_t kept = 0;
+
+    for (size_t i = 0; i < db->held_count; i++) {
+        if (!namespace_id || strcmp(db->held[i].namespace_id, namespace_id) == 0)
+            db_held_free(&db->held[i]);
+        else
+            db->held[kept++] = db->held[i];
+    }
+    db->held_count = kept;
+    if (!kept) {
+        free(db->held);
+        db->held = NULL;
+    }
 }
 
 /* The only call to the system clock in the engine (STYLE B8). */

@@ -34,7 +34,12 @@ struct consistency_settings {
 };
 
 /* The defaults above, with the model off. */
-void consistency_settings_default(struct consistency_settings *s);
+static inline void consistency_settings_default(struct consistency_settings *s)
+{
+    *s = (struct consistency_settings){.read_lag_ms = DDB_CONSISTENCY_READ_LAG_MS,
+                                       .gsi_lag_ms = DDB_CONSISTENCY_GSI_LAG_MS,
+                                       .transaction_ms = DDB_CONSISTENCY_TRANSACTION_MS};
+}
 /* Sets the engine-wide setting (--consistency aws); before serving, or any time. */
 void db_set_consistency(struct db *db, const struct consistency_settings *s);
 /* Sets namespace_id's own setting (the control interface); NULL clears it

@@ -36,6 +36,16 @@ struct namespace
     bool has_consistency;
 };
 
+/* A TransactWriteItems' items, held until until_ms. */
+struct held_transaction {
+    char *namespace_id;
+    char *token; /* ClientRequestToken, or NULL */
+    int64_t until_ms;
+    char **table_names;
+    struct value *keys; /* VALUE_M: the key attributes of each item */
+    size_t count;
+};
+
 /* A TransactWriteItems ClientRequestToken remembered for idempotent retries. */
 struct client_token {
     char *namespace_id;
@@ -68,7 +78,7 @@ struct db {
 };
 
 /* ---- --consistency aws (consistency.c); each is called only when
- * db->consistency_any, and the caller holds the lock as it says ---- */
+ * db->consistency_any ---- */
 
 /* The setting in force for scope when the model is on for it, else NULL;
  * caller holds the lock. */
@@ -106,8 +116,10 @@ int64_t consistency_hold(struct db *db, const struct db_scope *scope,
 /* Returns when the engine clock reaches until_ms (at once while it is
  * frozen); called without the lock, before a held transaction is answered. */
 void consistency_wait_hold(struct db *db, int64_t until_ms);
-/* Drops the held transactions of namespace_id (NULL: all); caller holds the lock exclusively. */
-void consistency_forget(struct db *db, const char *namespace_id);
+/* Drops the held transactions of namespace_id (NULL: all); caller holds the
+ * lock exclusively (db.c, which frees them with the engine). */
+void db_forget_held(struct db *db, const char *namespace_id);
+void db_held_free(struct held_transaction *h);
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
  * expire at or before until_ms (INT64_MAX: all of them). Caller holds the

@@ -99,7 +99,8 @@ size_t read_stale_page(const struct stale_bounds *b, int64_t as_of_ms, struct it
 {
     assert_lock_held();
     struct version_change *changes;
-    size_t n = table_versions_changed_since(b->t, as_of_ms, &changes), differs = 0;
+    size_t n = versions_changed_since(b->t->recent, &b->t->def.key, as_of_ms, &changes),
+           differs = 0;
 
     *truncated = false;
     for (size_t i = 0; i < n; i++) {

@@ -211,7 +211,7 @@ void table_free(struct table *t, int64_t now_ms)
     insight_unref(t->insight); /* a page still finishing may hold it a moment longer */
     free(t->ttl.attribute);
     history_clear(&t->history);
-    table_versions_disable(t);
+    versions_free(t->recent);
     restore_summary_clear(&t->restore);
     table_meta_clear(&t->meta);
     for (size_t i = 0; i < t->deleting_gsi_count; i++) {
@@ -586,7 +586,8 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
     if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);
     if (t->pitr.enabled && !info->rebuilding) record_history(t, old_item, new_item, info->now_ms);
-    if (t->recent && !info->rebuilding) table_versions_record(t, old_item, new_item, info->now_ms);
+    if (t->recent && !info->rebuilding)
+        versions_record(t->recent, t->recent_window_ms, old_item, new_item, info->now_ms);
     item_unref(old_item);
 }
 

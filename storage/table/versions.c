@@ -1,89 +1,96 @@
 /*
  * versions.c - a table's recent versions (versions.h): a second `struct
  * history` (history.c, the point-in-time recovery's ring of changes), kept
- * for the consistency model's lag instead of the recovery window.
+ * for the consistency model's lag instead of the recovery window. It knows
+ * the table's key schema, not the table, so the table can own it.
  */
 #include "storage/table/versions.h"
 
 #include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
-#include "storage/table/table.h"
+#include "storage/model/schema.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-void table_versions_enable(struct table *t, int64_t window_ms)
+struct history *versions_new(void)
 {
     assert_lock_exclusive();
-    if (!t->recent) {
-        t->recent = xcalloc(1, sizeof *t->recent);
-        history_init(t->recent);
-    }
-    t->recent_window_ms = window_ms;
+    struct history *h = xcalloc(1, sizeof *h);
+    history_init(h);
+    return h;
 }
 
-void table_versions_disable(struct table *t)
+void versions_free(struct history *h)
 {
     assert_lock_exclusive();
-    if (!t->recent) return;
-    history_clear(t->recent);
-    free(t->recent->entries);
-    free(t->recent);
-    t->recent = NULL;
+    if (!h) return;
+    history_clear(h);
+    free(h);
 }
 
-void table_versions_record(struct table *t, struct item *old_item, struct item *new_item,
-                           int64_t now_ms)
+void versions_record(struct history *h, int64_t window_ms, struct item *old_item,
+                     struct item *new_item, int64_t now_ms)
 {
     assert_lock_exclusive();
     uint64_t upto;
 
-    history_append(t->recent, now_ms, old_item, new_item);
-    history_trim(t->recent, now_ms - t->recent_window_ms, &upto);
+    history_append(h, now_ms, old_item, new_item);
+    history_trim(h, now_ms - window_ms, &upto);
 }
 
-/* Whether entry e changed the item with row key key. */
-static bool entry_is_key(const struct table *t, const struct history_entry *e,
-                         const struct row_key *key)
+/* The row key of the item entry e changed, by key schema k (as table_row_key). */
+static void entry_key(const struct key_schema *k, const struct history_entry *e,
+                      struct row_key *out)
 {
-    const struct item *it = e->new_item ? e->new_item : e->old_item;
-    struct row_key rk;
+    const struct value *attrs = &(e->new_item ? e->new_item : e->old_item)->attrs;
 
-    table_row_key(t, &it->attrs, &rk);
-    return rk.hash == key->hash && row_key_compare(&rk, key, KEY_BIAS_LOW) == 0;
+    memset(out, 0, sizeof *out);
+    out->parts[0] = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));
+    out->part_count = 1;
+    if (k->range_count) {
+        out->parts[1] = value_map_get(attrs, k->range_names[0], strlen(k->range_names[0]));
+        out->part_count = 2;
+    }
+    out->hash = key_hash(out->parts, 1);
 }
 
-struct item *table_versions_state_at(const struct table *t, const struct row_key *key,
-                                     struct item *current, int64_t as_of_ms)
+static bool same_key(const struct row_key *a, const struct row_key *b)
+{
+    return a->hash == b->hash && row_key_compare(a, b, KEY_BIAS_LOW) == 0;
+}
+
+struct item *versions_state_at(const struct history *h, const struct key_schema *k,
+                               const struct row_key *key, struct item *current, int64_t as_of_ms)
 {
     assert_lock_held();
-    const struct history *h = t->recent;
-
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
-        if (e->ms > as_of_ms && entry_is_key(t, e, key)) return e->old_item;
+        struct row_key rk;
+        if (e->ms <= as_of_ms) continue;
+        entry_key(k, e, &rk);
+        if (same_key(&rk, key)) return e->old_item;
     }
     return current;
 }
 
-size_t table_versions_changed_since(const struct table *t, int64_t as_of_ms,
-                                    struct version_change **out)
+size_t versions_changed_since(const struct history *h, const struct key_schema *k, int64_t as_of_ms,
+                              struct version_change **out)
 {
     assert_lock_held();
-    const struct history *h = t->recent;
     struct version_change *changes = NULL;
     struct row_key *keys = NULL;
     size_t n = 0;
 
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
-        const struct item *it = e->new_item ? e->new_item : e->old_item;
         struct row_key rk;
         size_t j;
 
         if (e->ms <= as_of_ms) continue;
-        table_row_key(t, &it->attrs, &rk);
-        for (j = 0; j < n; j++)
-            if (keys[j].hash == rk.hash && row_key_compare(&keys[j], &rk, KEY_BIAS_LOW) == 0) break;
+        entry_key(k, e, &rk);
+        for (j = 0; j < n && !same_key(&keys[j], &rk); j++)
+            ;
         if (j < n) {
             changes[j].now = e->new_item; /* a later change of the same key */
             continue;

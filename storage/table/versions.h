@@ -24,12 +24,13 @@
 
 #include "storage/model/item.h"
 #include "storage/model/key.h"
+#include "storage/table/history.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct table;
+struct key_schema;
 
 /* One key changed after a moment: its state then, and its state now. */
 struct version_change {
@@ -37,22 +38,24 @@ struct version_change {
     struct item *now;  /* borrowed: the current item, or NULL (deleted) */
 };
 
-/* Starts keeping t's changes of the last window_ms (or changes the window);
- * caller holds the lock exclusively. */
-void table_versions_enable(struct table *t, int64_t window_ms);
-/* Stops keeping them and drops what was kept; caller holds the lock exclusively. */
-void table_versions_disable(struct table *t);
-/* Records one committed change (table_commit_write); caller holds the lock exclusively. */
-void table_versions_record(struct table *t, struct item *old_item, struct item *new_item,
-                           int64_t now_ms);
-/* The item key had as of as_of_ms: current (the item found now, or NULL) when
- * no change of the key was committed after as_of_ms, else the old item of the
- * first such change (NULL: it did not exist). Borrowed. Caller holds the lock. */
-struct item *table_versions_state_at(const struct table *t, const struct row_key *key,
-                                     struct item *current, int64_t as_of_ms);
+/* A new, empty history of recent versions (owned; versions_free); caller
+ * holds the lock exclusively. */
+struct history *versions_new(void);
+/* Frees h and its references; NULL is a no-op. Caller holds the lock exclusively. */
+void versions_free(struct history *h);
+/* Records one committed change (table_commit_write) and drops the changes
+ * older than window_ms; caller holds the lock exclusively. */
+void versions_record(struct history *h, int64_t window_ms, struct item *old_item,
+                     struct item *new_item, int64_t now_ms);
+/* The item key (of a table with key schema k) had as of as_of_ms: current (the
+ * item found now, or NULL) when no change of the key was committed after
+ * as_of_ms, else the old item of the first such change (NULL: it did not
+ * exist). Borrowed. Caller holds the lock. */
+struct item *versions_state_at(const struct history *h, const struct key_schema *k,
+                               const struct row_key *key, struct item *current, int64_t as_of_ms);
 /* Every key changed after as_of_ms, once each, in the order of their first
  * change: *out is an owned array (free()) of borrowed items. Caller holds the lock. */
-size_t table_versions_changed_since(const struct table *t, int64_t as_of_ms,
-                                    struct version_change **out);
+size_t versions_changed_since(const struct history *h, const struct key_schema *k, int64_t as_of_ms,
+                              struct version_change **out);
 
 #endif
