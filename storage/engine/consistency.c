@@ -57,8 +57,10 @@ static int64_t window_of(const struct consistency_settings *s)
 /* Starts keeping t's recent versions for window_ms (or changes the window). */
 static void keep_versions(struct table *t, int64_t window_ms)
 {
-    if (!t->recent) t->recent = versions_new();
-    t->recent_window_ms = window_ms;
+    if (!t->recent)
+        t->recent = versions_new(window_ms);
+    else
+        t->recent->window_ms = window_ms;
 }
 
 static void drop_versions(struct table *t)

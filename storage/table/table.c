@@ -587,7 +587,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);
     if (t->pitr.enabled && !info->rebuilding) record_history(t, old_item, new_item, info->now_ms);
     if (t->recent && !info->rebuilding)
-        versions_record(t->recent, t->recent_window_ms, old_item, new_item, info->now_ms);
+        versions_record(t->recent, &t->def.key, old_item, new_item, info->now_ms);
     item_unref(old_item);
 }
 

@@ -13,30 +13,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct history *versions_new(void)
+struct versions *versions_new(int64_t window_ms)
 {
     assert_lock_exclusive();
-    struct history *h = xcalloc(1, sizeof *h);
-    history_init(h);
-    return h;
+    struct versions *v = xcalloc(1, sizeof *v);
+    history_init(&v->changes);
+    v->window_ms = window_ms;
+    return v;
 }
 
-void versions_free(struct history *h)
+void versions_free(struct versions *v)
 {
     assert_lock_exclusive();
-    if (!h) return;
-    history_clear(h);
-    free(h);
-}
-
-void versions_record(struct history *h, int64_t window_ms, struct item *old_item,
-                     struct item *new_item, int64_t now_ms)
-{
-    assert_lock_exclusive();
-    uint64_t upto;
-
-    history_append(h, now_ms, old_item, new_item);
-    history_trim(h, now_ms - window_ms, &upto);
+    if (!v) return;
+    history_clear(&v->changes);
+    free(v);
 }
 
 /* The row key of the item entry e changed, by key schema k (as table_row_key). */
@@ -60,10 +51,31 @@ static bool same_key(const struct row_key *a, const struct row_key *b)
     return a->hash == b->hash && row_key_compare(a, b, KEY_BIAS_LOW) == 0;
 }
 
-struct item *versions_state_at(const struct history *h, const struct key_schema *k,
+void versions_record(struct versions *v, const struct key_schema *k, struct item *old_item,
+                     struct item *new_item, int64_t now_ms)
+{
+    assert_lock_exclusive();
+    struct history *h = &v->changes;
+    struct row_key rk;
+    uint64_t upto;
+
+    /* Dropping from the front: forget each dropped change's bucket count first. */
+    for (size_t i = h->start; i < h->end && h->entries[i].ms < now_ms - v->window_ms; i++) {
+        entry_key(k, &h->entries[i], &rk);
+        v->pending[rk.hash % VERSIONS_BUCKETS]--;
+    }
+    history_trim(h, now_ms - v->window_ms, &upto);
+    entry_key(k, history_append(h, now_ms, old_item, new_item), &rk);
+    v->pending[rk.hash % VERSIONS_BUCKETS]++;
+}
+
+struct item *versions_state_at(const struct versions *v, const struct key_schema *k,
                                const struct row_key *key, struct item *current, int64_t as_of_ms)
 {
     assert_lock_held();
+    const struct history *h = &v->changes;
+
+    if (!v->pending[key->hash % VERSIONS_BUCKETS]) return current;
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
         struct row_key rk;
@@ -74,10 +86,11 @@ struct item *versions_state_at(const struct history *h, const struct key_schema 
     return current;
 }
 
-size_t versions_changed_since(const struct history *h, const struct key_schema *k, int64_t as_of_ms,
-                              struct version_change **out)
+size_t versions_changed_since(const struct versions *v, const struct key_schema *k,
+                              int64_t as_of_ms, struct version_change **out)
 {
     assert_lock_held();
+    const struct history *h = &v->changes;
     struct version_change *changes = NULL;
     struct row_key *keys = NULL;
     size_t n = 0;

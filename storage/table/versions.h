@@ -32,30 +32,42 @@
 
 struct key_schema;
 
+#define VERSIONS_BUCKETS 4096
+
+/* A table's recent versions: its changes of the last window, and how many of
+ * them each bucket of key hashes holds, so that a read of a key nobody changed
+ * lately answers without walking the window. */
+struct versions {
+    struct history changes;
+    int64_t window_ms;
+    uint32_t pending[VERSIONS_BUCKETS]; /* changes per key hash % VERSIONS_BUCKETS */
+};
+
 /* One key changed after a moment: its state then, and its state now. */
 struct version_change {
     struct item *then; /* borrowed: the item as of the moment, or NULL (absent) */
     struct item *now;  /* borrowed: the current item, or NULL (deleted) */
 };
 
-/* A new, empty history of recent versions (owned; versions_free); caller
+/* New, empty recent versions keeping window_ms (owned; versions_free);
+ * caller holds the lock exclusively. */
+struct versions *versions_new(int64_t window_ms);
+/* Frees v and its references; NULL is a no-op. Caller holds the lock exclusively. */
+void versions_free(struct versions *v);
+/* Records one committed change of the item with key schema k
+ * (table_commit_write) and drops the changes older than the window; caller
  * holds the lock exclusively. */
-struct history *versions_new(void);
-/* Frees h and its references; NULL is a no-op. Caller holds the lock exclusively. */
-void versions_free(struct history *h);
-/* Records one committed change (table_commit_write) and drops the changes
- * older than window_ms; caller holds the lock exclusively. */
-void versions_record(struct history *h, int64_t window_ms, struct item *old_item,
+void versions_record(struct versions *v, const struct key_schema *k, struct item *old_item,
                      struct item *new_item, int64_t now_ms);
 /* The item key (of a table with key schema k) had as of as_of_ms: current (the
  * item found now, or NULL) when no change of the key was committed after
  * as_of_ms, else the old item of the first such change (NULL: it did not
  * exist). Borrowed. Caller holds the lock. */
-struct item *versions_state_at(const struct history *h, const struct key_schema *k,
+struct item *versions_state_at(const struct versions *v, const struct key_schema *k,
                                const struct row_key *key, struct item *current, int64_t as_of_ms);
 /* Every key changed after as_of_ms, once each, in the order of their first
  * change: *out is an owned array (free()) of borrowed items. Caller holds the lock. */
-size_t versions_changed_since(const struct history *h, const struct key_schema *k, int64_t as_of_ms,
-                              struct version_change **out);
+size_t versions_changed_since(const struct versions *v, const struct key_schema *k,
+                              int64_t as_of_ms, struct version_change **out);
 
 #endif
