@@ -297,6 +297,65 @@ static int apply_throughput_model(struct config *cfg, const char *value)
     return -1;
 }
 
+/* --consistency aws|none: AWS's eventually consistent reads, GSI lag and
+ * transaction conflicts (docs/consistency.md). */
+static int apply_consistency(struct config *cfg, const char *value)
+{
+    if (strcmp(value, "aws") == 0 || strcmp(value, "none") == 0) {
+        cfg->consistency_aws = strcmp(value, "aws") == 0;
+        return 0;
+    }
+    fprintf(stderr, "ddbemu: --consistency: expected aws or none, not '%s'\n", value);
+    return -1;
+}
+
+/* A lag in milliseconds, 0 to 600000 (ten minutes). */
+static int apply_lag(const char *flag, long *out, const char *value)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(value, &end, 10);
+    if (errno || end == value || *end || v < 0 || v > 600000) {
+        fprintf(stderr, "ddbemu: --%s: expected milliseconds from 0 to 600000, not '%s'\n", flag,
+                value);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int apply_read_lag(struct config *cfg, const char *value)
+{
+    return apply_lag("consistency-read-lag-ms", &cfg->consistency_read_lag_ms, value);
+}
+
+static int apply_gsi_lag(struct config *cfg, const char *value)
+{
+    return apply_lag("consistency-gsi-lag-ms", &cfg->consistency_gsi_lag_ms, value);
+}
+
+static int apply_transaction_ms(struct config *cfg, const char *value)
+{
+    return apply_lag("consistency-transaction-ms", &cfg->consistency_transaction_ms, value);
+}
+
+static int apply_consistency_seed(struct config *cfg, const char *value)
+{
+    char *end;
+
+    errno = 0;
+    cfg->consistency_seed = strtoull(value, &end, 10);
+    if (errno || end == value || *end || value[0] == '-') {
+        fprintf(stderr, "ddbemu: --consistency-seed: expected an unsigned integer, not '%s'\n",
+                value);
+        return -1;
+    }
+    cfg->consistency_seeded = true;
+    return 0;
+}
+
 static int apply_optimize_db(struct config *cfg, const char *value)
 {
     (void) value;
@@ -406,6 +465,28 @@ static const struct option_row options[] = {
      "key, on-demand initial and previous-peak limits; none\n"
      "(the default): never throttle",
      apply_throughput_model},
+    {"consistency", NULL, "MODEL",
+     "aws: eventually consistent reads may be stale, GSIs\n"
+     "lag, transactions conflict, as on DynamoDB (see\n"
+     "docs/consistency.md); none (the default): every read\n"
+     "sees the latest write",
+     apply_consistency},
+    {"consistency-read-lag-ms", NULL, "MS",
+     "--consistency aws: how far behind an eventually\n"
+     "consistent read of a table or LSI may be (default 1000)",
+     apply_read_lag},
+    {"consistency-gsi-lag-ms", NULL, "MS",
+     "--consistency aws: how far behind a GSI read may be\n"
+     "(default 1000)",
+     apply_gsi_lag},
+    {"consistency-transaction-ms", NULL, "MS",
+     "--consistency aws: how long a TransactWriteItems holds\n"
+     "its items (default 100)",
+     apply_transaction_ms},
+    {"consistency-seed", NULL, "N",
+     "--consistency aws: draw each read's lag from 0 to the\n"
+     "lag with this seed (default: every read lags fully)",
+     apply_consistency_seed},
     {"optimize-db-before-startup", "optimizeDbBeforeStartup", NULL,
      "accepted for DynamoDB Local's scripts; needs --db-path\n"
      "(ddbemu's files need no optimizing pass at start)",
@@ -528,6 +609,9 @@ static enum config_result parse(struct config *cfg, int argc, char **argv)
     cfg->in_memory = true;
     cfg->log_level = LOG_LEVEL_INFO;
     cfg->ttl_interval_ms = 1000;
+    cfg->consistency_read_lag_ms = -1;
+    cfg->consistency_gsi_lag_ms = -1;
+    cfg->consistency_transaction_ms = -1;
     cfg->max_connections = SERVER_DEFAULT_MAX_CONNECTIONS;
     cfg->max_body_memory = SERVER_DEFAULT_MAX_BODY_MEMORY;
     cfg->idle_timeout_s = SERVER_DEFAULT_IDLE_TIMEOUT_S;

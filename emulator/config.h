@@ -34,19 +34,25 @@ struct config {
     char db_path[4096]; /* --db-path: the data directory; "" in memory */
     char s3_dir[4096];  /* --s3-dir: buckets are its folders; "" when not given */
     enum log_level log_level;
-    unsigned ttl_interval_ms;      /* how often the TTL sweeper runs (--ttl-interval) */
-    enum control_mode control;     /* the /ddbemu/ control interface (--control, --no-control) */
-    char cors[4096];               /* --cors: "*" (default) or a comma list of allowed origins */
-    char credentials[4096];        /* --credentials FILE: verify signatures; "" when not given */
-    bool delay_transient_statuses; /* --delay-transient-statuses: AWS's CREATING etc. last */
-    bool aws_throughput;           /* --throughput-model aws: throttle as AWS does */
-    bool optimize_db;              /* --optimize-db-before-startup (accepted; needs --db-path) */
-    bool health_check;             /* --health-check: ask a running server, do not serve */
-    bool as_dynamodb_local;        /* --as-dynamodb-local: DynamoDB Local's GET / and banner */
-    unsigned max_connections;      /* --max-connections: open at once */
-    size_t max_body_memory;        /* --max-body-memory: request bodies in memory, bytes */
-    unsigned idle_timeout_s;       /* --idle-timeout: a silent connection is closed */
-    unsigned request_timeout_s;    /* --request-timeout: a body's time to arrive */
+    unsigned ttl_interval_ms;        /* how often the TTL sweeper runs (--ttl-interval) */
+    enum control_mode control;       /* the /ddbemu/ control interface (--control, --no-control) */
+    char cors[4096];                 /* --cors: "*" (default) or a comma list of allowed origins */
+    char credentials[4096];          /* --credentials FILE: verify signatures; "" when not given */
+    bool delay_transient_statuses;   /* --delay-transient-statuses: AWS's CREATING etc. last */
+    bool aws_throughput;             /* --throughput-model aws: throttle as AWS does */
+    bool consistency_aws;            /* --consistency aws (docs/consistency.md) */
+    long consistency_read_lag_ms;    /* --consistency-read-lag-ms; -1: the default */
+    long consistency_gsi_lag_ms;     /* --consistency-gsi-lag-ms; -1: the default */
+    long consistency_transaction_ms; /* --consistency-transaction-ms; -1: the default */
+    bool consistency_seeded;         /* --consistency-seed given */
+    unsigned long long consistency_seed;
+    bool optimize_db;           /* --optimize-db-before-startup (accepted; needs --db-path) */
+    bool health_check;          /* --health-check: ask a running server, do not serve */
+    bool as_dynamodb_local;     /* --as-dynamodb-local: DynamoDB Local's GET / and banner */
+    unsigned max_connections;   /* --max-connections: open at once */
+    size_t max_body_memory;     /* --max-body-memory: request bodies in memory, bytes */
+    unsigned idle_timeout_s;    /* --idle-timeout: a silent connection is closed */
+    unsigned request_timeout_s; /* --request-timeout: a body's time to arrive */
     const char *init_files[CONFIG_MAX_INIT]; /* --init, in order; point into argv */
     size_t init_count;
     const char *faults_file; /* --faults FILE: fault rules in force from the start; NULL: none */

@@ -18,6 +18,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/engine/db.h"
+#include "storage/engine/db_consistency.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,21 @@ static char *sentence(const char *fmt, ...)
     vsnprintf(text, (size_t) len + 1, fmt, ap);
     va_end(ap);
     return text;
+}
+
+/* --consistency and its lags: the engine-wide consistency model (docs/consistency.md). */
+static void set_consistency(struct db *db, const struct config *cfg)
+{
+    struct consistency_settings cs;
+
+    consistency_settings_default(&cs);
+    cs.aws = cfg->consistency_aws;
+    if (cfg->consistency_read_lag_ms >= 0) cs.read_lag_ms = cfg->consistency_read_lag_ms;
+    if (cfg->consistency_gsi_lag_ms >= 0) cs.gsi_lag_ms = cfg->consistency_gsi_lag_ms;
+    if (cfg->consistency_transaction_ms >= 0) cs.transaction_ms = cfg->consistency_transaction_ms;
+    cs.seeded = cfg->consistency_seeded;
+    cs.seed = cfg->consistency_seed;
+    db_set_consistency(db, &cs);
 }
 
 struct emulator *emulator_open(const struct config *cfg, char **why, int *exit_status)
@@ -71,6 +87,7 @@ struct emulator *emulator_open(const struct config *cfg, char **why, int *exit_s
     }
     db_set_delay_transient(emu->db, emu->cfg.delay_transient_statuses);
     db_set_throughput_model(emu->db, emu->cfg.aws_throughput);
+    set_consistency(emu->db, &emu->cfg);
 
     emu->api_cfg.shared_db = emu->cfg.shared_db;
     emu->api_cfg.control_enabled = config_control_enabled(&emu->cfg);

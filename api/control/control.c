@@ -9,6 +9,7 @@
  */
 #include "api/control/control.h"
 
+#include "api/control/consistency.h"
 #include "api/control/faults.h"
 #include "api/control/init.h"
 #include "api/control/insight.h"
@@ -44,7 +45,7 @@ static void reply_unknown(struct http_response *resp)
     reply_error(resp, 404,
                 "unknown control endpoint (see README.md: /ddbemu/clock, /ddbemu/ttl/sweep, "
                 "/ddbemu/reset, /ddbemu/insight, /ddbemu/ui, /ddbemu/init, /ddbemu/shapes, "
-                "/ddbemu/faults)");
+                "/ddbemu/faults, /ddbemu/consistency)");
 }
 
 /* {"now_ms": N, "now": ISO 8601 UTC with milliseconds}. */
@@ -59,7 +60,8 @@ static json_t *clock_json(struct db *db)
     gmtime_r(&secs, &tm);
     len = strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(iso + len, sizeof iso - len, ".%03dZ", (int) (now_ms % 1000));
-    return json_pack("{s:I,s:s}", "now_ms", (json_int_t) now_ms, "now", iso);
+    return json_pack("{s:I,s:s,s:b}", "now_ms", (json_int_t) now_ms, "now", iso, "frozen",
+                     db_clock_is_frozen(db));
 }
 
 static bool is_method(const struct http_request *req, const char *method)
@@ -85,13 +87,19 @@ static void handle_clock(struct db *db, const struct http_request *req, json_t *
                          struct http_response *resp)
 {
     json_t *set = json_object_get(body, "set_ms"), *advance = json_object_get(body, "advance_ms");
+    json_t *freeze = json_object_get(body, "freeze");
 
     if (is_method(req, "POST")) {
-        if ((set != NULL) == (advance != NULL) || (set && !json_is_integer(set)) ||
-            (advance && !json_is_integer(advance))) {
-            reply_error(resp, 400, "give exactly one of set_ms or advance_ms, as an integer");
+        /* {"freeze": true|false} stops or restarts the clock, alone or with a move. */
+        if ((freeze && !json_is_boolean(freeze)) ||
+            (!freeze && (set != NULL) == (advance != NULL)) || (set && advance) ||
+            (set && !json_is_integer(set)) || (advance && !json_is_integer(advance))) {
+            reply_error(resp, 400,
+                        "give exactly one of set_ms or advance_ms, as an integer, and/or "
+                        "freeze as a boolean");
             return;
         }
+        if (freeze) db_clock_freeze(db, json_is_true(freeze));
         if (set) db_clock_set(db, (int64_t) json_integer_value(set));
         if (advance) db_clock_advance(db, (int64_t) json_integer_value(advance));
     }
@@ -207,11 +215,24 @@ static void route_faults(const struct api_context *ctx, const struct http_reques
     faults_http_handle(ctx, req, what, resp);
 }
 
+/* The consistency model (consistency.h). */
+static void route_consistency(const struct api_context *ctx, const struct http_request *req,
+                              const char *what, json_t *body, struct http_response *resp)
+{
+    (void) what;
+    consistency_http_handle(ctx->db, ctx->config, req, body, resp);
+}
+
 static const struct control_route routes[] = {
-    {"init", false, false, route_init},      {"clock", false, true, route_clock},
-    {"ttl/sweep", false, true, route_sweep}, {"reset", false, true, route_reset},
-    {"insight", true, true, route_insight},  {"ui", true, true, route_ui},
-    {"shapes", false, false, route_shapes},  {"faults", true, false, route_faults},
+    {"init", false, false, route_init},
+    {"clock", false, true, route_clock},
+    {"ttl/sweep", false, true, route_sweep},
+    {"reset", false, true, route_reset},
+    {"insight", true, true, route_insight},
+    {"ui", true, true, route_ui},
+    {"shapes", false, false, route_shapes},
+    {"faults", true, false, route_faults},
+    {"consistency", false, true, route_consistency},
 };
 
 /* Whether what is path, or (prefix) below it. */

@@ -14,7 +14,9 @@
  * with it off every path behaves as DynamoDB does. Documented in README.md.
  *
  *   GET  /ddbemu/clock        {"now_ms": N, "now": "2026-01-01T00:00:00.000Z"}
- *   POST /ddbemu/clock        {"set_ms": N} or {"advance_ms": N} -> the clock
+ *   POST /ddbemu/clock        {"set_ms": N} or {"advance_ms": N}, and/or
+ *                             {"freeze": true|false} -> the clock (and "frozen")
+ *   GET|POST /ddbemu/consistency  the --consistency model (consistency.h)
  *   POST /ddbemu/ttl/sweep    {} -> {"deleted": N}
  *   POST /ddbemu/reset        {"access_key": "...", "region": "..."}
  *                             -> {"tables_deleted": N}

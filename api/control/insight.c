@@ -301,6 +301,12 @@ static void write_table(struct json_out *w, const struct insight_report_table *t
     key_int(w, "canceled", (long long) t->transactions_canceled);
     json_out_object_end(w);
     key_int(w, "conditional_check_failed", (long long) t->conditional_check_failed);
+    json_out_key(w, "consistency");
+    json_out_object_begin(w);
+    key_int(w, "stale_reads", (long long) t->stale_reads);
+    key_int(w, "gsi_stale_reads", (long long) t->gsi_stale_reads);
+    key_int(w, "transaction_conflicts", (long long) t->conflicts);
+    json_out_object_end(w);
     json_out_key(w, "base");
     write_source(w, t, &t->sources[0]);
     json_out_key(w, "indexes");

@@ -212,6 +212,9 @@ test("the console shows tables, items, stream records, the clock and hot partiti
     await page.locator("#heat-writes .legend", { hasText: "HOT#1" }).waitFor({ timeout: 15_000 });
     await page.locator("#heat-writes circle.over-limit").first().waitFor();
     await page.waitForTimeout(2500); // one more sample, so the line has its fall too
+    // The consistency model's counters (docs/consistency.md): 0 while it is off.
+    await page.locator("#consistency .tile", { hasText: "Stale reads" }).waitFor();
+    await page.locator("#consistency .tile", { hasText: "Transaction conflicts" }).waitFor();
     await page.screenshot({ path: join(shots, "07-monitor.png"), fullPage: true });
 
     // The MODIFY of the edit arrived too.

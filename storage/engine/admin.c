@@ -35,6 +35,7 @@ size_t db_reset_namespace(struct db *db, const char *namespace_id)
     }
     stream_registry_drop_namespace(db->streams, namespace_id);
     db_forget_tokens(db, namespace_id, INT64_MAX);
+    db_forget_held(db, namespace_id);
     transfer_jobs_forget(&db->transfers, namespace_id);
     bulk_jobs_forget(&db->bulk, namespace_id);
     backup_list_forget(&db->backups, namespace_id);

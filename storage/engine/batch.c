@@ -281,6 +281,7 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
         insight_count_sizes(&t->insight->batch_get, bt->key_count);
         insight_unlock(t->insight);
         for (size_t i = 0; i < bt->key_count; i++) {
+            const struct consistency_settings *cs;
             struct row_key key;
             struct item *found;
             table_row_key(t, &bt->keys[i], &key);
@@ -289,6 +290,8 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
                 continue;
             }
             found = table_find(t, &key);
+            if (db->consistency_any && !bt->consistent_read && (cs = consistency_in(db, scope)))
+                found = consistency_read_item(db, cs, t, &key, found, now_ms);
             bt->items[i] = item_ref(found);
             bt->read_units[i] =
                 capacity_read_units(found ? found->size_bytes : 0, bt->consistent_read);

@@ -170,6 +170,7 @@ struct table *catalog_add_table(struct db *db, const struct db_scope *scope, str
 
     db_namespace_insert(db_namespace_for_write(db, scope), t);
     persist_attach_table(db, scope->namespace_id, t);
+    if (db->consistency_any) consistency_table_added(db, scope, t);
     if (db->delay_transient) {
         t->transient = TABLE_CREATING;
         t->transient_until_ms = now_ms + DDB_DELAY_TABLE_CREATING_MS;

@@ -29,6 +29,9 @@ struct db *db_new(void)
     pthread_rwlock_init(&db->lock, &attr);
     pthread_rwlockattr_destroy(&attr);
     atomic_init(&db->clock_offset_ms, 0);
+    atomic_init(&db->frozen_ms, DB_CLOCK_RUNNING);
+    atomic_init(&db->consistency_draws, 0);
+    consistency_settings_default(&db->consistency);
     atomic_init(&db->bulk.running, 0);
     atomic_init(&db->bulk.stopping, false);
     db->streams = stream_registry_new();
@@ -46,6 +49,7 @@ void db_free(struct db *db)
     bulk_jobs_stop(&db->bulk); /* their workers take the lock to finish */
     db_write_lock(db);
     now_ms = db_now_ms(db);
+    db_forget_held(db, NULL);
     if (db->journal) {
         for (size_t i = 0; i < db->namespace_count; i++) {
             for (size_t t = 0; t < db->namespaces[i].table_count; t++)
@@ -111,6 +115,38 @@ void db_set_throughput_model(struct db *db, bool aws)
     db->aws_throughput = aws;
 }
 
+/* Frees what a held transaction (consistency.c) owns. */
+void db_held_free(struct held_transaction *h)
+{
+    assert_lock_exclusive();
+    free(h->namespace_id);
+    free(h->token);
+    for (size_t i = 0; i < h->count; i++) {
+        free(h->table_names[i]);
+        value_clear(&h->keys[i]);
+    }
+    free(h->table_names);
+    free(h->keys);
+}
+
+void db_forget_held(struct db *db, const char *namespace_id)
+{
+    assert_lock_exclusive();
+    size_t kept = 0;
+
+    for (size_t i = 0; i < db->held_count; i++) {
+        if (!namespace_id || strcmp(db->held[i].namespace_id, namespace_id) == 0)
+            db_held_free(&db->held[i]);
+        else
+            db->held[kept++] = db->held[i];
+    }
+    db->held_count = kept;
+    if (!kept) {
+        free(db->held);
+        db->held = NULL;
+    }
+}
+
 /* The only call to the system clock in the engine (STYLE B8). */
 static int64_t wall_clock_ms(void)
 {
@@ -121,6 +157,8 @@ static int64_t wall_clock_ms(void)
 
 int64_t db_now_ms(struct db *db)
 {
+    int64_t frozen = atomic_load_explicit(&db->frozen_ms, memory_order_relaxed);
+    if (frozen != DB_CLOCK_RUNNING) return frozen;
     return wall_clock_ms() + atomic_load(&db->clock_offset_ms);
 }
 
@@ -132,16 +170,39 @@ static void persist_clock(struct db *db)
         journal_meta_set(db->journal, META_CLOCK_OFFSET, atomic_load(&db->clock_offset_ms));
 }
 
+/* While frozen, the clock stands at frozen_ms and moves only when told; the
+ * offset is kept in step, so that unfreezing carries on from there. The
+ * control interface changes the clock one request at a time. */
 void db_clock_advance(struct db *db, int64_t delta_ms)
 {
     atomic_fetch_add(&db->clock_offset_ms, delta_ms);
+    if (atomic_load(&db->frozen_ms) != DB_CLOCK_RUNNING) atomic_fetch_add(&db->frozen_ms, delta_ms);
     persist_clock(db);
 }
 
 void db_clock_set(struct db *db, int64_t now_ms)
 {
     atomic_store(&db->clock_offset_ms, now_ms - wall_clock_ms());
+    if (atomic_load(&db->frozen_ms) != DB_CLOCK_RUNNING) atomic_store(&db->frozen_ms, now_ms);
     persist_clock(db);
+}
+
+void db_clock_freeze(struct db *db, bool frozen)
+{
+    int64_t now_ms = db_now_ms(db);
+
+    if (frozen) {
+        atomic_store(&db->frozen_ms, now_ms);
+    } else if (atomic_load(&db->frozen_ms) != DB_CLOCK_RUNNING) {
+        atomic_store(&db->clock_offset_ms, now_ms - wall_clock_ms());
+        atomic_store(&db->frozen_ms, DB_CLOCK_RUNNING);
+        persist_clock(db);
+    }
+}
+
+bool db_clock_is_frozen(struct db *db)
+{
+    return atomic_load(&db->frozen_ms) != DB_CLOCK_RUNNING;
 }
 
 static struct namespace *find_namespace(struct db *db, const char *id)

@@ -83,6 +83,10 @@ int64_t db_now_ms(struct db *db);
 void db_clock_advance(struct db *db, int64_t delta_ms);
 /* Sets the engine's clock so that db_now_ms() returns now_ms from here on (it keeps running). */
 void db_clock_set(struct db *db, int64_t now_ms);
+/* Stops the clock where it is (it then moves only by db_clock_advance and
+ * db_clock_set), or lets it run on from there. Not kept by --db-path. */
+void db_clock_freeze(struct db *db, bool frozen);
+bool db_clock_is_frozen(struct db *db);
 
 /* ---- capacity ---- */
 enum return_capacity { RETURN_CAPACITY_NONE, RETURN_CAPACITY_TOTAL, RETURN_CAPACITY_INDEXES };

@@ -12,6 +12,7 @@
 #define DDB_DB_INTERNAL_H
 
 #include "storage/engine/db.h"
+#include "storage/engine/db_consistency.h"
 #include "storage/engine/db_items.h"
 #include "storage/engine/db_tables.h"
 #include "storage/jobs/backup_record.h"
@@ -22,6 +23,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#define DB_CLOCK_RUNNING INT64_MIN
+
 /* The tables of one namespace, sorted by name (ListTables order, O(log n) lookup). */
 struct namespace
 {
@@ -29,6 +32,18 @@ struct namespace
     struct table **tables;
     size_t table_count;
     size_t table_cap;
+    struct consistency_settings consistency; /* its own setting, when has_consistency */
+    bool has_consistency;
+};
+
+/* A TransactWriteItems' items, held until until_ms. */
+struct held_transaction {
+    char *namespace_id;
+    char *token; /* ClientRequestToken, or NULL */
+    int64_t until_ms;
+    char **table_names;
+    struct value *keys; /* VALUE_M: the key attributes of each item */
+    size_t count;
 };
 
 /* A TransactWriteItems ClientRequestToken remembered for idempotent retries. */
@@ -42,6 +57,7 @@ struct client_token {
 struct db {
     pthread_rwlock_t lock;
     atomic_llong clock_offset_ms; /* added to the wall clock; tests move it */
+    atomic_llong frozen_ms;       /* the clock while frozen; DB_CLOCK_RUNNING: not frozen */
     struct namespace *namespaces;
     size_t namespace_count;
     struct client_token *tokens; /* guarded by lock */
@@ -53,7 +69,57 @@ struct db {
     struct bulk_jobs bulk;           /* bulk put items operations, in start order */
     bool delay_transient;            /* --delay-transient-statuses (db.h); set before serving */
     bool aws_throughput;             /* --throughput-model aws (db.h); set before serving */
+    /* --consistency aws (db_consistency.h, consistency.c); guarded by lock. */
+    struct consistency_settings consistency; /* engine-wide */
+    bool consistency_any;                    /* on for some namespace: the hooks' one branch */
+    atomic_ullong consistency_draws;         /* seeded lag draws so far */
+    struct held_transaction *held;           /* transactions holding their items */
+    size_t held_count;
 };
+
+/* ---- --consistency aws (consistency.c); each is called only when
+ * db->consistency_any ---- */
+
+/* The setting in force for scope when the model is on for it, else NULL;
+ * caller holds the lock. */
+const struct consistency_settings *consistency_in(struct db *db, const struct db_scope *scope);
+/* Starts keeping a new table's recent versions when the model is on for its
+ * namespace; caller holds the lock exclusively. */
+void consistency_table_added(struct db *db, const struct db_scope *scope, struct table *t);
+/* The moment an eventually consistent read of a table/LSI (gsi false) or of a
+ * GSI answers as of: now_ms minus the lag, or minus a seeded draw in [0, lag]. */
+int64_t consistency_as_of(struct db *db, const struct consistency_settings *cs, bool gsi,
+                          int64_t now_ms);
+/* The item an eventually consistent read of key answers (found: the current
+ * one), counting a stale answer in the table's report. Borrowed; caller holds
+ * the lock. */
+struct item *consistency_read_item(struct db *db, const struct consistency_settings *cs,
+                                   struct table *t, const struct row_key *key, struct item *found,
+                                   int64_t now_ms);
+/* Whether a held transaction of scope's namespace holds t's item key at
+ * now_ms; caller holds the lock. */
+bool consistency_is_held(struct db *db, const struct db_scope *scope, const struct table *t,
+                         const struct row_key *key, int64_t now_ms);
+/* TransactionConflictException when a transaction holds the item a single
+ * write names; caller holds the lock exclusively. */
+int consistency_check_write(struct db *db, const struct db_scope *scope, struct table *t,
+                            const struct row_key *key, int64_t now_ms, struct ddb_error *err);
+/* Whether a transaction with this ClientRequestToken still holds its items. */
+bool consistency_token_held(struct db *db, const struct db_scope *scope, const char *token,
+                            int64_t now_ms);
+/* Holds the items of a committed TransactWriteItems until now_ms plus the
+ * transaction time, which it returns; caller holds the lock exclusively. */
+int64_t consistency_hold(struct db *db, const struct db_scope *scope,
+                         const struct consistency_settings *cs, struct table *const *tables,
+                         const struct write_op *ops, size_t op_count, const char *token,
+                         int64_t now_ms);
+/* Returns when the engine clock reaches until_ms (at once while it is
+ * frozen); called without the lock, before a held transaction is answered. */
+void consistency_wait_hold(struct db *db, int64_t until_ms);
+/* Drops the held transactions of namespace_id (NULL: all); caller holds the
+ * lock exclusively (db.c, which frees them with the engine). */
+void db_forget_held(struct db *db, const char *namespace_id);
+void db_held_free(struct held_transaction *h);
 
 /* Forgets the client tokens of namespace_id (NULL: of every namespace) that
  * expire at or before until_ms (INT64_MAX: all of them). Caller holds the

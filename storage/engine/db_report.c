@@ -113,6 +113,9 @@ static void snapshot_table(const char *namespace_id, const struct table *t, int6
     r->items_written = ins->items_written;
     r->conditional_check_failed = ins->conditional_check_failed;
     r->transactions_canceled = ins->transactions_canceled;
+    r->stale_reads = atomic_load_explicit(&ins->stale_reads, memory_order_relaxed);
+    r->gsi_stale_reads = atomic_load_explicit(&ins->gsi_stale_reads, memory_order_relaxed);
+    r->conflicts = atomic_load_explicit(&ins->conflicts, memory_order_relaxed);
     r->batch_get = ins->batch_get;
     r->batch_write = ins->batch_write;
     r->transact_get = ins->transact_get;

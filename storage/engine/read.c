@@ -38,6 +38,7 @@
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/read_stale.h"
 #include "storage/expr/expr_legacy.h"
 #include "storage/table/throttle.h"
 
@@ -54,6 +55,7 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
     struct table *t;
     struct row_key key;
     struct item *found;
+    const struct consistency_settings *cs;
     double units;
     int rc = -1;
 
@@ -68,6 +70,8 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
         throttle_admit_read(t, NULL, key.hash, key.parts, 1, db_now_ms(db), err) != 0)
         goto out;
     found = table_find(t, &key);
+    if (db->consistency_any && !op->consistent_read && (cs = consistency_in(db, scope)))
+        found = consistency_read_item(db, cs, t, &key, found, db_now_ms(db));
     units = capacity_read_units(found ? found->size_bytes : 0, op->consistent_read);
     capacity_begin(capacity, return_capacity, t->def.name);
     capacity_add_table(capacity, units, 0);
@@ -742,6 +746,43 @@ static int check_query(const struct table *t, const struct source *s, const stru
 }
 
 /*
+ * --consistency aws: an eventually consistent page (every GSI page) answers
+ * as of a moment ago (read_stale.h), counted in the table's report; sets
+ * LastEvaluatedKey when the page stopped early. Caller holds the lock.
+ */
+static void answer_as_of(struct db *db, const struct db_scope *scope, struct table *t,
+                         const struct source *s, const struct read_page_op *op,
+                         struct stale_bounds *b, struct walk *w, struct value *last_key)
+{
+    assert_lock_held();
+    const struct consistency_settings *cs = NULL;
+    struct item *last = w->stopped_early ? item_ref(w->read[w->read_count - 1]) : NULL;
+    bool truncated;
+    size_t differs;
+
+    if (db->consistency_any && t->recent && (s->is_global || !op->consistent_read))
+        cs = consistency_in(db, scope);
+    if (!cs) goto out;
+    b->t = t;
+    b->index = s->index;
+    b->exclusive_start_key = op->exclusive_start_key;
+    b->last = last;
+    b->limit = op->limit;
+    differs = read_stale_page(b, consistency_as_of(db, cs, s->is_global, db_now_ms(db)), &w->read,
+                              &w->read_count, &w->read_cap, &truncated);
+    if (differs)
+        atomic_fetch_add(s->is_global ? &t->insight->gsi_stale_reads : &t->insight->stale_reads, 1);
+    if (truncated) {
+        item_unref(last);
+        last = item_ref(w->read[w->read_count - 1]);
+        w->stopped_early = true;
+    }
+out:
+    if (last) make_last_key(s, last, last_key);
+    item_unref(last);
+}
+
+/*
  * Query: one page of the key range of op->key_condition (see db.h). Takes the
  * lock shared for the checks and the walk; *out is owned by the caller
  * (read_page_clear) and left empty on -1.
@@ -755,6 +796,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     struct walk w;
     struct skiplist_node *first, *end, *node;
     struct insight_page page = {.ins = NULL};
+    struct stale_bounds bounds = {.t = NULL};
     double index_units, table_units;
     bool source_open = false;
     int rc = -1;
@@ -800,7 +842,12 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
             if (!walk_take(&w, &s, op, node)) break;
         }
     }
-    if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
+    bounds.kc = &kc;
+    bounds.forward = op->scan_forward;
+    if (db->consistency_any)
+        answer_as_of(db, scope, t, &s, op, &bounds, &w, &out->last_evaluated_key);
+    else if (w.stopped_early)
+        make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
     charge_page(t, &s, op, false, return_capacity, &w, out, &index_units, &table_units);
     charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, false, &kc, index_units, table_units, &page);
@@ -848,6 +895,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     struct walk w;
     struct skiplist_node *node;
     struct row_key probe;
+    struct stale_bounds bounds;
     struct insight_page page = {.ins = NULL};
     double index_units, table_units;
     bool source_open = false, last_segment = true;
@@ -892,7 +940,15 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     for (; node && (last_segment || node->hash < seg_end); node = skiplist_next(node)) {
         if (!walk_take(&w, &s, op, node)) break;
     }
-    if (w.stopped_early) make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
+    bounds = (struct stale_bounds){.segmented = op->total_segments > 1,
+                                   .seg_start = seg_start,
+                                   .seg_end = seg_end,
+                                   .last_segment = last_segment,
+                                   .forward = true};
+    if (db->consistency_any)
+        answer_as_of(db, scope, t, &s, op, &bounds, &w, &out->last_evaluated_key);
+    else if (w.stopped_early)
+        make_last_key(&s, w.read[w.read_count - 1], &out->last_evaluated_key);
     charge_page(t, &s, op, true, return_capacity, &w, out, &index_units, &table_units);
     charge_page_throttle(db, t, &s, index_units, table_units);
     record_page(db, t, &s, op, &w, true, NULL, index_units, table_units, &page);

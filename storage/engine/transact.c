@@ -262,6 +262,8 @@ static int cancel(struct outcome *outcomes, size_t n, struct failure_details *fa
             code = "ProvisionedThroughputExceeded";
         else if (e->code == DDB_THROTTLING)
             code = "ThrottlingError";
+        else if (e->code == DDB_TRANSACTION_CONFLICT)
+            code = "TransactionConflict";
         else if (e->code != DDB_OK)
             code = "ValidationError";
         reasons[i].code = xstrdup(code);
@@ -305,6 +307,36 @@ static int cancel_at(size_t failed, struct ddb_error *schema_error, size_t n,
     cancel(outcomes, n, failure, err);
     outcomes_free(outcomes, n);
     return -1;
+}
+
+/*
+ * --consistency aws: an action naming an item that another transaction still
+ * holds (consistency.c) cancels the transaction with the TransactionConflict
+ * reason at its position, every other position "None" (the Developer Guide's
+ * "Transaction conflict handling"); each conflict is counted in its table's
+ * report. keys[i] is action i's row key in tables[i]. Caller holds the lock.
+ */
+static int cancel_conflicts(struct db *db, const struct db_scope *scope,
+                            struct table *const *tables, const struct row_key *const *keys,
+                            size_t n, int64_t now_ms, struct failure_details *failure,
+                            struct ddb_error *err)
+{
+    assert_lock_held();
+    struct outcome *outcomes;
+    bool any = false;
+
+    if (!db->consistency_any || !consistency_in(db, scope)) return 0;
+    outcomes = xcalloc(n ? n : 1, sizeof *outcomes);
+    for (size_t i = 0; i < n; i++) {
+        if (!consistency_is_held(db, scope, tables[i], keys[i], now_ms)) continue;
+        ddb_error_set(&outcomes[i].err, DDB_TRANSACTION_CONFLICT,
+                      "Transaction is ongoing for the item");
+        atomic_fetch_add(&tables[i]->insight->conflicts, 1);
+        any = true;
+    }
+    if (any) cancel(outcomes, n, failure, err);
+    outcomes_free(outcomes, n);
+    return any ? -1 : 0;
 }
 
 /* ---- TransactWriteItems ---- */
@@ -395,7 +427,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     struct table **tables = xcalloc(n, sizeof *tables);
     struct target *targets = xcalloc(n, sizeof *targets);
     bool any_failed = false;
-    int64_t now_ms;
+    int64_t now_ms, hold_until_ms = 0;
     int rc = -1;
 
     assert(!client_token || request_digest);
@@ -420,6 +452,14 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
                           "with the same client token");
             goto out;
         }
+        if (ct && db->consistency_any && consistency_token_held(db, scope, client_token, now_ms)) {
+            /* --consistency aws: the first is still holding its items (consistency.c);
+             * the text is the API reference's for this exception. */
+            ddb_error_set(err, DDB_TRANSACTION_IN_PROGRESS,
+                          "The transaction with the given request token is already in "
+                          "progress.");
+            goto out;
+        }
         if (ct) {
             /* A retry of a transaction that succeeded: succeed again without writing. */
             charge_replay(db, scope, ops, op_count, return_capacity, capacities, capacity_count);
@@ -442,6 +482,18 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
             count_transaction(tables, op_count, INSIGHT_TRANSACT_WRITE_ITEMS, true, false);
             goto out;
         }
+    }
+    if (db->consistency_any) {
+        const struct row_key **keys = xcalloc(n, sizeof *keys);
+        for (size_t i = 0; i < op_count; i++)
+            keys[i] = &pws[i].key;
+        rc = cancel_conflicts(db, scope, tables, keys, op_count, now_ms, failure, err);
+        free(keys);
+        if (rc != 0) {
+            count_transaction(tables, op_count, INSIGHT_TRANSACT_WRITE_ITEMS, true, false);
+            goto out;
+        }
+        rc = -1;
     }
     for (size_t i = 0; i < op_count; i++) {
         if (write_evaluate(&pws[i], &outcomes[i].err) != 0) {
@@ -480,9 +532,16 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
             write_apply(&pws[i], return_capacity, TRANSACT_MULTIPLIER, c);
     }
     if (client_token) remember_token(db, scope, client_token, request_digest, now_ms);
+    if (db->consistency_any) {
+        const struct consistency_settings *cs = consistency_in(db, scope);
+        if (cs)
+            hold_until_ms =
+                consistency_hold(db, scope, cs, tables, ops, op_count, client_token, now_ms);
+    }
     rc = 0;
 out:
     db_unlock(db);
+    if (hold_until_ms) consistency_wait_hold(db, hold_until_ms);
 out_unlocked:
     for (size_t i = 0; i < op_count; i++)
         prepared_write_clear(&pws[i]);
@@ -552,6 +611,22 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
         }
     }
     now_ms = db_now_ms(db);
+    if (db->consistency_any) {
+        struct row_key *rks = xcalloc(n, sizeof *rks);
+        const struct row_key **keys = xcalloc(n, sizeof *keys);
+        for (size_t i = 0; i < get_count; i++) {
+            table_row_key(tables[i], &gets[i].key, &rks[i]);
+            keys[i] = &rks[i];
+        }
+        rc = cancel_conflicts(db, scope, tables, keys, get_count, now_ms, failure, err);
+        free(keys);
+        free(rks);
+        if (rc != 0) {
+            count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, true, true);
+            goto out;
+        }
+        rc = -1;
+    }
     if (db->aws_throughput && admit_gets(tables, gets, get_count, now_ms, failure, err) != 0) {
         count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, true, true);
         goto out;

@@ -380,6 +380,11 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     db_write_lock(db);
     if (write_prepare(db, scope, op, &pw, err) != 0) goto out;
     insight_count_request(pw.t->insight, write_op_insight[op->kind]);
+    /* --consistency aws: a transaction holding the item makes the write fail
+     * (consistency.c), before its condition is evaluated. */
+    if (db->consistency_any && consistency_in(db, scope) &&
+        consistency_check_write(db, scope, pw.t, &pw.key, pw.now_ms, err) != 0)
+        goto out;
     if (write_evaluate(&pw, err) != 0) goto out;
     if (write_admit(&pw, err) != 0) goto out;
     if (!pw.matched) {

@@ -58,6 +58,9 @@ static void counters_clear(struct insight_table *ins, int64_t now_ms)
     ins->items_written = 0;
     ins->conditional_check_failed = 0;
     ins->transactions_canceled = 0;
+    atomic_store(&ins->stale_reads, 0);
+    atomic_store(&ins->gsi_stale_reads, 0);
+    atomic_store(&ins->conflicts, 0);
     memset(&ins->batch_get, 0, sizeof ins->batch_get);
     memset(&ins->batch_write, 0, sizeof ins->batch_write);
     memset(&ins->transact_get, 0, sizeof ins->transact_get);

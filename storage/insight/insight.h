@@ -133,6 +133,11 @@ struct insight_table {
     uint64_t items_written;
     uint64_t conditional_check_failed;
     uint64_t transactions_canceled;
+    /* --consistency aws (docs/consistency.md): atomics, counted by reads
+     * under the shared lock as well as by writes. */
+    atomic_uint_least64_t stale_reads;     /* eventually consistent reads answered stale */
+    atomic_uint_least64_t gsi_stale_reads; /* GSI reads that missed a pending change */
+    atomic_uint_least64_t conflicts;       /* TransactionConflict(Exception)s raised */
     struct insight_sizes batch_get, batch_write, transact_get, transact_write;
     struct insight_item largest[INSIGHT_LARGEST_ITEMS]; /* largest first */
     struct insight_source sources[INSIGHT_MAX_SOURCES]; /* [0] is the table */

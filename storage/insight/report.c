@@ -363,6 +363,18 @@ static void judge_failures(struct insight_report_table *r)
                     (unsigned long long) r->transactions_canceled,
                     (unsigned long long) (transactions + r->requests[INSIGHT_TRANSACT_GET_ITEMS]),
                     r->name);
+    if (r->stale_reads || r->gsi_stale_reads)
+        add_finding(r, INSIGHT_NOTICE, "stale_reads", NULL,
+                    "%llu eventually consistent reads of table %s and %llu reads of its global "
+                    "secondary indexes did not reflect a recently completed write "
+                    "(--consistency aws; docs/consistency.md).",
+                    (unsigned long long) r->stale_reads, r->name,
+                    (unsigned long long) r->gsi_stale_reads);
+    if (r->conflicts)
+        add_finding(r, INSIGHT_NOTICE, "transaction_conflicts", NULL,
+                    "%llu requests touching table %s conflicted with an ongoing transaction "
+                    "(TransactionConflict; --consistency aws, docs/consistency.md).",
+                    (unsigned long long) r->conflicts, r->name);
 }
 
 void insight_report_judge(struct insight_report_table *r)

@@ -119,6 +119,7 @@ struct insight_report_table {
     uint64_t requests[INSIGHT_OP_COUNT];
     uint64_t items_read, items_returned, items_written;
     uint64_t conditional_check_failed, transactions_canceled;
+    uint64_t stale_reads, gsi_stale_reads, conflicts; /* --consistency aws */
     struct insight_sizes batch_get, batch_write, transact_get, transact_write;
     struct insight_item_report largest[INSIGHT_LARGEST_ITEMS];
     size_t largest_count;

@@ -8,6 +8,7 @@
 #include "storage/base/lock_check.h"
 #include "storage/expr/expr.h"
 #include "storage/stream/stream.h"
+#include "storage/table/versions.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -210,6 +211,7 @@ void table_free(struct table *t, int64_t now_ms)
     insight_unref(t->insight); /* a page still finishing may hold it a moment longer */
     free(t->ttl.attribute);
     history_clear(&t->history);
+    versions_free(t->recent);
     restore_summary_clear(&t->restore);
     table_meta_clear(&t->meta);
     for (size_t i = 0; i < t->deleting_gsi_count; i++) {
@@ -584,6 +586,8 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
     if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);
     if (t->pitr.enabled && !info->rebuilding) record_history(t, old_item, new_item, info->now_ms);
+    if (t->recent && !info->rebuilding)
+        versions_record(t->recent, &t->def.key, old_item, new_item, info->now_ms);
     item_unref(old_item);
 }
 

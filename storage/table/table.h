@@ -77,6 +77,8 @@ struct deleting_index {
     int64_t until_ms;
 };
 
+struct versions;
+
 struct table {
     struct table_def def;
     char *arn;
@@ -103,6 +105,7 @@ struct table {
     struct ttl_index ttl_index; /* items by expiry while ttl.enabled; see ttl_index.h */
     struct pitr_setting pitr;
     struct history history;         /* the recovery window's changes while pitr.enabled */
+    struct versions *recent;        /* --consistency aws: the last lag's changes (versions.h) */
     struct restore_summary restore; /* when the table was made by a restore */
     struct table_meta meta;         /* policies, contributor insights, Kinesis destinations */
     struct journal_file *journal;   /* where its changes are recorded; NULL: in memory */

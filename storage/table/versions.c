@@ -1,0 +1,119 @@
+/*
+ * versions.c - a table's recent versions (versions.h): a second `struct
+ * history` (history.c, the point-in-time recovery's ring of changes), kept
+ * for the consistency model's lag instead of the recovery window. It knows
+ * the table's key schema, not the table, so the table can own it.
+ */
+#include "storage/table/versions.h"
+
+#include "storage/base/alloc.h"
+#include "storage/base/lock_check.h"
+#include "storage/model/schema.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct versions *versions_new(int64_t window_ms)
+{
+    assert_lock_exclusive();
+    struct versions *v = xcalloc(1, sizeof *v);
+    history_init(&v->changes);
+    v->window_ms = window_ms;
+    return v;
+}
+
+void versions_free(struct versions *v)
+{
+    assert_lock_exclusive();
+    if (!v) return;
+    history_clear(&v->changes);
+    free(v);
+}
+
+/* The row key of the item entry e changed, by key schema k (as table_row_key). */
+static void entry_key(const struct key_schema *k, const struct history_entry *e,
+                      struct row_key *out)
+{
+    const struct value *attrs = &(e->new_item ? e->new_item : e->old_item)->attrs;
+
+    memset(out, 0, sizeof *out);
+    out->parts[0] = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));
+    out->part_count = 1;
+    if (k->range_count) {
+        out->parts[1] = value_map_get(attrs, k->range_names[0], strlen(k->range_names[0]));
+        out->part_count = 2;
+    }
+    out->hash = key_hash(out->parts, 1);
+}
+
+static bool same_key(const struct row_key *a, const struct row_key *b)
+{
+    return a->hash == b->hash && row_key_compare(a, b, KEY_BIAS_LOW) == 0;
+}
+
+void versions_record(struct versions *v, const struct key_schema *k, struct item *old_item,
+                     struct item *new_item, int64_t now_ms)
+{
+    assert_lock_exclusive();
+    struct history *h = &v->changes;
+    struct row_key rk;
+    uint64_t upto;
+
+    /* Dropping from the front: forget each dropped change's bucket count first. */
+    for (size_t i = h->start; i < h->end && h->entries[i].ms < now_ms - v->window_ms; i++) {
+        entry_key(k, &h->entries[i], &rk);
+        v->pending[rk.hash % VERSIONS_BUCKETS]--;
+    }
+    history_trim(h, now_ms - v->window_ms, &upto);
+    entry_key(k, history_append(h, now_ms, old_item, new_item), &rk);
+    v->pending[rk.hash % VERSIONS_BUCKETS]++;
+}
+
+struct item *versions_state_at(const struct versions *v, const struct key_schema *k,
+                               const struct row_key *key, struct item *current, int64_t as_of_ms)
+{
+    assert_lock_held();
+    const struct history *h = &v->changes;
+
+    if (!v->pending[key->hash % VERSIONS_BUCKETS]) return current;
+    for (size_t i = h->start; i < h->end; i++) {
+        const struct history_entry *e = &h->entries[i];
+        struct row_key rk;
+        if (e->ms <= as_of_ms) continue;
+        entry_key(k, e, &rk);
+        if (same_key(&rk, key)) return e->old_item;
+    }
+    return current;
+}
+
+size_t versions_changed_since(const struct versions *v, const struct key_schema *k,
+                              int64_t as_of_ms, struct version_change **out)
+{
+    assert_lock_held();
+    const struct history *h = &v->changes;
+    struct version_change *changes = NULL;
+    struct row_key *keys = NULL;
+    size_t n = 0;
+
+    for (size_t i = h->start; i < h->end; i++) {
+        const struct history_entry *e = &h->entries[i];
+        struct row_key rk;
+        size_t j;
+
+        if (e->ms <= as_of_ms) continue;
+        entry_key(k, e, &rk);
+        for (j = 0; j < n && !same_key(&keys[j], &rk); j++)
+            ;
+        if (j < n) {
+            changes[j].now = e->new_item; /* a later change of the same key */
+            continue;
+        }
+        changes = xrealloc(changes, sizeof *changes * (n + 1));
+        keys = xrealloc(keys, sizeof *keys * (n + 1));
+        changes[n] = (struct version_change){e->old_item, e->new_item};
+        keys[n++] = rk;
+    }
+    free(keys);
+    *out = changes;
+    return n;
+}
