@@ -239,6 +239,13 @@ static int apply_no_control(struct config *cfg, const char *value)
     return 0;
 }
 
+static int apply_mcp_read_only(struct config *cfg, const char *value)
+{
+    (void) value;
+    cfg->mcp_read_only = true;
+    return 0;
+}
+
 bool config_is_loopback(const struct config *cfg)
 {
     const char *h = cfg->host;
@@ -532,6 +539,10 @@ static const struct option_row options[] = {
      "do not serve the control interface (by default it is\n"
      "served when listening on a loopback address)",
      apply_no_control},
+    {"mcp-read-only", NULL, NULL,
+     "the MCP endpoint (/ddbemu/mcp) refuses every tool that\n"
+     "changes data, tables, snapshots or the clock",
+     apply_mcp_read_only},
     {"help", "help", NULL, "print this help and exit", apply_nothing},
     {"version", "version", NULL, "print the version and exit", apply_nothing},
 };

@@ -49,6 +49,7 @@ struct config {
     bool optimize_db;           /* --optimize-db-before-startup (accepted; needs --db-path) */
     bool health_check;          /* --health-check: ask a running server, do not serve */
     bool as_dynamodb_local;     /* --as-dynamodb-local: DynamoDB Local's GET / and banner */
+    bool mcp_read_only;         /* --mcp-read-only: MCP tools that change anything refused */
     unsigned max_connections;   /* --max-connections: open at once */
     size_t max_body_memory;     /* --max-body-memory: request bodies in memory, bytes */
     unsigned idle_timeout_s;    /* --idle-timeout: a silent connection is closed */

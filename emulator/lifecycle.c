@@ -91,6 +91,7 @@ struct emulator *emulator_open(const struct config *cfg, char **why, int *exit_s
 
     emu->api_cfg.shared_db = emu->cfg.shared_db;
     emu->api_cfg.control_enabled = config_control_enabled(&emu->cfg);
+    emu->api_cfg.mcp_read_only = emu->cfg.mcp_read_only;
     emu->api_cfg.s3_dir = emu->cfg.s3_dir[0] ? emu->cfg.s3_dir : NULL;
     emu->api_cfg.cors_origins = emu->cfg.cors;
     emu->api_cfg.credentials = emu->credentials;

@@ -13,7 +13,9 @@
 #include "api/control/faults.h"
 #include "api/control/init.h"
 #include "api/control/insight.h"
+#include "api/control/mcp.h"
 #include "api/control/shapes.h"
+#include "api/control/snapshots.h"
 #include "api/control/ui.h"
 #include "api/http/dispatch.h"
 #include "api/http/response.h"
@@ -45,7 +47,8 @@ static void reply_unknown(struct http_response *resp)
     reply_error(resp, 404,
                 "unknown control endpoint (see README.md: /ddbemu/clock, /ddbemu/ttl/sweep, "
                 "/ddbemu/reset, /ddbemu/insight, /ddbemu/ui, /ddbemu/init, /ddbemu/shapes, "
-                "/ddbemu/faults, /ddbemu/consistency)");
+                "/ddbemu/faults, /ddbemu/consistency, /ddbemu/snapshots, /ddbemu/fork, "
+                "/ddbemu/mcp)");
 }
 
 /* {"now_ms": N, "now": ISO 8601 UTC with milliseconds}. */
@@ -114,11 +117,7 @@ static void handle_reset(struct db *db, const struct api_config *config, json_t 
     char namespace_id[256];
     size_t removed;
 
-    if (config && config->shared_db) {
-        snprintf(namespace_id, sizeof namespace_id, "%s", API_SHARED_NAMESPACE);
-    } else if (access_key && region && access_key[0] && region[0]) {
-        snprintf(namespace_id, sizeof namespace_id, "%.190s/%s", access_key, region);
-    } else {
+    if (!control_namespace(config, access_key, region, namespace_id, sizeof namespace_id)) {
         reply_error(resp, 400, "give the access_key and region whose tables to reset");
         return;
     }
@@ -223,7 +222,26 @@ static void route_consistency(const struct api_context *ctx, const struct http_r
     consistency_http_handle(ctx->db, ctx->config, req, body, resp);
 }
 
+/* Snapshots, restores and forks (snapshots.h). */
+static void route_snapshots(const struct api_context *ctx, const struct http_request *req,
+                            const char *what, json_t *body, struct http_response *resp)
+{
+    snapshots_handle(ctx, req, what, body, resp);
+}
+
+/* The Model Context Protocol endpoint (mcp.h). */
+static void route_mcp(const struct api_context *ctx, const struct http_request *req,
+                      const char *what, json_t *body, struct http_response *resp)
+{
+    (void) what;
+    (void) body;
+    mcp_handle(ctx, req, resp);
+}
+
 static const struct control_route routes[] = {
+    {"snapshots", true, true, route_snapshots},
+    {"fork", false, true, route_snapshots},
+    {"mcp", false, false, route_mcp},
     {"init", false, false, route_init},
     {"clock", false, true, route_clock},
     {"ttl/sweep", false, true, route_sweep},

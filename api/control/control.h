@@ -28,6 +28,9 @@
  *                             table declares them (shapes.h)
  *   GET|POST|DELETE /ddbemu/faults[/<id>]
  *                             fault rules: list, add, remove, clear (faults.h)
+ *   /ddbemu/snapshots[/<name>[/restore|/fork]], POST /ddbemu/fork
+ *                             named snapshots, restores and forks (snapshots.h)
+ *   POST /ddbemu/mcp          the Model Context Protocol (mcp.h)
  *
  * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
  */

@@ -35,6 +35,7 @@ struct credentials;
 struct api_config {
     bool shared_db;           /* --shared-db: one namespace for every credential */
     bool control_enabled;     /* emulator-only control interface (clock, reset) */
+    bool mcp_read_only;       /* --mcp-read-only: /ddbemu/mcp refuses changes (mcp.h) */
     const char *s3_dir;       /* --s3-dir: the directory whose folders are S3 buckets; NULL: none */
     const char *cors_origins; /* --cors: "*" or a comma list of origins; NULL: "*" (cors.h) */
     /* --credentials: every signature is verified against these keys (auth.h);

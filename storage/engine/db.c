@@ -8,6 +8,7 @@
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
 #include "storage/jobs/backup_record.h"
+#include "storage/jobs/snapshot_record.h"
 #include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 
@@ -73,6 +74,7 @@ void db_free(struct db *db)
     bulk_jobs_forget(&db->bulk, NULL);
     backup_list_forget(&db->backups, NULL);
     free(db->backups.backups);
+    snapshot_store_free(db->snapshots);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);
     journal_close(db->journal);

@@ -20,6 +20,8 @@
 #include "storage/jobs/transfer_record.h"
 #include "storage/table/table.h"
 
+struct text_buf;
+
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -62,13 +64,14 @@ struct db {
     size_t namespace_count;
     struct client_token *tokens; /* guarded by lock */
     size_t token_count;
-    struct stream_registry *streams; /* every stream, open or readable for 24 h (stream.c) */
-    struct journal *journal;         /* --db-path: where changes are recorded; NULL in memory */
-    struct transfer_jobs transfers;  /* exports and imports, in start order */
-    struct backup_list backups;      /* in creation order */
-    struct bulk_jobs bulk;           /* bulk put items operations, in start order */
-    bool delay_transient;            /* --delay-transient-statuses (db.h); set before serving */
-    bool aws_throughput;             /* --throughput-model aws (db.h); set before serving */
+    struct stream_registry *streams;  /* every stream, open or readable for 24 h (stream.c) */
+    struct journal *journal;          /* --db-path: where changes are recorded; NULL in memory */
+    struct transfer_jobs transfers;   /* exports and imports, in start order */
+    struct backup_list backups;       /* in creation order */
+    struct bulk_jobs bulk;            /* bulk put items operations, in start order */
+    struct snapshot_store *snapshots; /* named snapshots (snapshots.c); NULL until the first */
+    bool delay_transient;             /* --delay-transient-statuses (db.h); set before serving */
+    bool aws_throughput;              /* --throughput-model aws (db.h); set before serving */
     /* --consistency aws (db_consistency.h, consistency.c); guarded by lock. */
     struct consistency_settings consistency; /* engine-wide */
     bool consistency_any;                    /* on for some namespace: the hooks' one branch */
@@ -185,6 +188,12 @@ void db_namespace_insert(struct namespace *ns, struct table *t);
 void persist_attach_table(struct db *db, const char *namespace_id, struct table *t);
 /* Records a table's definition and state after it changed. */
 void persist_table(const struct table *t);
+/* A table's record (definition and state, not its items) into *out (owned),
+ * and a new table, without items, stream or file, back from one (NULL when the
+ * bytes are not a table's record): what persist_table writes and the loader
+ * reads, also used by snapshots (snapshots.c). The lock is held exclusively. */
+void table_record_encode(const struct table *t, struct text_buf *out);
+struct table *table_record_decode(const void *state, size_t len);
 /* Records that a table is gone, with its items. */
 void persist_table_removed(const struct table *t);
 /* Records a backup (description and items), or its removal. */

@@ -77,13 +77,12 @@ void persist_attach_table(struct db *db, const char *namespace_id, struct table 
     t->uid = journal_file_next_uid(t->journal);
 }
 
-void persist_table(const struct table *t)
+void table_record_encode(const struct table *t, struct text_buf *out)
 {
     assert_lock_exclusive();
     struct text_buf b = {0};
     size_t m;
 
-    if (!t->journal) return;
     m = codec_field_begin(&b, TT_DEF);
     codec_put_table_def(&b, &t->def);
     codec_field_end(&b, m);
@@ -125,6 +124,16 @@ void persist_table(const struct table *t)
     /* Last, so that test_persist.c can cut it off to make an older record. */
     m = codec_field_begin(&b, TT_HISTORY);
     codec_field_end(&b, m);
+    *out = b;
+}
+
+void persist_table(const struct table *t)
+{
+    assert_lock_exclusive();
+    struct text_buf b = {0};
+
+    if (!t->journal) return;
+    table_record_encode(t, &b);
     journal_put_table(t->journal, t->uid, b.data, b.len);
     text_buf_clear(&b);
 }
@@ -229,8 +238,9 @@ static void take_str(char **slot, struct codec_in *f)
 }
 
 /* Decodes a table's record into a new table; NULL when it is not one. */
-static struct table *decode_table(const void *state, size_t len)
+struct table *table_record_decode(const void *state, size_t len)
 {
+    assert_lock_exclusive();
     struct codec_in in, f;
     uint64_t tag;
     struct table_def def;
@@ -340,7 +350,7 @@ static bool load_table(void *ctx, uint64_t uid, const void *state, size_t len)
 {
     struct loading *l = ctx;
     struct db_scope scope = {.namespace_id = l->namespace_id, .region = ""};
-    struct table *t = decode_table(state, len);
+    struct table *t = table_record_decode(state, len);
 
     if (!t) return false;
     if (db_find_table(l->db, &scope, t->def.name)) {

@@ -62,8 +62,9 @@ static bool view_has_old(enum stream_view v)
 /* lifecycle                                                                 */
 /* ------------------------------------------------------------------------ */
 
-static void record_clear(struct stream_record *r)
+void record_clear(struct stream_record *r)
 {
+    assert_lock_exclusive();
     item_unref(r->old_image);
     item_unref(r->new_image);
     item_unref(r->keys_only);
@@ -80,8 +81,9 @@ static void shard_clear(struct shard *sh)
     memset(sh, 0, sizeof *sh);
 }
 
-static void stream_free(struct stream *s)
+void stream_free(struct stream *s)
 {
+    assert_lock_exclusive();
     for (size_t i = 0; i < s->shard_count; i++)
         shard_clear(&s->shards[i]);
     free(s->shards);
@@ -145,6 +147,20 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
     return NULL;
 }
 
+void registry_insert(struct stream_registry *reg, struct stream *s)
+{
+    assert_lock_exclusive();
+    size_t pos = registry_lower_bound(reg, s->namespace_id, s->arn);
+
+    if (reg->count == reg->cap) {
+        reg->cap = reg->cap ? reg->cap * 2 : 8;
+        reg->streams = xrealloc(reg->streams, sizeof *reg->streams * reg->cap);
+    }
+    memmove(&reg->streams[pos + 1], &reg->streams[pos], sizeof *reg->streams * (reg->count - pos));
+    reg->streams[pos] = s;
+    reg->count++;
+}
+
 static void registry_remove_at(struct stream_registry *reg, size_t pos)
 {
     struct stream *s = reg->streams[pos];
@@ -177,8 +193,9 @@ enum stream_tag {
 };
 
 /* Records the stream's metadata (its shards, their trim points); a no-op in memory. */
-static void persist_stream(const struct stream *s)
+void persist_stream(const struct stream *s)
 {
+    assert_lock_exclusive();
     struct text_buf b = {0};
     size_t m;
 
@@ -213,8 +230,9 @@ static void persist_stream(const struct stream *s)
 }
 
 /* Records one stream record; a no-op in memory. */
-static void persist_record(const struct stream *s, const struct stream_record *r)
+void persist_record(const struct stream *s, const struct stream_record *r)
 {
+    assert_lock_exclusive();
     struct text_buf b = {0};
     const struct item *images[3] = {r->old_image, r->new_image, r->keys_only};
 
@@ -413,13 +431,7 @@ struct stream *stream_open(struct stream_registry *reg, const char *namespace_id
     pos = registry_lower_bound(reg, namespace_id, s->arn);
     if (pos < reg->count && stream_order(reg->streams[pos], namespace_id, s->arn) == 0)
         registry_remove_at(reg, pos);
-    if (reg->count == reg->cap) {
-        reg->cap = reg->cap ? reg->cap * 2 : 8;
-        reg->streams = xrealloc(reg->streams, sizeof *reg->streams * reg->cap);
-    }
-    memmove(&reg->streams[pos + 1], &reg->streams[pos], sizeof *reg->streams * (reg->count - pos));
-    reg->streams[pos] = s;
-    reg->count++;
+    registry_insert(reg, s);
     persist_stream(s);
     return s;
 }
@@ -588,7 +600,6 @@ bool stream_restore(struct stream_registry *reg, const char *namespace_id,
     struct stream *s = xcalloc(1, sizeof *s);
     struct codec_in in, f;
     uint64_t tag, seen = 0;
-    size_t pos;
 
     s->reg = reg;
     s->namespace_id = xstrdup(namespace_id);
@@ -628,14 +639,7 @@ bool stream_restore(struct stream_registry *reg, const char *namespace_id,
         return false;
     }
     s->journal = journal;
-    pos = registry_lower_bound(reg, namespace_id, s->arn);
-    if (reg->count == reg->cap) {
-        reg->cap = reg->cap ? reg->cap * 2 : 8;
-        reg->streams = xrealloc(reg->streams, sizeof *reg->streams * reg->cap);
-    }
-    memmove(&reg->streams[pos + 1], &reg->streams[pos], sizeof *reg->streams * (reg->count - pos));
-    reg->streams[pos] = s;
-    reg->count++;
+    registry_insert(reg, s);
     return true;
 }
 

@@ -73,6 +73,15 @@ size_t registry_lower_bound(const struct stream_registry *reg, const char *names
 /* The stream (namespace_id, arn), or NULL. */
 struct stream *registry_find(const struct stream_registry *reg, const char *namespace_id,
                              const char *arn);
+/* Inserts s (taken; its namespace and ARN not in reg yet) in registry order. */
+void registry_insert(struct stream_registry *reg, struct stream *s);
+/* Frees a stream that no registry holds any more (or never held). */
+void stream_free(struct stream *s);
+/* Drops a record's image references. */
+void record_clear(struct stream_record *r);
+/* Record the stream's metadata, and one of its records, to its journal; no-ops in memory. */
+void persist_stream(const struct stream *s);
+void persist_record(const struct stream *s, const struct stream_record *r);
 /* Applies the rollover and trim that now_ms calls for to one stream. */
 void stream_maintain(struct stream *s, int64_t now_ms);
 /* The key attributes of item as a new VALUE_M, in key schema order; reads
