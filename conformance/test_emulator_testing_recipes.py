@@ -41,7 +41,7 @@ def test_every_python_recipe_runs_as_written(start_server):
         names.append(name)
         code = code.replace('"http://localhost:8000"', repr(srv.endpoint_url))
         exec(compile(code, f"docs/testing.md recipe {name}", "exec"), namespace)
-    assert names == ["retry", "batch", "seeded", "idempotency"]
+    assert names == ["retry", "batch", "seeded", "idempotency", "snapshot", "workers"]
 
 
 SUITE = """#!{python}

@@ -176,7 +176,8 @@ static char *answer_text(struct api_request *rq, size_t *len)
     *len = 0;
     if (rq->reply_body.len) return json_out_take(&rq->reply_body, len);
     if (rq->reply_empty) return NULL;
-    text = json_dumps(rq->reply ? rq->reply : json_object(), JSON_COMPACT);
+    /* A handler that set no reply answers an empty object. */
+    text = rq->reply ? json_dumps(rq->reply, JSON_COMPACT) : strdup("{}");
     if (!text) abort(); /* only on allocation failure */
     *len = strlen(text);
     return text;
