@@ -51,10 +51,11 @@ def test_server_answers_on_the_port_it_was_given(start_server):
 # written for it must run unchanged.
 
 import os  # noqa: E402
+import re  # noqa: E402
 import signal  # noqa: E402
 import time  # noqa: E402
 
-from conftest import REGION, SANITIZER_PATTERNS, _free_port, make_client  # noqa: E402
+from conftest import REGION, REPO_ROOT, SANITIZER_PATTERNS, _free_port, make_client  # noqa: E402
 
 
 def start_local_style(binary, tmp_path, *args):
@@ -128,11 +129,30 @@ def test_help_lists_both_spellings(ddbemu_bin, flag):
         assert spelling in result.stdout, spelling
 
 
+def project_version():
+    """The version's one source: the project() line of CMakeLists.txt."""
+    with open(os.path.join(REPO_ROOT, "CMakeLists.txt")) as f:
+        m = re.search(r"^project\(ddbemu VERSION (\S+) ", f.read(), re.M)
+    assert m, "CMakeLists.txt's project() line names no VERSION"
+    return m.group(1)
+
+
 @pytest.mark.parametrize("flag", ["-version", "--version"])
-def test_version(ddbemu_bin, flag):
+def test_version_names_the_version_and_the_commit(ddbemu_bin, flag):
     result = run(ddbemu_bin, flag)
-    assert result.returncode == 0
-    assert result.stdout.startswith("ddbemu ")
+    assert result.returncode == 0, result.stderr
+    m = re.fullmatch(r"ddbemu (\S+) \(commit (\S+)\)\n", result.stdout)
+    assert m, f"--version printed {result.stdout!r}"
+    assert m.group(1) == project_version()
+    commit = m.group(2)
+    # git's HEAD when the build was configured (or -DDDB_COMMIT): a commit
+    # of this repository, abbreviated to 12 hex digits; "unknown" outside git.
+    in_git = os.path.exists(os.path.join(REPO_ROOT, ".git"))  # a file in a worktree
+    if commit != "unknown" and in_git:
+        assert re.fullmatch(r"[0-9a-f]{12}", commit), commit
+        known = subprocess.run(["git", "-C", REPO_ROOT, "cat-file", "-e", commit + "^{commit}"],
+                               capture_output=True)
+        assert known.returncode == 0, f"--version names {commit}, not a commit of this repository"
 
 
 @pytest.mark.parametrize("args, mentions", [

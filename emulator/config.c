@@ -18,6 +18,7 @@
 #include "api/http/server.h"
 #include "emulator/dynamodb_local.h"
 #include "emulator/transfer_cli.h"
+#include "emulator/version.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -678,7 +679,7 @@ static enum config_result parse(struct config *cfg, int argc, char **argv)
             return CONFIG_EXIT;
         }
         if (strcmp(o->name, "version") == 0) {
-            printf("ddbemu %s\n", DDBEMU_VERSION);
+            printf("ddbemu %s (commit %s)\n", emulator_version, emulator_commit);
             return CONFIG_EXIT;
         }
         if (o->apply == apply_in_memory) in_memory_given = true;

@@ -15,8 +15,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DDBEMU_VERSION "0.1.0"
-
 enum log_level { LOG_LEVEL_ERROR, LOG_LEVEL_WARN, LOG_LEVEL_INFO, LOG_LEVEL_DEBUG };
 
 /* Whether the emulator-only control interface (/ddbemu/...) is served: by

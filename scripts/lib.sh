@@ -33,8 +33,12 @@ ddb_log() {
 ddb_missing_packages() {
     local pkg status
     for pkg in "$@"; do
-        status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
-        if [ "$status" != "install ok installed" ]; then
+        # One line per installed architecture (multiarch: scripts/static-build
+        # installs arm64 -dev packages beside the native ones); a name without
+        # :ARCH means the native one (or an Architecture: all package).
+        status="$(dpkg-query -W -f='${Status} ${Architecture}\n' "$pkg" 2>/dev/null || true)"
+        if ! printf '%s\n' "$status" |
+            grep -qxE "install ok installed (${pkg#*:}|$(dpkg --print-architecture)|all)"; then
             printf '%s\n' "$pkg"
         fi
     done
@@ -73,4 +77,42 @@ ddb_build() {
     cmake -S "$DDB_ROOT" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
     ddb_log "building"
     cmake --build "$build_dir" -j"$jobs"
+}
+
+# The libraries linked into the static release binaries (scripts/static-build),
+# as -dev packages; for arm64 the same names with :arm64 (multiarch).
+# libmicrohttpd is not among them: it is rebuilt from its source package.
+DDB_STATIC_LIB_PACKAGES=(libjansson-dev libsqlite3-dev libxxhash-dev zlib1g-dev libzstd-dev
+    libssl-dev libyaml-dev)
+
+# ddb_release_cache - prints (and creates) the directory where the release
+# keeps what it builds once: rebuilt libraries, the bookworm tree of
+# packaging/deb/verify. DDB_RELEASE_CACHE overrides it.
+ddb_release_cache() {
+    local dir="${DDB_RELEASE_CACHE:-}"
+    if [ -z "$dir" ]; then
+        if [ "$(id -u)" -eq 0 ]; then
+            dir=/var/cache/ddbemu-release
+        else
+            dir="${XDG_CACHE_HOME:-$HOME/.cache}/ddbemu-release"
+        fi
+    fi
+    mkdir -p "$dir"
+    printf '%s\n' "$dir"
+}
+
+# ddb_debian_mirror [security] - prints the Debian mirror apt uses (one-line
+# or deb822 sources), or with "security" the security mirror (nothing if
+# there is none).
+ddb_debian_mirror() {
+    local uri
+    uri="$(grep -hoE '^(deb|URIs:)[[:space:]]+(\[[^]]*\][[:space:]]+)?https?://[^[:space:]]+' \
+        /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
+        2>/dev/null | awk '{print $NF}' | grep -E '/debian(-security)?/?$' || true)"
+    if [ "${1:-}" = security ]; then
+        printf '%s\n' "$uri" | grep -- '-security' | head -n1
+    else
+        uri="$(printf '%s\n' "$uri" | grep -v -- '-security' | head -n1)"
+        printf '%s\n' "${uri:-http://deb.debian.org/debian}"
+    fi
 }
