@@ -389,6 +389,18 @@ static int check_gsi_key_types(const struct table *t, const struct table_update 
         bool found = catalog_attr_def_type(u->attr_defs, u->attr_def_count, name, &wanted);
         assert(found); /* api/ checked that AttributeDefinitions covers the key */
         (void) found;
+        /* A live vector index's attribute holds lists, never a key's scalar
+         * (spec-24: dynoxide's capture of AWS's text). */
+        for (size_t v = 0; v < t->def.vector_count; v++) {
+            if (strcmp(t->def.vectors[v].attribute, name) != 0) continue;
+            describe_schema(k, u->attr_defs, u->attr_def_count, new_schema, sizeof new_schema);
+            return ddb_error_set(err, DDB_VALIDATION,
+                                 INVALID "Attributes cannot be redefined. Please check that your "
+                                         "attribute has the same type as previously defined. "
+                                         "Existing schema: VectorIndexSchema:[VectorAttribute: "
+                                         "key{%s:L:%lld}] New schema: %s",
+                                 name, (long long) t->def.vectors[v].dimensions, new_schema);
+        }
         if (!table_def_attr_type(&t->def, name, &existing) || existing == wanted) continue;
         describe_schema(schema_using(t, name), t->def.attr_defs, t->def.attr_def_count,
                         existing_schema, sizeof existing_schema);
