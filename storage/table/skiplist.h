@@ -94,4 +94,22 @@ void skiplist_replace(struct skiplist_node *node, const struct row_key *key, str
 /* Removes the node with this key, dropping its item reference; false if absent. */
 bool skiplist_remove(struct skiplist *sl, const struct row_key *key);
 
+/* Builds a skiplist from rows already in key order in O(n), with no key
+ * comparison: each row is linked after the last node of every level it
+ * reaches (tail). A restore or fork puts back 100,000s of saved rows, and
+ * inserting them one by one spent most of its time comparing keys
+ * (bench/README.md, "Snapshots"). Levels come from the same generator as
+ * skiplist_insert, so the result is the list those inserts would make. */
+struct skiplist_builder {
+    struct skiplist *sl;
+    struct skiplist_node *tail[SKIPLIST_MAX_LEVEL]; /* last node at each level */
+};
+
+/* Starts appending to sl (empty or not: appends go after its last row). */
+void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl);
+/* Appends a node for key, which must sort after every key already in the
+ * list, taking the item reference; key's parts must point into item. */
+struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
+                                              struct item *item);
+
 #endif

@@ -170,6 +170,14 @@ struct item *table_find(const struct table *t, const struct row_key *key);
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info);
 
+/* table_commit_write of each of items (references taken here), which are
+ * in key order with no key twice, in that order. Into an empty table it
+ * builds in bulk - rows appended, each index sorted once, no lookup - the
+ * state those writes would make: a restore or fork of 100,000 items no
+ * longer spends most of its time comparing keys (bench/README.md,
+ * "Snapshots"). */
+void table_commit_sorted(struct table *t, struct item *const *items, size_t count,
+                         const struct commit_info *info);
 /* The table's items as they were at at_ms (after every change committed at
  * or before it), from its current items and its point-in-time history:
  * *items is an owned array of owned references, in key order. The caller
