@@ -219,35 +219,21 @@ enum index_status index_status_at(const struct table_index *idx, int64_t now_ms)
     return INDEX_ACTIVE;
 }
 
-/* One row of a bulk load: its index key and its item (borrowed). */
-struct load_row {
-    struct row_key key;
-    struct item *item;
-};
-
-static int load_row_compare(const void *a, const void *b)
-{
-    const struct load_row *x = a, *y = b;
-    return row_key_compare(&x->key, &y->key, KEY_BIAS_LOW);
-}
-
 void index_load(struct table_index *idx, struct item *const *items, size_t count)
 {
     assert_lock_exclusive();
-    struct load_row *rows;
-    struct skiplist_builder b;
+    struct skiplist_row *rows;
     size_t n = 0;
 
     assert(idx->rows.count == 0 && !idx->backfilling);
     rows = xmalloc(sizeof *rows * (count ? count : 1));
     for (size_t i = 0; i < count; i++)
-        if (index_row_key(idx, &items[i]->attrs, &rows[n].key)) rows[n++].item = items[i];
+        if (index_row_key(idx, &items[i]->attrs, &rows[n].key)) {
+            rows[n].item = items[i];
+            idx->size_bytes += (int64_t) index_projected_size(idx, items[i]);
+            n++;
+        }
     /* Index keys end with the table's key, so no two rows compare equal. */
-    qsort(rows, n, sizeof *rows, load_row_compare);
-    skiplist_builder_begin(&b, &idx->rows);
-    for (size_t i = 0; i < n; i++) {
-        skiplist_builder_append(&b, &rows[i].key, item_ref(rows[i].item));
-        idx->size_bytes += (int64_t) index_projected_size(idx, rows[i].item);
-    }
+    skiplist_load(&idx->rows, rows, n);
     free(rows);
 }

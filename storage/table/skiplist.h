@@ -112,4 +112,13 @@ void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl);
 struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
                                               struct item *item);
 
+/* One row for skiplist_load: its key (parts pointing into item) and item. */
+struct skiplist_row {
+    struct row_key key;
+    struct item *item; /* borrowed: skiplist_load takes its own reference */
+};
+/* Sorts rows (no two keys equal) once and appends them to sl, which holds
+ * only keys before them (an empty list, say): how a restore fills an index. */
+void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count);
+
 #endif

@@ -596,6 +596,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
 {
     assert_lock_exclusive();
     struct skiplist_builder b;
+    struct row_key *keys;
 
     if (t->items.count) {
         for (size_t i = 0; i < count; i++) {
@@ -609,11 +610,13 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
      * goes row by row as table_commit_write would take it. */
     for (size_t i = 0; i < t->index_count; i++)
         if (!t->indexes[i].backfilling) index_load(&t->indexes[i], items, count);
+    keys = xmalloc(sizeof *keys * (count ? count : 1));
     skiplist_builder_begin(&b, &t->items);
     for (size_t i = 0; i < count; i++) {
         struct item *item = items[i];
         struct row_key key;
         table_row_key(t, &item->attrs, &key);
+        keys[i] = key;
         if (t->def.lsi_count)
             collection_sizes_add(&t->collections, key.hash, key.parts[0],
                                  collection_share(t, item));
@@ -623,15 +626,16 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         t->size_bytes += (int64_t) item->size_bytes;
         key_index_add(&t->item_keys, key_index_hash(&key),
                       skiplist_builder_append(&b, &key, item_ref(item)));
-        if (t->ttl.enabled)
-            ttl_index_apply_write(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, &key, NULL,
-                                  &key, item);
         if (t->stream) stream_record_change(t->stream, NULL, item, info->origin, info->now_ms);
         if (t->journal) journal_put_item(t->journal, t->uid, &key, item);
         if (t->pitr.enabled && !info->rebuilding) record_history(t, NULL, item, info->now_ms);
         if (t->recent && !info->rebuilding)
             versions_record(t->recent, &t->def.key, NULL, item, info->now_ms);
     }
+    /* Each row's expiry decides its place there: sorted once too. */
+    if (t->ttl.enabled)
+        ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, items, count);
+    free(keys);
 }
 
 void table_drop_history(struct table *t)

@@ -194,11 +194,47 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     skiplist_clear(&inserted);
 }
 
+/* Rows in any order come out sorted, each findable, the items referenced. */
+static void test_loading_unsorted_rows_sorts_them_once(void)
+{
+    struct skiplist sl;
+    struct skiplist_row rows[300];
+    struct item *items[300];
+    unsigned seed = 11;
+    long expect = -150;
+
+    for (int i = 0; i < 300; i++) {
+        items[i] = item_with_number(i - 150);
+        key_of(items[i], &rows[i].key);
+        rows[i].item = items[i];
+    }
+    for (int i = 299; i > 0; i--) {
+        int j = (int) (rand_r(&seed) % (unsigned) (i + 1));
+        struct skiplist_row r = rows[i];
+        rows[i] = rows[j];
+        rows[j] = r;
+    }
+    skiplist_init(&sl);
+    skiplist_load(&sl, rows, 300);
+    CHECK(sl.count == 300);
+    for (struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), expect++) {
+        struct row_key key;
+        CHECK(n->item == items[expect + 150]);
+        skiplist_node_key(n, &key);
+        CHECK(skiplist_find(&sl, &key) == n);
+    }
+    CHECK(expect == 150);
+    skiplist_clear(&sl);
+    for (int i = 0; i < 300; i++)
+        item_unref(items[i]); /* the list held its own references */
+}
+
 int main(void)
 {
     RUN(test_random_inserts_and_removes_match_a_sorted_model);
     RUN(test_bounds_find_the_first_key_at_or_after_a_probe);
     RUN(test_equal_numbers_hash_equally_and_types_hash_apart);
     RUN(test_appending_sorted_rows_builds_the_list_inserts_make);
+    RUN(test_loading_unsorted_rows_sorts_them_once);
     return check_report();
 }
