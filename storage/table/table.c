@@ -611,6 +611,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
     for (size_t i = 0; i < t->index_count; i++)
         if (!t->indexes[i].backfilling) index_load(&t->indexes[i], items, count);
     keys = xmalloc(sizeof *keys * (count ? count : 1));
+    key_index_reserve(&t->item_keys, count);
     skiplist_builder_begin(&b, &t->items);
     for (size_t i = 0; i < count; i++) {
         struct item *item = items[i];
