@@ -59,6 +59,7 @@ static void save_table(const struct table *t, struct snap_table *st)
         st->history[i].old_item = ref_or_null(st->history[i].old_item);
         st->history[i].new_item = ref_or_null(st->history[i].new_item);
     }
+    table_row_orders(t, &st->orders, &st->order_count);
 }
 
 static void save_namespace(struct db *db, const struct namespace *ns, struct snap_namespace *sn)
@@ -250,7 +251,9 @@ static struct table *restore_table(struct db *db, const char *namespace_id,
     persist_attach_table(db, namespace_id, t);
     persist_table(t);
     db_namespace_insert(db_namespace_for_write(db, &scope), t);
-    table_commit_sorted(t, st->items, st->item_count, &info);
+    /* The same record makes the same indexes, in the same order. */
+    table_commit_sorted(t, st->items, st->item_count,
+                        st->order_count == t->index_count + 1 ? st->orders : NULL, &info);
     for (size_t i = 0; i < st->history_count; i++) {
         const struct history_entry *e = &st->history[i];
         history_restore(&t->history, e->seq, e->ms, ref_or_null(e->old_item),

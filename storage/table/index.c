@@ -219,7 +219,7 @@ enum index_status index_status_at(const struct table_index *idx, int64_t now_ms)
     return INDEX_ACTIVE;
 }
 
-void index_load(struct table_index *idx, struct item *const *items, size_t count)
+void index_load(struct table_index *idx, struct item *const *items, size_t count, bool in_order)
 {
     assert_lock_exclusive();
     struct skiplist_row *rows;
@@ -234,6 +234,6 @@ void index_load(struct table_index *idx, struct item *const *items, size_t count
             n++;
         }
     /* Index keys end with the table's key, so no two rows compare equal. */
-    skiplist_load(&idx->rows, rows, n);
+    skiplist_load(&idx->rows, rows, n, in_order);
     free(rows);
 }

@@ -223,11 +223,11 @@ static int row_compare(const void *a, const void *b)
     return row_key_compare(&x->key, &y->key, KEY_BIAS_LOW);
 }
 
-void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count)
+void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count, bool in_order)
 {
     struct skiplist_builder b;
 
-    qsort(rows, count, sizeof *rows, row_compare);
+    if (!in_order) qsort(rows, count, sizeof *rows, row_compare);
     skiplist_builder_begin(&b, sl);
     for (size_t i = 0; i < count; i++)
         skiplist_builder_append(&b, &rows[i].key, item_ref(rows[i].item));

@@ -117,8 +117,9 @@ struct skiplist_row {
     struct row_key key;
     struct item *item; /* borrowed: skiplist_load takes its own reference */
 };
-/* Sorts rows (no two keys equal) once and appends them to sl, which holds
- * only keys before them (an empty list, say): how a restore fills an index. */
-void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count);
+/* Sorts rows (no two keys equal) once, unless in_order says they are in
+ * key order already, and appends them to sl, which holds only keys before
+ * them (an empty list, say): how a restore fills an index. */
+void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count, bool in_order);
 
 #endif

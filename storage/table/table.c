@@ -591,8 +591,39 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     item_unref(old_item);
 }
 
+/* The items of the rows of sl, in its order (*count of them; owned array). */
+static struct item **list_items(const struct skiplist *sl, size_t *count)
+{
+    struct item **items = xmalloc(sizeof *items * (sl->count ? sl->count : 1));
+    size_t n = 0;
+
+    for (struct skiplist_node *node = sl->head ? skiplist_first(sl) : NULL; node;
+         node = skiplist_next(node))
+        items[n++] = node->item;
+    *count = n;
+    return items;
+}
+
+void table_row_orders(const struct table *t, struct row_order **out, size_t *count)
+{
+    assert_lock_held();
+    struct row_order *o = xcalloc(t->index_count + 1, sizeof *o);
+
+    for (size_t i = 0; i < t->index_count; i++)
+        if (!t->indexes[i].backfilling) {
+            o[i].items = list_items(&t->indexes[i].rows, &o[i].count);
+            o[i].saved = true;
+        }
+    if (t->ttl.enabled) {
+        o[t->index_count].items = list_items(&t->ttl_index.rows, &o[t->index_count].count);
+        o[t->index_count].saved = true;
+    }
+    *out = o;
+    *count = t->index_count + 1;
+}
+
 void table_commit_sorted(struct table *t, struct item *const *items, size_t count,
-                         const struct commit_info *info)
+                         const struct row_order *orders, const struct commit_info *info)
 {
     assert_lock_exclusive();
     struct skiplist_builder b;
@@ -609,7 +640,12 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
     /* An index being backfilled takes only the rows behind its cursor: it
      * goes row by row as table_commit_write would take it. */
     for (size_t i = 0; i < t->index_count; i++)
-        if (!t->indexes[i].backfilling) index_load(&t->indexes[i], items, count);
+        if (!t->indexes[i].backfilling) {
+            if (orders && orders[i].saved)
+                index_load(&t->indexes[i], orders[i].items, orders[i].count, true);
+            else
+                index_load(&t->indexes[i], items, count, false);
+        }
     keys = xmalloc(sizeof *keys * (count ? count : 1));
     key_index_reserve(&t->item_keys, count);
     skiplist_builder_begin(&b, &t->items);
@@ -634,8 +670,19 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
             versions_record(t->recent, &t->def.key, NULL, item, info->now_ms);
     }
     /* Each row's expiry decides its place there: sorted once too. */
-    if (t->ttl.enabled)
-        ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, items, count);
+    if (t->ttl.enabled) {
+        const struct row_order *o = orders ? &orders[t->index_count] : NULL;
+        if (o && o->saved) {
+            /* The keys of the TTL index's rows, in its order. */
+            for (size_t i = 0; i < o->count; i++)
+                table_row_key(t, &o->items[i]->attrs, &keys[i]);
+            ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, o->items,
+                           o->count, true);
+        } else {
+            ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, items,
+                           count, false);
+        }
+    }
     free(keys);
 }
 

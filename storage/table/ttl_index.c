@@ -144,7 +144,8 @@ void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const
 }
 
 void ttl_index_load(struct ttl_index *ix, const char *attr, size_t attr_len,
-                    const struct row_key *keys, struct item *const *items, size_t count)
+                    const struct row_key *keys, struct item *const *items, size_t count,
+                    bool in_order)
 {
     assert_lock_exclusive();
     struct skiplist_row *rows = xmalloc(sizeof *rows * (count ? count : 1));
@@ -158,6 +159,6 @@ void ttl_index_load(struct ttl_index *ix, const char *attr, size_t attr_len,
         row_key_of(&keys[i], ms, &rows[n].key);
         rows[n++].item = items[i];
     }
-    skiplist_load(&ix->rows, rows, n);
+    skiplist_load(&ix->rows, rows, n, in_order);
     free(rows);
 }

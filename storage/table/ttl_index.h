@@ -51,9 +51,12 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
 
 /* Fills the empty index with the rows of items (any order), whose table row
  * keys are keys: sorted once and appended (skiplist_load), as many
- * ttl_index_apply_write inserts would leave it. A restore builds it so. */
+ * ttl_index_apply_write inserts would leave it (in_order: items are the
+ * index's rows in its order, as a snapshot saved them, so not sorted again).
+ * A restore builds it so. */
 void ttl_index_load(struct ttl_index *ix, const char *attr, size_t attr_len,
-                    const struct row_key *keys, struct item *const *items, size_t count);
+                    const struct row_key *keys, struct item *const *items, size_t count,
+                    bool in_order);
 
 /* The first row whose expiry is at or after from_ms, or NULL; walk on with
  * skiplist_next and read the expiry from ttl_index_row_expiry_ms. */

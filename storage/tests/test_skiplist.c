@@ -215,7 +215,7 @@ static void test_loading_unsorted_rows_sorts_them_once(void)
         rows[j] = r;
     }
     skiplist_init(&sl);
-    skiplist_load(&sl, rows, 300);
+    skiplist_load(&sl, rows, 300, false);
     CHECK(sl.count == 300);
     for (struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), expect++) {
         struct row_key key;
