@@ -5,12 +5,13 @@
  * the bytes --db-path writes for it), references to its items in key order,
  * its point-in-time history as references, and its namespace's streams as
  * copies whose records share their images (stream_copy.c). Restoring
- * rebuilds each table from those through the one write path, marked
- * `rebuilding` (no stream record, no history entry: the table is being put
- * back, not changed), so its indexes, TTL index, item collections and vector
- * indexes are rebuilt as at load; then the streams are put back and the
- * tables reattached to their open ones. With --db-path the restored tables,
- * items and streams are recorded as any new ones are.
+ * rebuilds each table from those through the write path's bulk form
+ * (table_commit_sorted: the saved items are in key order, so the table is
+ * appended to and each index sorted once), marked `rebuilding` (no stream
+ * record, no history entry: the table is being put back, not changed), so
+ * its indexes, TTL index, item collections and vector indexes are rebuilt
+ * as at load; then the streams are put back and the tables reattached to their open ones. With
+ * --db-path the restored tables, items and streams are recorded as any new ones are.
  *
  * Locking: every entry point takes the engine lock exclusively; the helpers
  * below assert it.
@@ -58,6 +59,7 @@ static void save_table(const struct table *t, struct snap_table *st)
         st->history[i].old_item = ref_or_null(st->history[i].old_item);
         st->history[i].new_item = ref_or_null(st->history[i].new_item);
     }
+    table_row_orders(t, &st->orders, &st->order_count);
 }
 
 static void save_namespace(struct db *db, const struct namespace *ns, struct snap_namespace *sn)
@@ -249,11 +251,9 @@ static struct table *restore_table(struct db *db, const char *namespace_id,
     persist_attach_table(db, namespace_id, t);
     persist_table(t);
     db_namespace_insert(db_namespace_for_write(db, &scope), t);
-    for (size_t i = 0; i < st->item_count; i++) {
-        struct row_key key;
-        table_row_key(t, &st->items[i]->attrs, &key);
-        table_commit_write(t, &key, item_ref(st->items[i]), &info);
-    }
+    /* The same record makes the same indexes, in the same order. */
+    table_commit_sorted(t, st->items, st->item_count,
+                        st->order_count == t->index_count + 1 ? st->orders : NULL, &info);
     for (size_t i = 0; i < st->history_count; i++) {
         const struct history_entry *e = &st->history[i];
         history_restore(&t->history, e->seq, e->ms, ref_or_null(e->old_item),

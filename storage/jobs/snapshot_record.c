@@ -6,6 +6,7 @@
 #include "storage/jobs/snapshot_record.h"
 
 #include "storage/base/lock_check.h"
+#include "storage/table/table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,9 @@ static void snap_table_clear(struct snap_table *st)
         item_unref(st->history[i].new_item);
     }
     free(st->history);
+    for (size_t i = 0; i < st->order_count; i++)
+        free(st->orders[i].items);
+    free(st->orders);
 }
 
 static void snap_namespace_clear(struct snap_namespace *sn)

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct row_order; /* storage/table/table.h */
+
 /* One table of a snapshot. */
 struct snap_table {
     struct text_buf record; /* table_record_encode */
@@ -26,6 +28,10 @@ struct snap_table {
     size_t item_count;
     struct history_entry *history; /* owned references */
     size_t history_count;
+    /* Each index's rows, then the TTL index's, in their order (items
+     * borrowed from items): a restore appends them without sorting. */
+    struct row_order *orders;
+    size_t order_count; /* the table's index_count + 1 */
 };
 
 /* One namespace of a snapshot. */

@@ -3,10 +3,12 @@
  */
 #include "storage/table/index.h"
 
+#include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 void index_init(struct table_index *idx, const struct index_def *def, const struct table_def *table,
@@ -215,4 +217,23 @@ enum index_status index_status_at(const struct table_index *idx, int64_t now_ms)
     if (idx->status != INDEX_ACTIVE) return idx->status;
     if (idx->transient_until_ms && now_ms < idx->transient_until_ms) return idx->transient;
     return INDEX_ACTIVE;
+}
+
+void index_load(struct table_index *idx, struct item *const *items, size_t count, bool in_order)
+{
+    assert_lock_exclusive();
+    struct skiplist_row *rows;
+    size_t n = 0;
+
+    assert(idx->rows.count == 0 && !idx->backfilling);
+    rows = xmalloc(sizeof *rows * (count ? count : 1));
+    for (size_t i = 0; i < count; i++)
+        if (index_row_key(idx, &items[i]->attrs, &rows[n].key)) {
+            rows[n].item = items[i];
+            idx->size_bytes += (int64_t) index_projected_size(idx, items[i]);
+            n++;
+        }
+    /* Index keys end with the table's key, so no two rows compare equal. */
+    skiplist_load(&idx->rows, rows, n, in_order);
+    free(rows);
 }

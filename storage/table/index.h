@@ -73,6 +73,12 @@ bool index_row_key(const struct table_index *idx, const struct value *attrs, str
  * row's key in the table. Rows beyond a running backfill's cursor are left to it. */
 void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item);
+/* Fills the empty index, not backfilling, with the rows of items (the
+ * table's, in any order; or, in_order, the index's rows in its order, as a
+ * snapshot saved them: then not sorted again): index keys collected, sorted once and appended,
+ * as count index_apply_write inserts would leave it, with a fraction of
+ * their key comparisons. A restore or fork builds each index so. */
+void index_load(struct table_index *idx, struct item *const *items, size_t count, bool in_order);
 /* Size of an item as projected into the index (what DynamoDB stores there);
  * needs no lock (index_row_key). */
 size_t index_projected_size(const struct table_index *idx, const struct item *item);

@@ -78,6 +78,12 @@ void key_index_add(struct key_index *ki, uint64_t hash, struct skiplist_node *no
     ki->count++;
 }
 
+void key_index_reserve(struct key_index *ki, size_t count)
+{
+    while (count * 4 > ki->cap * 3)
+        grow(ki); /* cheap while ki is still empty, as when a table is restored */
+}
+
 void key_index_remove(struct key_index *ki, uint64_t hash, const struct skiplist_node *node)
 {
     size_t mask = ki->cap - 1, hole, i;

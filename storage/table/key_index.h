@@ -48,6 +48,9 @@ struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,
                                      const struct row_key *key);
 /* Files node, whose key is not yet in ki, under hash. */
 void key_index_add(struct key_index *ki, uint64_t hash, struct skiplist_node *node);
+/* Makes room for count keys in all, so that adding them never regrows the
+ * table (the size those adds would grow it to): a restore adds 100,000s. */
+void key_index_reserve(struct key_index *ki, size_t count);
 /* Removes node, filed under hash; it must be there. */
 void key_index_remove(struct key_index *ki, uint64_t hash, const struct skiplist_node *node);
 

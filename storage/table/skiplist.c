@@ -182,3 +182,53 @@ bool skiplist_remove(struct skiplist *sl, const struct row_key *key)
     sl->count--;
     return true;
 }
+
+void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl)
+{
+    struct skiplist_node *n = sl->head;
+
+    b->sl = sl;
+    for (int i = SKIPLIST_MAX_LEVEL - 1; i >= 0; i--) {
+        if (i < sl->level)
+            while (n->next[i])
+                n = n->next[i];
+        b->tail[i] = n;
+    }
+}
+
+struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
+                                              struct item *item)
+{
+    struct skiplist *sl = b->sl;
+    int level = random_level(sl);
+    struct skiplist_node *n = node_new(level, key->part_count); /* next[] all NULL */
+    struct skiplist_node *prev = b->tail[0];
+
+    assert(b->tail[0] == sl->head || skiplist_node_compare(b->tail[0], key, KEY_BIAS_LOW) < 0);
+    if (level > sl->level) sl->level = level;
+    node_set_key(n, key);
+    n->item = item;
+    for (int i = 0; i < level; i++) {
+        b->tail[i]->next[i] = n;
+        b->tail[i] = n;
+    }
+    n->prev = prev == sl->head ? NULL : prev;
+    sl->count++;
+    return n;
+}
+
+static int row_compare(const void *a, const void *b)
+{
+    const struct skiplist_row *x = a, *y = b;
+    return row_key_compare(&x->key, &y->key, KEY_BIAS_LOW);
+}
+
+void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count, bool in_order)
+{
+    struct skiplist_builder b;
+
+    if (!in_order) qsort(rows, count, sizeof *rows, row_compare);
+    skiplist_builder_begin(&b, sl);
+    for (size_t i = 0; i < count; i++)
+        skiplist_builder_append(&b, &rows[i].key, item_ref(rows[i].item));
+}

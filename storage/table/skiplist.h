@@ -94,4 +94,32 @@ void skiplist_replace(struct skiplist_node *node, const struct row_key *key, str
 /* Removes the node with this key, dropping its item reference; false if absent. */
 bool skiplist_remove(struct skiplist *sl, const struct row_key *key);
 
+/* Builds a skiplist from rows already in key order in O(n), with no key
+ * comparison: each row is linked after the last node of every level it
+ * reaches (tail). A restore or fork puts back 100,000s of saved rows, and
+ * inserting them one by one spent most of its time comparing keys
+ * (bench/README.md, "Snapshots"). Levels come from the same generator as
+ * skiplist_insert, so the result is the list those inserts would make. */
+struct skiplist_builder {
+    struct skiplist *sl;
+    struct skiplist_node *tail[SKIPLIST_MAX_LEVEL]; /* last node at each level */
+};
+
+/* Starts appending to sl (empty or not: appends go after its last row). */
+void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl);
+/* Appends a node for key, which must sort after every key already in the
+ * list, taking the item reference; key's parts must point into item. */
+struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
+                                              struct item *item);
+
+/* One row for skiplist_load: its key (parts pointing into item) and item. */
+struct skiplist_row {
+    struct row_key key;
+    struct item *item; /* borrowed: skiplist_load takes its own reference */
+};
+/* Sorts rows (no two keys equal) once, unless in_order says they are in
+ * key order already, and appends them to sl, which holds only keys before
+ * them (an empty list, say): how a restore fills an index. */
+void skiplist_load(struct skiplist *sl, struct skiplist_row *rows, size_t count, bool in_order);
+
 #endif

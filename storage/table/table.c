@@ -591,6 +591,101 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     item_unref(old_item);
 }
 
+/* The items of the rows of sl, in its order (*count of them; owned array). */
+static struct item **list_items(const struct skiplist *sl, size_t *count)
+{
+    struct item **items = xmalloc(sizeof *items * (sl->count ? sl->count : 1));
+    size_t n = 0;
+
+    for (struct skiplist_node *node = sl->head ? skiplist_first(sl) : NULL; node;
+         node = skiplist_next(node))
+        items[n++] = node->item;
+    *count = n;
+    return items;
+}
+
+void table_row_orders(const struct table *t, struct row_order **out, size_t *count)
+{
+    assert_lock_held();
+    struct row_order *o = xcalloc(t->index_count + 1, sizeof *o);
+
+    for (size_t i = 0; i < t->index_count; i++)
+        if (!t->indexes[i].backfilling) {
+            o[i].items = list_items(&t->indexes[i].rows, &o[i].count);
+            o[i].saved = true;
+        }
+    if (t->ttl.enabled) {
+        o[t->index_count].items = list_items(&t->ttl_index.rows, &o[t->index_count].count);
+        o[t->index_count].saved = true;
+    }
+    *out = o;
+    *count = t->index_count + 1;
+}
+
+void table_commit_sorted(struct table *t, struct item *const *items, size_t count,
+                         const struct row_order *orders, const struct commit_info *info)
+{
+    assert_lock_exclusive();
+    struct skiplist_builder b;
+    struct row_key *keys;
+
+    if (t->items.count) {
+        for (size_t i = 0; i < count; i++) {
+            struct row_key key;
+            table_row_key(t, &items[i]->attrs, &key);
+            table_commit_write(t, &key, item_ref(items[i]), info);
+        }
+        return;
+    }
+    /* An index being backfilled takes only the rows behind its cursor: it
+     * goes row by row as table_commit_write would take it. */
+    for (size_t i = 0; i < t->index_count; i++)
+        if (!t->indexes[i].backfilling) {
+            if (orders && orders[i].saved)
+                index_load(&t->indexes[i], orders[i].items, orders[i].count, true);
+            else
+                index_load(&t->indexes[i], items, count, false);
+        }
+    keys = xmalloc(sizeof *keys * (count ? count : 1));
+    key_index_reserve(&t->item_keys, count);
+    skiplist_builder_begin(&b, &t->items);
+    for (size_t i = 0; i < count; i++) {
+        struct item *item = items[i];
+        struct row_key key;
+        table_row_key(t, &item->attrs, &key);
+        keys[i] = key;
+        if (t->def.lsi_count)
+            collection_sizes_add(&t->collections, key.hash, key.parts[0],
+                                 collection_share(t, item));
+        for (size_t k = 0; k < t->index_count; k++)
+            if (t->indexes[k].backfilling) index_apply_write(&t->indexes[k], &key, NULL, item);
+        table_vectors_apply_write(t, NULL, item);
+        t->size_bytes += (int64_t) item->size_bytes;
+        key_index_add(&t->item_keys, key_index_hash(&key),
+                      skiplist_builder_append(&b, &key, item_ref(item)));
+        if (t->stream) stream_record_change(t->stream, NULL, item, info->origin, info->now_ms);
+        if (t->journal) journal_put_item(t->journal, t->uid, &key, item);
+        if (t->pitr.enabled && !info->rebuilding) record_history(t, NULL, item, info->now_ms);
+        if (t->recent && !info->rebuilding)
+            versions_record(t->recent, &t->def.key, NULL, item, info->now_ms);
+    }
+    /* Each row's expiry decides its place there: sorted once too. */
+    if (t->ttl.enabled) {
+        const struct row_order *o = orders ? &orders[t->index_count] : NULL;
+        if (o && o->saved) {
+            /* The keys of the TTL index's rows, in its order. */
+            for (size_t i = 0; i < o->count; i++)
+                table_row_key(t, &o->items[i]->attrs, &keys[i]);
+            ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, o->items,
+                           o->count, true);
+        } else {
+            ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, items,
+                           count, false);
+        }
+    }
+    free(keys);
+}
+
 void table_drop_history(struct table *t)
 {
     assert_lock_exclusive();

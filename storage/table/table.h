@@ -170,6 +170,25 @@ struct item *table_find(const struct table *t, const struct row_key *key);
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info);
 
+/* table_commit_write of each of items (references taken here), which are
+ * in key order with no key twice, in that order. Into an empty table it
+ * builds in bulk - rows appended, each index sorted once, no lookup - the
+ * state those writes would make: a restore or fork of 100,000 items no
+ * longer spends most of its time comparing keys (bench/README.md,
+ * "Snapshots"). */
+struct row_order {
+    struct item **items; /* borrowed: the rows' items in the index's order */
+    size_t count;
+    bool saved; /* false: none saved (the index was being backfilled) */
+};
+/* orders, when not NULL, holds index_count + 1 orders - each index's, then
+ * the TTL index's - saved from the table these items come from (a snapshot
+ * saves them): those indexes are appended in that order, not sorted. */
+void table_commit_sorted(struct table *t, struct item *const *items, size_t count,
+                         const struct row_order *orders, const struct commit_info *info);
+/* The row orders table_commit_sorted takes, of t now: *out is owned (free
+ * each items array, then it); the items are borrowed from t's rows. */
+void table_row_orders(const struct table *t, struct row_order **out, size_t *count);
 /* The table's items as they were at at_ms (after every change committed at
  * or before it), from its current items and its point-in-time history:
  * *items is an owned array of owned references, in key order. The caller

@@ -9,9 +9,11 @@
  */
 #include "storage/table/ttl_index.h"
 
+#include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
 #include "storage/model/number.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Clamp for expiries beyond int64 milliseconds (|seconds| >= 10^15): far
@@ -139,4 +141,24 @@ void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const
         row_key_of(&key, ms, &k);
         skiplist_insert(&ix->rows, &k, item_ref(n->item));
     }
+}
+
+void ttl_index_load(struct ttl_index *ix, const char *attr, size_t attr_len,
+                    const struct row_key *keys, struct item *const *items, size_t count,
+                    bool in_order)
+{
+    assert_lock_exclusive();
+    struct skiplist_row *rows = xmalloc(sizeof *rows * (count ? count : 1));
+    size_t n = 0;
+
+    assert(!ix->rows.head || ix->rows.count == 0);
+    if (!ix->rows.head) skiplist_init(&ix->rows);
+    for (size_t i = 0; i < count; i++) {
+        int64_t ms;
+        if (!ttl_index_expiry_ms(items[i], attr, attr_len, &ms)) continue;
+        row_key_of(&keys[i], ms, &rows[n].key);
+        rows[n++].item = items[i];
+    }
+    skiplist_load(&ix->rows, rows, n, in_order);
+    free(rows);
 }

@@ -49,6 +49,15 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
                            const struct row_key *old_key, const struct item *old_item,
                            const struct row_key *new_key, struct item *new_item);
 
+/* Fills the empty index with the rows of items (any order), whose table row
+ * keys are keys: sorted once and appended (skiplist_load), as many
+ * ttl_index_apply_write inserts would leave it (in_order: items are the
+ * index's rows in its order, as a snapshot saved them, so not sorted again).
+ * A restore builds it so. */
+void ttl_index_load(struct ttl_index *ix, const char *attr, size_t attr_len,
+                    const struct row_key *keys, struct item *const *items, size_t count,
+                    bool in_order);
+
 /* The first row whose expiry is at or after from_ms, or NULL; walk on with
  * skiplist_next and read the expiry from ttl_index_row_expiry_ms. */
 struct skiplist_node *ttl_index_seek(const struct ttl_index *ix, int64_t from_ms);

@@ -126,10 +126,115 @@ static void test_equal_numbers_hash_equally_and_types_hash_apart(void)
     value_clear(&c);
 }
 
+/* A list built by appending sorted rows is the list inserting them makes:
+ * same order both ways, same levels, and it keeps working as a skiplist. */
+static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
+{
+    struct skiplist built, inserted;
+    struct skiplist_builder b;
+    struct skiplist_node *x, *y;
+    size_t n = 0;
+
+    skiplist_init(&built);
+    skiplist_init(&inserted);
+    skiplist_builder_begin(&b, &built);
+    for (long k = -300; k < 700; k += 2) {
+        struct item *a = item_with_number(k), *c = item_with_number(k);
+        struct row_key key;
+        key_of(a, &key);
+        skiplist_builder_append(&b, &key, a);
+        key_of(c, &key);
+        skiplist_insert(&inserted, &key, c);
+    }
+    CHECK(built.count == 500);
+    CHECK(built.level == inserted.level);
+    for (x = skiplist_first(&built), y = skiplist_first(&inserted); x && y;
+         x = skiplist_next(x), y = skiplist_next(y), n++) {
+        CHECK(x->level == y->level);
+        CHECK(value_compare_scalar(skiplist_node_parts(x)[0], skiplist_node_parts(y)[0]) == 0);
+        CHECK(skiplist_prev(x) == NULL ||
+              skiplist_node_compare(skiplist_prev(x),
+                                    &(struct row_key){.hash = x->hash,
+                                                      .part_count = 1,
+                                                      .parts = {skiplist_node_parts(x)[0]}},
+                                    KEY_BIAS_LOW) < 0);
+    }
+    CHECK(!x && !y && n == 500);
+    CHECK(skiplist_last(&built) && skiplist_prev(skiplist_first(&built)) == NULL);
+    /* Finds, inserts between rows and appends after a new begin all still work. */
+    for (long k = -301; k < 701; k++) {
+        struct item *it = item_with_number(k);
+        struct row_key key;
+        key_of(it, &key);
+        CHECK((skiplist_find(&built, &key) != NULL) == (k % 2 == 0 && k < 700));
+        if (k % 2 != 0 && k < 699)
+            skiplist_insert(&built, &key, it);
+        else
+            item_unref(it);
+    }
+    skiplist_builder_begin(&b, &built);
+    for (long k = 1000; k < 1010; k++) {
+        struct item *it = item_with_number(k);
+        struct row_key key;
+        key_of(it, &key);
+        skiplist_builder_append(&b, &key, it);
+    }
+    n = 0;
+    for (x = skiplist_first(&built); x; x = skiplist_next(x), n++) {
+        struct row_key key;
+        skiplist_node_key(x, &key);
+        if (skiplist_next(x)) {
+            CHECK(skiplist_node_compare(skiplist_next(x), &key, KEY_BIAS_LOW) > 0);
+            CHECK(skiplist_prev(skiplist_next(x)) == x);
+        }
+        CHECK(skiplist_find(&built, &key) == x);
+    }
+    CHECK(n == built.count && n == 500 + 500 + 10);
+    skiplist_clear(&built);
+    skiplist_clear(&inserted);
+}
+
+/* Rows in any order come out sorted, each findable, the items referenced. */
+static void test_loading_unsorted_rows_sorts_them_once(void)
+{
+    struct skiplist sl;
+    struct skiplist_row rows[300];
+    struct item *items[300];
+    unsigned seed = 11;
+    long expect = -150;
+
+    for (int i = 0; i < 300; i++) {
+        items[i] = item_with_number(i - 150);
+        key_of(items[i], &rows[i].key);
+        rows[i].item = items[i];
+    }
+    for (int i = 299; i > 0; i--) {
+        int j = (int) (rand_r(&seed) % (unsigned) (i + 1));
+        struct skiplist_row r = rows[i];
+        rows[i] = rows[j];
+        rows[j] = r;
+    }
+    skiplist_init(&sl);
+    skiplist_load(&sl, rows, 300, false);
+    CHECK(sl.count == 300);
+    for (struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), expect++) {
+        struct row_key key;
+        CHECK(n->item == items[expect + 150]);
+        skiplist_node_key(n, &key);
+        CHECK(skiplist_find(&sl, &key) == n);
+    }
+    CHECK(expect == 150);
+    skiplist_clear(&sl);
+    for (int i = 0; i < 300; i++)
+        item_unref(items[i]); /* the list held its own references */
+}
+
 int main(void)
 {
     RUN(test_random_inserts_and_removes_match_a_sorted_model);
     RUN(test_bounds_find_the_first_key_at_or_after_a_probe);
     RUN(test_equal_numbers_hash_equally_and_types_hash_apart);
+    RUN(test_appending_sorted_rows_builds_the_list_inserts_make);
+    RUN(test_loading_unsorted_rows_sorts_them_once);
     return check_report();
 }
