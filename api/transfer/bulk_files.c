@@ -168,17 +168,26 @@ static void add_line(struct text_buf *b, struct json_out *w)
     free(text);
 }
 
+/* Starts a report line with the members every line has: the input object's
+ * key and, when the line comes from one (line_number > 0), its line. */
+static void line_begin(struct json_out *w, const char *object_key, size_t line_number)
+{
+    json_out_init(w);
+    json_out_object_begin(w);
+    json_out_key(w, "ObjectKey");
+    json_out_string(w, object_key);
+    if (line_number) {
+        json_out_key(w, "LineNumber");
+        json_out_integer(w, (long long) line_number);
+    }
+}
+
 void bulk_report_error(struct bulk_report *r, const char *object_key, size_t line_number,
                        const char *message, const char *text, size_t len)
 {
     struct json_out w;
 
-    json_out_init(&w);
-    json_out_object_begin(&w);
-    json_out_key(&w, "ObjectKey");
-    json_out_string(&w, object_key);
-    json_out_key(&w, "LineNumber");
-    json_out_integer(&w, (long long) line_number);
+    line_begin(&w, object_key, line_number);
     json_out_key(&w, "ErrorMessage");
     json_out_string(&w, message);
     if (text && text_utf8_is_valid(text, len)) {
@@ -194,10 +203,7 @@ void bulk_report_object_error(struct bulk_report *r, const char *object_key, con
 {
     struct json_out w;
 
-    json_out_init(&w);
-    json_out_object_begin(&w);
-    json_out_key(&w, "ObjectKey");
-    json_out_string(&w, object_key);
+    line_begin(&w, object_key, 0);
     json_out_key(&w, "ErrorMessage");
     json_out_string(&w, message);
     json_out_object_end(&w);
@@ -210,12 +216,7 @@ void bulk_report_condition(struct bulk_report *r, const char *object_key, size_t
 {
     struct json_out w;
 
-    json_out_init(&w);
-    json_out_object_begin(&w);
-    json_out_key(&w, "ObjectKey");
-    json_out_string(&w, object_key);
-    json_out_key(&w, "LineNumber");
-    json_out_integer(&w, (long long) line_number);
+    line_begin(&w, object_key, line_number);
     json_out_key(&w, "AttemptedItem");
     wire_value_write_map(&w, attempted);
     if (existing) {
