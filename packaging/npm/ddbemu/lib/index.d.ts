@@ -39,3 +39,88 @@ export declare function start(options?: StartOptions): Promise<Server>;
 
 /** The path of the ddbemu binary for this platform (or DDBEMU_BIN). */
 export declare function binaryPath(): string;
+
+// ---- Parallel workers from one seed: snapshots and forks -------------------
+
+/** Where the control routes are: default process.env.DDBEMU_ENDPOINT. */
+export interface ControlOptions {
+  /** The server's URL, e.g. server.endpoint (default: process.env.DDBEMU_ENDPOINT). */
+  endpoint?: string;
+}
+
+export interface SaveSnapshotOptions extends ControlOptions {
+  /** The access key whose tables to save. */
+  accessKeyId: string;
+  /** Their region (default "us-east-1"). */
+  region?: string;
+}
+
+/** What the server says about a snapshot (GET /ddbemu/snapshots). */
+export interface SnapshotInfo {
+  name: string;
+  /** "<access key>/<region>" (absent for a snapshot of every namespace). */
+  namespace?: string;
+  created_ms: number;
+  tables: number;
+  items: number;
+  stream_records: number;
+}
+
+export interface ForkOptions extends ControlOptions {
+  /** The worker id (default: workerId()). */
+  workerId?: string | number;
+  /** Prepended to the worker id to make the access key (default "ddbemu"). */
+  prefix?: string;
+  /** The secret in the credentials (default "ddbemu"; checked only under --credentials). */
+  secretAccessKey?: string;
+}
+
+export interface WorkerCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** A worker's own namespace, forked from a snapshot. */
+export interface WorkerFork {
+  readonly endpoint: string;
+  /** The snapshot's region: a fork keeps the region it was saved from. */
+  readonly region: string;
+  readonly snapshot: string;
+  readonly workerId: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly credentials: WorkerCredentials;
+  /** new DynamoDBClient(fork.clientConfig) */
+  readonly clientConfig: { endpoint: string; region: string; credentials: WorkerCredentials };
+  /** Forks the snapshot into this key again: the seed is back, this worker's writes are gone. */
+  restore(): Promise<void>;
+}
+
+/** A control route answered an error (400 bad request, 404 no such snapshot, 409 name taken). */
+export declare class ControlError extends Error {
+  readonly status: number;
+  readonly serverMessage: string;
+}
+
+/** Saves the tables of an access key (and region) as a named snapshot. */
+export declare function saveSnapshot(name: string, options: SaveSnapshotOptions): Promise<SnapshotInfo>;
+
+/** Deletes a snapshot. */
+export declare function deleteSnapshot(name: string, options?: ControlOptions): Promise<void>;
+
+/** Every snapshot on the server, oldest first. */
+export declare function listSnapshots(options?: ControlOptions): Promise<SnapshotInfo[]>;
+
+/** Forks `snapshot` into this worker's access key, replacing what it held. */
+export declare function forkForWorker(
+  snapshot: string,
+  workerId?: string | number,
+  options?: Omit<ForkOptions, "workerId">,
+): Promise<WorkerFork>;
+export declare function forkForWorker(snapshot: string, options?: ForkOptions): Promise<WorkerFork>;
+
+/** JEST_WORKER_ID, else VITEST_POOL_ID, else VITEST_WORKER_ID, else this process's pid. */
+export declare function workerId(env?: Record<string, string | undefined>): string;
+
+/** prefix + worker id: the access key forkForWorker uses ("ddbemu1"). */
+export declare function workerAccessKey(workerId?: string | number, prefix?: string): string;

@@ -13,6 +13,15 @@
 
 const { spawn } = require("node:child_process");
 const { binaryPath } = require("./binary.js");
+const {
+  ControlError,
+  deleteSnapshot,
+  forkForWorker,
+  listSnapshots,
+  saveSnapshot,
+  workerAccessKey,
+  workerId,
+} = require("./workers.js");
 
 // The whole line, newline included: a chunk may end in the middle of the port.
 const LISTENING = /^ddbemu listening on (http:\/\/\S+)\n/m;
@@ -136,4 +145,14 @@ async function start(options = {}) {
   return server;
 }
 
-module.exports = { start, binaryPath };
+module.exports = {
+  start,
+  binaryPath,
+  ControlError,
+  deleteSnapshot,
+  forkForWorker,
+  listSnapshots,
+  saveSnapshot,
+  workerAccessKey,
+  workerId,
+};

@@ -2,5 +2,15 @@
 // The ES module face of index.js (one implementation for both).
 import api from "./index.js";
 
-export const { start, binaryPath } = api;
+export const {
+  start,
+  binaryPath,
+  ControlError,
+  deleteSnapshot,
+  forkForWorker,
+  listSnapshots,
+  saveSnapshot,
+  workerAccessKey,
+  workerId,
+} = api;
 export default api;

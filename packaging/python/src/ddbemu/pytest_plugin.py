@@ -4,7 +4,11 @@
 Fixtures
   ddbemu_endpoint      (session)  the server's URL; the server starts on first use
   ddbemu_region        (session)  the region clients use (--ddbemu-region)
+  ddbemu_control       (session)  ddbemu.Control: the snapshot and fork routes
+  ddbemu_snapshot      (session)  the seed snapshot's name (None without a seed hook)
   ddbemu_access_key    (function) the access key of this test's namespace
+  ddbemu_namespace     (function) that namespace: a ddbemu.Namespace, or with a
+                                  seed a ddbemu.Fork (restore() puts the seed back)
   ddbemu_boto3_kwargs  (function) endpoint, region and credentials for boto3
   ddbemu_client        (function) boto3.client("dynamodb") on that namespace
   ddbemu_resource      (function) boto3.resource("dynamodb") on that namespace
@@ -17,7 +21,14 @@ share one server and stay apart by access key (--ddbemu-isolation):
 Under pytest-xdist the workers share one server: the first worker that needs
 it starts it, the controller stops it when the run ends.
 
-Options: --ddbemu-db-path DIR (the server keeps its tables in DIR, loaded
+Seeding (hook pytest_ddbemu_seed(seed, config), in a conftest.py): the hook
+fills a namespace once per run; its tables are saved as a snapshot and every
+namespace above is forked from it, so each test, worker or session starts
+from the seed and sees only its own writes. --ddbemu-restore-per-test forks
+the seed into the namespace again before every test (worker and session
+isolation; with "test" every namespace is new anyway).
+
+Options: --ddbemu-restore-per-test, --ddbemu-db-path DIR (the server keeps its tables in DIR, loaded
 again by the next run), --ddbemu-arg ARG (repeatable, passed to the server),
 --ddbemu-bin PATH, --ddbemu-endpoint URL (use a running server instead).
 """
@@ -33,10 +44,18 @@ import time
 
 import pytest
 
-from ddbemu._server import DEFAULT_REGION, Server, binary_path, endpoint_kwargs
+from ddbemu import _hookspec, _seed
+from ddbemu._control import Control, Fork, Namespace
+from ddbemu._server import DEFAULT_REGION, Server, binary_path
 
 _STATE_DIR_KEY = "ddbemu_state_dir"  # controller -> workers, in workerinput
+_RUN_TOKEN_KEY = "ddbemu_run_token"  # controller -> workers: names the run's seed
+_SESSION_KEY = "ddbemu"  # the access key of --ddbemu-isolation=session
 _ISOLATION = ("test", "worker", "session")
+
+
+def pytest_addhooks(pluginmanager):
+    pluginmanager.add_hookspecs(_hookspec)
 
 
 def pytest_addoption(parser):
@@ -46,6 +65,13 @@ def pytest_addoption(parser):
         choices=_ISOLATION,
         default="test",
         help="namespace (access key) per test (default), per xdist worker, or one for the session",
+    )
+    group.addoption(
+        "--ddbemu-restore-per-test",
+        action="store_true",
+        default=False,
+        help="with a pytest_ddbemu_seed hook: fork the seed into the test's namespace "
+        "again before every test",
     )
     group.addoption(
         "--ddbemu-db-path",
@@ -92,6 +118,20 @@ def _server_options(config):
     }
 
 
+def pytest_configure(config):
+    numprocesses = getattr(config.option, "numprocesses", None)
+    if (
+        config.getoption("ddbemu_restore_per_test")
+        and config.getoption("ddbemu_isolation") == "session"
+        and (numprocesses or getattr(config, "workerinput", None))
+    ):
+        raise pytest.UsageError(
+            "--ddbemu-restore-per-test with --ddbemu-isolation=session under pytest-xdist: "
+            "the workers share the session's namespace, so one worker's restore would undo "
+            "another's test; use --ddbemu-isolation=worker"
+        )
+
+
 # --------------------------------------------------------------------------
 # pytest-xdist: one server shared by the workers of a run
 # --------------------------------------------------------------------------
@@ -105,14 +145,18 @@ def pytest_configure_node(node):
     if state_dir is None:
         state_dir = tempfile.mkdtemp(prefix="ddbemu-xdist-")
         config._ddbemu_state_dir = state_dir
+        config._ddbemu_run_token = secrets.token_hex(4)
     node.workerinput[_STATE_DIR_KEY] = state_dir
+    node.workerinput[_RUN_TOKEN_KEY] = config._ddbemu_run_token
 
 
 def pytest_unconfigure(config):
-    """Controller: stop the server a worker started (workers do not own it)."""
+    """Controller: delete the run's seed snapshot, stop the server a worker
+    started (workers own neither)."""
     state_dir = getattr(config, "_ddbemu_state_dir", None)
     if state_dir is None:
         return
+    _seed.forget(state_dir)
     try:
         with open(os.path.join(state_dir, "server.json")) as f:
             pid = json.load(f)["pid"]
@@ -198,28 +242,95 @@ def ddbemu_region(pytestconfig):
 
 
 @pytest.fixture(scope="session")
-def _ddbemu_run_token():
+def _ddbemu_run_token(pytestconfig):
     # Per-test keys differ from one run to the next, so that a --db-path
     # directory's leftovers of an interrupted run never reach a new test.
+    # The workers of an xdist run share the controller's (it names the seed).
+    workerinput = getattr(pytestconfig, "workerinput", None)
+    if workerinput and _RUN_TOKEN_KEY in workerinput:
+        return workerinput[_RUN_TOKEN_KEY]
     return secrets.token_hex(4)
 
 
+@pytest.fixture(scope="session")
+def ddbemu_control(ddbemu_endpoint):
+    """ddbemu.Control on the run's server: save, restore, fork and delete snapshots."""
+    return Control(ddbemu_endpoint)
+
+
+@pytest.fixture(scope="session")
+def ddbemu_snapshot(pytestconfig, ddbemu_endpoint, ddbemu_region, _ddbemu_run_token):
+    """The name of the snapshot the pytest_ddbemu_seed hook filled (None without the hook).
+
+    The hook runs once per run (under xdist, in the first worker that gets
+    here); the snapshot is deleted when the run ends.
+    """
+    hook = pytestconfig.hook.pytest_ddbemu_seed
+    if not hook.get_hookimpls():
+        yield None
+        return
+    workerinput = getattr(pytestconfig, "workerinput", None)
+    state_dir = workerinput.get(_STATE_DIR_KEY) if workerinput else None
+    session_key = (
+        _SESSION_KEY if pytestconfig.getoption("ddbemu_isolation") == "session" else None
+    )
+    snapshot = _seed.seed_once(
+        ddbemu_endpoint,
+        ddbemu_region,
+        _ddbemu_run_token,
+        lambda seed: hook(seed=seed, config=pytestconfig),
+        state_dir,
+        session_key,
+    )
+    yield snapshot
+    if state_dir is None:  # under xdist the controller deletes it, after every worker
+        _seed.delete_quietly(Control(ddbemu_endpoint), snapshot)
+
+
 @pytest.fixture
-def ddbemu_access_key(pytestconfig, request, ddbemu_endpoint, ddbemu_region, _ddbemu_run_token):
+def ddbemu_access_key(ddbemu_namespace):
     """The access key of this test's namespace (see --ddbemu-isolation)."""
+    return ddbemu_namespace.access_key
+
+
+@pytest.fixture
+def ddbemu_namespace(
+    pytestconfig, ddbemu_endpoint, ddbemu_region, ddbemu_snapshot, _ddbemu_run_token
+):
+    """This test's namespace (see --ddbemu-isolation): a ddbemu.Namespace, or,
+    with a pytest_ddbemu_seed hook, a ddbemu.Fork of the seed."""
     isolation = pytestconfig.getoption("ddbemu_isolation")
-    if isolation == "session":
-        yield "ddbemu"
-        return
+    restore = pytestconfig.getoption("ddbemu_restore_per_test")
     worker = _worker_id(pytestconfig)
-    if isolation == "worker":
-        yield f"ddbemu{worker}"
+    if isolation == "session":
+        key = _SESSION_KEY
+    elif isolation == "worker":
+        key = f"ddbemu{worker}"
+    else:
+        counter = getattr(pytestconfig, "_ddbemu_test_counter", 0) + 1
+        pytestconfig._ddbemu_test_counter = counter
+        key = f"ddbemu{_ddbemu_run_token}{worker}t{counter}"
+    if ddbemu_snapshot is None:
+        namespace = Namespace(endpoint=ddbemu_endpoint, access_key=key, region=ddbemu_region)
+    else:
+        namespace = Fork(
+            endpoint=ddbemu_endpoint, access_key=key, region=ddbemu_region, snapshot=ddbemu_snapshot
+        )
+        # The session's key was forked when the seed was made; a worker's key
+        # is forked by the worker's first test; a test's key is new.
+        first_use = isolation == "test" or (
+            isolation == "worker" and not getattr(pytestconfig, "_ddbemu_worker_forked", False)
+        )
+        if first_use or restore:
+            namespace.restore()
+            pytestconfig._ddbemu_worker_forked = True
+    yield namespace
+    if isolation != "test":
         return
-    counter = getattr(pytestconfig, "_ddbemu_test_counter", 0) + 1
-    pytestconfig._ddbemu_test_counter = counter
-    key = f"ddbemu{_ddbemu_run_token}{worker}t{counter}"
-    yield key
-    _delete_tables(endpoint_kwargs(ddbemu_endpoint, key, ddbemu_region))
+    if ddbemu_snapshot is None:
+        _delete_tables(namespace.boto3_kwargs())
+    else:  # the seed's tables may be protected against deletion: reset drops them all
+        Control(ddbemu_endpoint).reset(key, ddbemu_region)
 
 
 def _delete_tables(kwargs):
@@ -243,9 +354,9 @@ def _delete_tables(kwargs):
 
 
 @pytest.fixture
-def ddbemu_boto3_kwargs(ddbemu_endpoint, ddbemu_access_key, ddbemu_region):
+def ddbemu_boto3_kwargs(ddbemu_namespace):
     """endpoint_url, region_name and credentials: boto3.client("dynamodb", **kwargs)."""
-    return endpoint_kwargs(ddbemu_endpoint, ddbemu_access_key, ddbemu_region)
+    return ddbemu_namespace.boto3_kwargs()
 
 
 def _boto3():

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+//
+// workers.js - one seed for every parallel test worker, through the server's
+// snapshot and fork routes (docs/snapshots.md in the ddbemu repository).
+//
+// ddbemu keeps one set of tables per access key and region. A global setup
+// fills one access key and saves it as a snapshot (saveSnapshot); each worker
+// then forks the snapshot into an access key of its own, derived from the
+// runner's worker id (forkForWorker), and builds its SDK client on that key:
+// every worker starts from the seed and sees only its own writes. A fork
+// replaces what the key held, so forking again (restore()) puts the seed back.
+//
+// The routes are control routes: served when the server listens on a loopback
+// address (the default), or when it was started with --control.
+"use strict";
+
+const DEFAULT_REGION = "us-east-1";
+const DEFAULT_PREFIX = "ddbemu";
+const SECRET_ACCESS_KEY = "ddbemu"; // never checked unless the server runs with --credentials
+// An access key travels in the SigV4 Credential (KEY/date/region/...): these
+// characters need no quoting there; 128 is AWS's longest access key id.
+const KEY_CHARS = /^[A-Za-z0-9._-]{1,128}$/;
+
+class ControlError extends Error {
+  constructor(status, message) {
+    super(`ddbemu control route: ${status} ${message}`);
+    this.name = "ControlError";
+    this.status = status;
+    this.serverMessage = message;
+  }
+}
+
+function endpointOf(options) {
+  const endpoint = options?.endpoint ?? process.env.DDBEMU_ENDPOINT;
+  if (!endpoint) {
+    throw new Error("no ddbemu endpoint: pass { endpoint } or set DDBEMU_ENDPOINT");
+  }
+  return endpoint.replace(/\/+$/, "");
+}
+
+async function control(endpoint, method, path, body) {
+  const url = `${endpoint}/ddbemu/${path}`;
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: body === undefined ? undefined : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new Error(`ddbemu control route ${method} ${url}: ${err.cause?.message ?? err.message}`);
+  }
+  const text = await response.text();
+  let answer;
+  try {
+    answer = text ? JSON.parse(text) : {};
+  } catch {
+    answer = { error: text };
+  }
+  if (!response.ok) throw new ControlError(response.status, answer.error ?? text);
+  return answer;
+}
+
+/** The id of this test worker: Jest's, Vitest's, else this process's pid (node --test runs
+ * each test file in a process of its own, so the pid tells files running together apart). */
+function workerId(env = process.env) {
+  return env.JEST_WORKER_ID ?? env.VITEST_POOL_ID ?? env.VITEST_WORKER_ID ?? String(process.pid);
+}
+
+/** The access key of a worker: prefix + worker id ("ddbemu1" for Jest's worker 1). */
+function workerAccessKey(id = workerId(), prefix = DEFAULT_PREFIX) {
+  const key = `${prefix}${id}`;
+  if (String(id) === "" || !KEY_CHARS.test(key)) {
+    throw new RangeError(
+      `worker id ${JSON.stringify(id)} with prefix ${JSON.stringify(prefix)} does not make ` +
+        "an access key of 1 to 128 letters, digits, '.', '_' or '-'",
+    );
+  }
+  return key;
+}
+
+async function saveSnapshot(name, options = {}) {
+  if (!options.accessKeyId) throw new TypeError("saveSnapshot: options.accessKeyId is required");
+  return control(endpointOf(options), "POST", "snapshots", {
+    name,
+    access_key: options.accessKeyId,
+    region: options.region ?? DEFAULT_REGION,
+  });
+}
+
+async function deleteSnapshot(name, options = {}) {
+  await control(endpointOf(options), "DELETE", `snapshots/${encodeURIComponent(name)}`);
+}
+
+async function listSnapshots(options = {}) {
+  return (await control(endpointOf(options), "GET", "snapshots")).snapshots;
+}
+
+async function forkSnapshot(endpoint, snapshot, accessKeyId) {
+  const path = `snapshots/${encodeURIComponent(snapshot)}/fork`;
+  const answer = await control(endpoint, "POST", path, { to_access_key: accessKeyId, replace: true });
+  return answer.namespace.slice(answer.namespace.lastIndexOf("/") + 1); // "key/region"
+}
+
+/**
+ * Forks `snapshot` into this worker's own access key (replacing what it held)
+ * and resolves to the credentials and client configuration for it. Called as
+ * forkForWorker(snapshot, workerId?, options?) or forkForWorker(snapshot, options?).
+ */
+async function forkForWorker(snapshot, idOrOptions, maybeOptions) {
+  const byId = typeof idOrOptions === "string" || typeof idOrOptions === "number";
+  const options = (byId ? maybeOptions : idOrOptions) ?? {};
+  const id = byId ? idOrOptions : (options.workerId ?? workerId());
+  const endpoint = endpointOf(options);
+  const accessKeyId = workerAccessKey(id, options.prefix ?? DEFAULT_PREFIX);
+  const secretAccessKey = options.secretAccessKey ?? SECRET_ACCESS_KEY;
+  const region = await forkSnapshot(endpoint, snapshot, accessKeyId);
+  const credentials = { accessKeyId, secretAccessKey };
+  return {
+    endpoint,
+    region, // the snapshot's: a fork keeps the region it was saved from
+    snapshot,
+    workerId: String(id),
+    accessKeyId,
+    secretAccessKey,
+    credentials,
+    clientConfig: { endpoint, region, credentials },
+    async restore() {
+      await forkSnapshot(endpoint, snapshot, accessKeyId);
+    },
+  };
+}
+
+module.exports = {
+  ControlError,
+  deleteSnapshot,
+  forkForWorker,
+  listSnapshots,
+  saveSnapshot,
+  workerAccessKey,
+  workerId,
+};
