@@ -131,4 +131,8 @@ test("require() gives the same API", () => {
   const cjs = require("ddbemu");
   assert.equal(typeof cjs.start, "function");
   assert.equal(cjs.binaryPath(), binaryPath());
+  for (const name of ["forkForWorker", "saveSnapshot", "deleteSnapshot", "listSnapshots",
+    "workerId", "workerAccessKey", "ControlError"]) {
+    assert.equal(typeof cjs[name], "function", name);
+  }
 });

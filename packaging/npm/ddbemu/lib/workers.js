@@ -38,26 +38,42 @@ function endpointOf(options) {
   return endpoint.replace(/\/+$/, "");
 }
 
+// node:http with no agent rather than fetch(): one connection per call,
+// closed with the answer, so a control call leaves nothing open behind it
+// (fetch keeps idle connections in a pool shared with the test's own code).
+function request(url, method, body) {
+  const { request: send } = require(url.protocol === "https:" ? "node:https" : "node:http");
+  return new Promise((resolve, reject) => {
+    const req = send(url, { method, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode, text }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    if (body !== undefined) req.setHeader("content-type", "application/json");
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
 async function control(endpoint, method, path, body) {
-  const url = `${endpoint}/ddbemu/${path}`;
+  const url = new URL(`${endpoint}/ddbemu/${path}`);
   let response;
   try {
-    response = await fetch(url, {
-      method,
-      headers: body === undefined ? undefined : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await request(url, method, body);
   } catch (err) {
-    throw new Error(`ddbemu control route ${method} ${url}: ${err.cause?.message ?? err.message}`);
+    throw new Error(`ddbemu control route ${method} ${url}: ${err.message}`);
   }
-  const text = await response.text();
   let answer;
   try {
-    answer = text ? JSON.parse(text) : {};
+    answer = response.text ? JSON.parse(response.text) : {};
   } catch {
-    answer = { error: text };
+    answer = { error: response.text };
   }
-  if (!response.ok) throw new ControlError(response.status, answer.error ?? text);
+  if (response.status < 200 || response.status > 299) {
+    throw new ControlError(response.status, answer.error ?? response.text);
+  }
   return answer;
 }
 

@@ -1,12 +1,14 @@
 const { DynamoDBClient } = require("@aws-sdk/client-dynamodb");
+const { forkForWorker } = require("ddbemu");
 
-// One access key per Jest worker: ddbemu gives each key its own tables, so
-// tests in parallel workers never see each other's.
-const client = new DynamoDBClient({
-  endpoint: process.env.DDBEMU_ENDPOINT,
-  region: "us-east-1",
-  credentials: { accessKeyId: `worker${process.env.JEST_WORKER_ID}`, secretAccessKey: "x" },
+// Each test file forks the seed into its worker's own access key (from
+// JEST_WORKER_ID: ddbemu1, ddbemu2, ...): it starts from the seed and sees
+// only its own writes, whatever the files in other workers do.
+const db = {};
+beforeAll(async () => {
+  db.fork = await forkForWorker("seed"); // the endpoint: DDBEMU_ENDPOINT
+  db.client = new DynamoDBClient(db.fork.clientConfig);
 });
-afterAll(() => client.destroy());
+afterAll(() => db.client?.destroy());
 
-module.exports = { client };
+module.exports = db;

@@ -1,11 +1,10 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { forkForWorker } from "ddbemu";
 import { afterAll, inject } from "vitest";
 
-// One access key per Vitest worker: ddbemu gives each key its own tables, so
-// tests in parallel workers never see each other's.
-export const client = new DynamoDBClient({
-  endpoint: inject("ddbemuEndpoint"),
-  region: "us-east-1",
-  credentials: { accessKeyId: `worker${process.env.VITEST_POOL_ID}`, secretAccessKey: "x" },
-});
+// Each test file forks the seed into its worker's own access key (from
+// VITEST_POOL_ID: ddbemu1, ddbemu2, ...): it starts from the seed and sees
+// only its own writes, whatever the files in other workers do.
+export const fork = await forkForWorker("seed", { endpoint: inject("ddbemuEndpoint") });
+export const client = new DynamoDBClient(fork.clientConfig);
 afterAll(() => client.destroy());

@@ -1,19 +1,16 @@
-// Both test files create the same table at the same time, in two workers:
-// their access keys keep them apart.
-import { CreateTableCommand, DeleteTableCommand, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+// Both test files run at the same time in two workers, write into the same
+// table name and delete seed items: their forks keep them apart.
+import { DeleteItemCommand, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { expect, test } from "vitest";
-import { client } from "./dynamodb.js";
+import { keys, meetTheOtherFile, seeds } from "./check.js";
+import { client, fork } from "./dynamodb.js";
 
-test("orders: a table of this worker's own", async () => {
-  await client.send(
-    new CreateTableCommand({
-      TableName: "shared-name",
-      AttributeDefinitions: [{ AttributeName: "pk", AttributeType: "S" }],
-      KeySchema: [{ AttributeName: "pk", KeyType: "HASH" }],
-      BillingMode: "PAY_PER_REQUEST",
-    }),
-  );
-  expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual(["shared-name"]);
-  await new Promise((resolve) => setTimeout(resolve, 500)); // overlap the other file
-  await client.send(new DeleteTableCommand({ TableName: "shared-name" }));
+test("orders: the seed, then this worker's writes only", async () => {
+  expect(fork.accessKeyId).toBe(`ddbemu${process.env.VITEST_POOL_ID}`);
+  await meetTheOtherFile("orders");
+  expect(await keys(client)).toEqual(seeds);
+  await client.send(new PutItemCommand({ TableName: "Orders", Item: { pk: { S: "order#1" } } }));
+  await client.send(new DeleteItemCommand({ TableName: "Orders", Key: { pk: { S: "seed#0" } } }));
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the other file writes meanwhile
+  expect(await keys(client)).toEqual([...seeds.slice(1), "order#1"].sort());
 });
