@@ -98,7 +98,7 @@ test("each worker's fork holds the seed and its own writes only", async () => {
   assert.deepEqual(await keys(c2), seeds.slice(1), "restoring one worker leaves the other");
 });
 
-test("the worker id comes from the runner's environment, the endpoint from DDBEMU_ENDPOINT", async () => {
+test("the worker id from the runner's environment, the endpoint from DDBEMU_ENDPOINT", async () => {
   assert.equal(workerId({ JEST_WORKER_ID: "3", VITEST_POOL_ID: "5" }), "3");
   assert.equal(workerId({ VITEST_POOL_ID: "5", VITEST_WORKER_ID: "17" }), "5");
   assert.equal(workerId({ VITEST_WORKER_ID: "17" }), "17");

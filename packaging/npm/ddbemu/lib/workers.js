@@ -114,7 +114,8 @@ async function listSnapshots(options = {}) {
 
 async function forkSnapshot(endpoint, snapshot, accessKeyId) {
   const path = `snapshots/${encodeURIComponent(snapshot)}/fork`;
-  const answer = await control(endpoint, "POST", path, { to_access_key: accessKeyId, replace: true });
+  const body = { to_access_key: accessKeyId, replace: true };
+  const answer = await control(endpoint, "POST", path, body);
   return answer.namespace.slice(answer.namespace.lastIndexOf("/") + 1); // "key/region"
 }
 

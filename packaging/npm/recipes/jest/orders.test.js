@@ -9,7 +9,9 @@ test("orders: the seed, then this worker's writes only", async () => {
   await meetTheOtherFile("orders");
   expect(await keys(db.client)).toEqual(seeds);
   await db.client.send(new PutItemCommand({ TableName: "Orders", Item: { pk: { S: "order#1" } } }));
-  await db.client.send(new DeleteItemCommand({ TableName: "Orders", Key: { pk: { S: "seed#0" } } }));
+  await db.client.send(
+    new DeleteItemCommand({ TableName: "Orders", Key: { pk: { S: "seed#0" } } }),
+  );
   await new Promise((resolve) => setTimeout(resolve, 300)); // the other file writes meanwhile
   expect(await keys(db.client)).toEqual([...seeds.slice(1), "order#1"].sort());
 });

@@ -11,7 +11,9 @@ test("stock: the seed, then this worker's writes only", async () => {
   await meetTheOtherFile("stock");
   expect(await keys(db.client)).toEqual(seeds);
   await db.client.send(new PutItemCommand({ TableName: "Orders", Item: { pk: { S: "stock#1" } } }));
-  await db.client.send(new DeleteItemCommand({ TableName: "Orders", Key: { pk: { S: "seed#9" } } }));
+  await db.client.send(
+    new DeleteItemCommand({ TableName: "Orders", Key: { pk: { S: "seed#9" } } }),
+  );
   await new Promise((resolve) => setTimeout(resolve, 300)); // the other file writes meanwhile
   expect(await keys(db.client)).toEqual([...seeds.slice(0, 9), "stock#1"].sort());
 });
