@@ -11,11 +11,13 @@ DDB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Build and run: compiler, CMake (+ make as its generator), pkg-config and the
 # libraries (HTTP, JSON, SQLite, hashing; gzip and zstd for export and import
 # files, libcrypto for MD5 and SigV4). Tests: Debian's boto3 and pytest, and the
-# AWS CLI (its waiters are tested against the emulator).
+# AWS CLI (its waiters are tested against the emulator); pytest-xdist for
+# conformance/test_emulator_worker_forks.py, which runs the pytest plugin's
+# per-worker forks in two xdist workers.
 DDB_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config
     libmicrohttpd-dev libjansson-dev libsqlite3-dev libxxhash-dev
     zlib1g-dev libzstd-dev libssl-dev libyaml-dev)
-DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest awscli)
+DDB_TEST_PACKAGES=(python3 python3-boto3 python3-pytest python3-pytest-xdist awscli)
 # The web console's test (conformance/console) drives Debian's Chromium, headless.
 DDB_BROWSER_PACKAGES=(chromium)
 # The libFuzzer run of the expression parser needs clang and its fuzzer runtime.
