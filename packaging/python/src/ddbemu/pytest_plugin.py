@@ -28,9 +28,10 @@ from the seed and sees only its own writes. --ddbemu-restore-per-test forks
 the seed into the namespace again before every test (worker and session
 isolation; with "test" every namespace is new anyway).
 
-Options: --ddbemu-restore-per-test, --ddbemu-db-path DIR (the server keeps its tables in DIR, loaded
-again by the next run), --ddbemu-arg ARG (repeatable, passed to the server),
---ddbemu-bin PATH, --ddbemu-endpoint URL (use a running server instead).
+Options: --ddbemu-restore-per-test, --ddbemu-db-path DIR (the server keeps
+its tables in DIR, loaded again by the next run), --ddbemu-arg ARG
+(repeatable, passed to the server), --ddbemu-bin PATH, --ddbemu-endpoint URL
+(use a running server instead).
 """
 
 import fcntl
