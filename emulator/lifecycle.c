@@ -7,6 +7,7 @@
 #include "emulator/lifecycle.h"
 
 #include "api/control/control.h"
+#include "api/control/mcp_session.h"
 #include "api/faults/faults.h"
 #include "api/http/server.h"
 #include "emulator/credentials_file.h"
@@ -103,6 +104,8 @@ struct emulator *emulator_open(const struct config *cfg, char **why, int *exit_s
     emu->ctx.config = &emu->api_cfg;
     emu->ctx.operations = api_operations;
     emu->ctx.control = control_handle;
+    emu->mcp_sessions = mcp_sessions_new();
+    emu->ctx.mcp_sessions = emu->mcp_sessions;
 
     /* --init: the tables exist before the first request can arrive. */
     if (init_files_load(&emu->ctx, emu->cfg.init_files, emu->cfg.init_count) != 0) {
@@ -175,6 +178,7 @@ void emulator_close(struct emulator *emu)
     /* The run's report, for `ddbemu insight --check --db-path` (CI). */
     if (emu->cfg.db_path[0]) report_file_write(emu->db, emu->cfg.db_path);
     fault_set_free(emu->faults);
+    mcp_sessions_free(emu->mcp_sessions);
     db_free(emu->db);
     credentials_free(emu->credentials);
     free(emu);

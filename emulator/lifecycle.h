@@ -29,7 +29,8 @@ struct emulator {
     struct api_context ctx; /* what every request, HTTP or in-process, is answered with */
     struct server *server;  /* NULL until emulator_listen */
     struct sweeper *sweeper;
-    struct fault_set *faults; /* --faults, then /ddbemu/faults: owned */
+    struct fault_set *faults;          /* --faults, then /ddbemu/faults: owned */
+    struct mcp_sessions *mcp_sessions; /* /ddbemu/mcp's sessions: owned */
 };
 
 /* Opens the engine cfg describes (in memory, or loaded from --db-path),

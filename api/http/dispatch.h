@@ -20,6 +20,7 @@
 
 struct api_context;
 struct fault_set;
+struct mcp_sessions;
 
 /* The emulator-only control interface's one entry point (api/control/
  * control.h): answers a request under API_CONTROL_PREFIX into resp. Taken
@@ -40,6 +41,9 @@ struct api_context {
     /* The fault rules in force (api/faults/faults.h: --faults, /ddbemu/faults);
      * NULL: none. The set guards itself: shared by every thread. */
     struct fault_set *faults;
+    /* The MCP sessions of /ddbemu/mcp (api/control/mcp_session.h); NULL:
+     * the endpoint keeps none. The table guards itself. */
+    struct mcp_sessions *mcp_sessions;
 };
 
 /* The Server header of every DynamoDB answer, success or error: the word
