@@ -4,21 +4,45 @@
 // TypeScript SDK's client and its StreamableHTTPClientTransport
 // (docs/mcp.md): list the tools, then validate a design end to end - create
 // a table, put items, query them, read the access-pattern report - and check
-// snapshots, the clock, the result cap and --mcp-read-only.
+// snapshots, the clock, the result cap and --mcp-read-only - and the
+// transport's sessions as the SDK client lives them: one Mcp-Session-Id
+// kept across calls, terminateSession, a session per client, a 404 for an
+// ended session upon which the client re-initializes, and answers as SSE
+// streams when the client's Accept prefers them. Raw HTTP checks of each
+// header rule: conformance/test_emulator_mcp_transport.py.
 
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startDdbemu } from "./ddbemu.mjs";
 
 const KEY = { access_key: "mcpAgent", region: "us-east-1" };
 let server, readOnly;
 
-async function connect(endpoint) {
+async function connect(endpoint, options) {
   const client = new Client({ name: "ddbemu-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${endpoint}/ddbemu/mcp`)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${endpoint}/ddbemu/mcp`), options));
   return client;
+}
+
+/** A fetch for the transport that records each request's method and MCP headers. */
+function recordingFetch(log, rewriteAccept) {
+  return async (url, init) => {
+    const headers = new Headers(init.headers);
+    if (rewriteAccept && init.method === "POST") headers.set("accept", rewriteAccept);
+    const entry = { method: init.method, session: headers.get("mcp-session-id"), version: headers.get("mcp-protocol-version") };
+    log.push(entry);
+    const response = await fetch(url, { ...init, headers });
+    entry.status = response.status;
+    entry.type = response.headers.get("content-type");
+    return response;
+  };
+}
+
+/** Rejects with the transport's 404 for an ended session. */
+async function rejectsSessionNotFound(promise) {
+  await assert.rejects(promise, (e) => e instanceof StreamableHTTPError && e.code === 404);
 }
 
 /** Calls a tool; returns [parsed JSON text (or the raw text), isError]. */
@@ -156,14 +180,87 @@ test("--mcp-read-only refuses changes and allows reads", async () => {
 test("unknown tools and methods are JSON-RPC errors; GET is 405", async () => {
   const client = await connect(server.endpoint);
   await assert.rejects(client.callTool({ name: "nope", arguments: {} }), /Unknown tool/);
-  await client.close();
-  const get = await fetch(`${server.endpoint}/ddbemu/mcp`);
+  const session = client.transport.sessionId;
+  const get = await fetch(`${server.endpoint}/ddbemu/mcp`, { headers: { accept: "text/event-stream", "mcp-session-id": session } });
   assert.equal(get.status, 405);
   const resp = await fetch(`${server.endpoint}/ddbemu/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": session },
     body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "resources/list" }),
   });
   assert.equal(resp.status, 200);
   assert.deepEqual((await resp.json()).error.code, -32601);
+  await client.close();
+});
+
+test("the session id issued at initialize is sent with every later request", async () => {
+  const log = [];
+  const client = await connect(server.endpoint, { fetch: recordingFetch(log) });
+  const session = client.transport.sessionId;
+  assert.match(session, /^[0-9a-f]{32}$/);
+  await client.listTools();
+  await call(client, "list_tables", KEY);
+  await client.ping();
+  assert.equal(client.transport.sessionId, session);
+  // initialize goes without a session; everything after it (the initialized
+  // notification, the GET the client tries for a stream, the requests) with
+  // it, and with the negotiated protocol version.
+  assert.equal(log[0].session, null);
+  assert.ok(log.length >= 5);
+  for (const r of log.slice(1)) {
+    assert.equal(r.session, session, JSON.stringify(r));
+    assert.equal(r.version, "2025-11-25");
+  }
+  assert.ok(log.some((r) => r.method === "GET"), "the client asked for a stream and took the 405");
+  await client.close();
+});
+
+test("each client gets its own session; terminateSession ends only its own", async () => {
+  const a = await connect(server.endpoint);
+  const b = await connect(server.endpoint);
+  assert.notEqual(a.transport.sessionId, b.transport.sessionId);
+  await a.transport.terminateSession();
+  assert.equal(a.transport.sessionId, undefined);
+  assert.deepEqual((await call(b, "list_tables", KEY))[1], false);
+  await a.close();
+  await b.close();
+});
+
+test("an ended session gets 404 and the client re-initializes", async () => {
+  const first = await connect(server.endpoint);
+  const ended = first.transport.sessionId;
+  // Ended by someone else (another DELETE, or the server's idle expiry or
+  // bound): the client still holds the id and its next request gets 404.
+  const del = await fetch(`${server.endpoint}/ddbemu/mcp`, { method: "DELETE", headers: { "mcp-session-id": ended } });
+  assert.equal(del.status, 200);
+  await rejectsSessionNotFound(first.listTools());
+  await rejectsSessionNotFound(first.transport.terminateSession());
+  await first.close();
+  // The specification's answer to a 404: a new InitializeRequest without the id.
+  const again = await connect(server.endpoint);
+  assert.notEqual(again.transport.sessionId, ended);
+  assert.ok((await again.listTools()).tools.length > 0);
+  await again.close();
+});
+
+test("answers come as SSE streams when the client prefers them", async () => {
+  const log = [];
+  const client = await connect(server.endpoint, { fetch: recordingFetch(log, "text/event-stream, application/json;q=0.1") });
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((t) => t.name === "dynamodb"));
+  const [out, isError] = await call(client, "list_tables", KEY);
+  assert.equal(isError, false);
+  assert.ok(Array.isArray(out.TableNames));
+  // Every request (initialize included) was answered with a stream; notifications with 202.
+  const posts = log.filter((r) => r.method === "POST");
+  assert.deepEqual(posts.map((r) => r.status), [200, 202, 200, 200]);
+  for (const r of posts.filter((p) => p.status === 200)) assert.equal(r.type, "text/event-stream");
+  const raw = await fetch(`${server.endpoint}/ddbemu/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", "mcp-session-id": client.transport.sessionId },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  assert.equal(raw.headers.get("content-type"), "text/event-stream");
+  assert.equal(await raw.text(), 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n');
+  await client.close();
 });
