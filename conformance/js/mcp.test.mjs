@@ -212,6 +212,12 @@ test("the session id issued at initialize is sent with every later request", asy
     assert.equal(r.version, "2025-11-25");
   }
   assert.ok(log.some((r) => r.method === "GET"), "the client asked for a stream and took the 405");
+  // The session lives on the server: a new transport given its id carries on without initialize.
+  const resumed = new Client({ name: "ddbemu-test", version: "1.0.0" });
+  await resumed.connect(new StreamableHTTPClientTransport(new URL(`${server.endpoint}/ddbemu/mcp`), { sessionId: session }));
+  assert.equal(resumed.transport.sessionId, session);
+  assert.equal((await call(resumed, "list_tables", KEY))[1], false);
+  await resumed.close();
   await client.close();
 });
 
@@ -241,6 +247,32 @@ test("an ended session gets 404 and the client re-initializes", async () => {
   assert.notEqual(again.transport.sessionId, ended);
   assert.ok((await again.listTools()).tools.length > 0);
   await again.close();
+});
+
+test("a session ended by the bound on open sessions gets 404; the client re-initializes", async () => {
+  const own = await startDdbemu();
+  try {
+    const client = await connect(own.endpoint);
+    const evicted = client.transport.sessionId;
+    // 256 newer sessions (MCP_SESSIONS_MAX, docs/mcp.md) push out the least recently used.
+    for (let i = 0; i < 256; i++) {
+      const r = await fetch(`${own.endpoint}/ddbemu/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "filler", version: "1" } } }),
+      });
+      assert.equal(r.status, 200);
+      await r.text();
+    }
+    await rejectsSessionNotFound(client.listTools());
+    await client.close();
+    const again = await connect(own.endpoint);
+    assert.notEqual(again.transport.sessionId, evicted);
+    assert.equal((await call(again, "list_tables", KEY))[1], false);
+    await again.close();
+  } finally {
+    await own.stop();
+  }
 });
 
 test("answers come as SSE streams when the client prefers them", async () => {
