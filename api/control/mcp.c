@@ -120,7 +120,7 @@ static bool media_type_is(const char *header, const char *type)
     if (!header) return false;
     header += strspn(header, " \t");
     return strncasecmp(header, type, len) == 0 &&
-           (header[len] == '\0' || header[len] == ';' || header[len] == ' ');
+           (header[len] == '\0' || strchr("; \t", header[len]));
 }
 
 /* The quality Accept gives type ("a/b"): that of the most specific range
