@@ -30,7 +30,7 @@
  *                             fault rules: list, add, remove, clear (faults.h)
  *   /ddbemu/snapshots[/<name>[/restore|/fork]], POST /ddbemu/fork
  *                             named snapshots, restores and forks (snapshots.h)
- *   POST /ddbemu/mcp          the Model Context Protocol (mcp.h)
+ *   POST|DELETE /ddbemu/mcp   the Model Context Protocol, with sessions (mcp.h)
  *
  * Errors are {"error": "..."} with 400 (bad request) or 404 (unknown path).
  */
