@@ -1,0 +1,527 @@
+/*
+ * item_encoding.c - an item's compact byte form; see item_encoding.h.
+ *
+ * The encoder writes into a text_buf in one pass: a container's byte length
+ * is known before its body is written because enc_body_size measures it
+ * (nested names are inline, so measuring needs no dictionary). The decoder
+ * reads through bounds-checked primitives and fails, never reads past the
+ * end, on damage.
+ */
+#include "storage/model/item_encoding.h"
+
+#include "storage/base/error.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* value = 0.d1..dn * 10^exponent, exponent in -129..126 (number.c): one byte. */
+#define EXP_BIAS 129
+
+enum { CLASS_NEGATIVE = 0, CLASS_ZERO = 1, CLASS_POSITIVE = 2 };
+
+size_t number_to_comparable(const struct number *n, uint8_t out[NUMBER_COMPARABLE_MAX])
+{
+    size_t k = 0;
+    uint8_t flip;
+
+    if (n->digit_count == 0) {
+        out[0] = CLASS_ZERO;
+        return 1;
+    }
+    flip = n->negative ? 0xFF : 0x00;
+    out[k++] = n->negative ? CLASS_NEGATIVE : CLASS_POSITIVE;
+    out[k++] = (uint8_t) (n->exponent + EXP_BIAS) ^ flip;
+    for (size_t i = 0; i < n->digit_count; i += 2) {
+        uint8_t hi = (uint8_t) (n->digits[i] + 1);
+        uint8_t lo = i + 1 < n->digit_count ? (uint8_t) (n->digits[i + 1] + 1) : 0;
+        out[k++] = (uint8_t) ((hi << 4) | lo) ^ flip;
+    }
+    if (n->negative) out[k++] = 0xFF; /* a shorter negative sorts after its extensions */
+    return k;
+}
+
+bool number_from_comparable(const uint8_t *p, size_t len, struct number *out)
+{
+    uint8_t flip;
+    size_t end;
+
+    memset(out, 0, sizeof *out);
+    if (len == 1 && p[0] == CLASS_ZERO) return true;
+    if (len < 3 || (p[0] != CLASS_NEGATIVE && p[0] != CLASS_POSITIVE)) return false;
+    out->negative = p[0] == CLASS_NEGATIVE;
+    flip = out->negative ? 0xFF : 0x00;
+    end = len;
+    if (out->negative) {
+        if (p[len - 1] != 0xFF || len < 4) return false;
+        end = len - 1;
+    }
+    out->exponent = (int16_t) ((p[1] ^ flip) - EXP_BIAS);
+    for (size_t i = 2; i < end; i++) {
+        uint8_t b = p[i] ^ flip, hi = b >> 4, lo = b & 0x0F;
+        if (hi < 1 || hi > 10 || lo > 10 || out->digit_count + 2 > DDB_NUMBER_MAX_DIGITS + 1)
+            return false;
+        out->digits[out->digit_count++] = (uint8_t) (hi - 1);
+        if (lo == 0) {
+            if (i + 1 != end) return false; /* only the last byte pads */
+            break;
+        }
+        if (out->digit_count == DDB_NUMBER_MAX_DIGITS) return false;
+        out->digits[out->digit_count++] = (uint8_t) (lo - 1);
+    }
+    /* Normalized: no leading or trailing zero digit (number.h). */
+    if (out->digits[0] == 0 || out->digits[out->digit_count - 1] == 0) return false;
+    return true;
+}
+
+/* ---- encoding ---- */
+
+static size_t uvar_size(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static void put_uvar(struct text_buf *b, uint64_t v)
+{
+    char out[10];
+    size_t n = 0;
+    do {
+        unsigned char c = v & 0x7F;
+        v >>= 7;
+        if (v) c |= 0x80;
+        out[n++] = (char) c;
+    } while (v);
+    text_buf_add(b, out, n);
+}
+
+static void put_u8(struct text_buf *b, uint8_t v)
+{
+    text_buf_add(b, (const char *) &v, 1);
+}
+
+static size_t number_text_comparable(const char *text, size_t len, uint8_t out[])
+{
+    struct ddb_error err = {0};
+    struct number n;
+    int rc = number_parse(text, len, &n, &err);
+    assert(rc == 0); /* stored numbers are canonical texts of valid numbers (value.h) */
+    (void) rc;
+    ddb_error_clear(&err);
+    return number_to_comparable(&n, out);
+}
+
+static enum enc_type enc_type_of(const struct value *v)
+{
+    switch (v->type) {
+    case VALUE_S: return ENC_S;
+    case VALUE_N: return ENC_N;
+    case VALUE_B: return ENC_B;
+    case VALUE_BOOL: return v->u.boolean ? ENC_TRUE : ENC_FALSE;
+    case VALUE_NULL: return ENC_NULL;
+    case VALUE_M: return ENC_M;
+    case VALUE_L: return ENC_L;
+    case VALUE_SS: return ENC_SS;
+    case VALUE_NS: return ENC_NS;
+    case VALUE_BS: return ENC_BS;
+    }
+    abort();
+}
+
+static size_t enc_value_size(const struct value *v);
+
+/* Bytes of a container's body (count and members), without its length prefix. */
+static size_t enc_body_size(const struct value *v)
+{
+    size_t n = 0;
+    switch (v->type) {
+    case VALUE_M:
+        n = uvar_size(v->u.map.count);
+        for (size_t i = 0; i < v->u.map.count; i++) {
+            const struct attr *a = &v->u.map.attrs[i];
+            n += uvar_size(a->name_len) + a->name_len + 1 + enc_value_size(&a->value);
+        }
+        return n;
+    case VALUE_L:
+        n = uvar_size(v->u.list.count);
+        for (size_t i = 0; i < v->u.list.count; i++)
+            n += 1 + enc_value_size(&v->u.list.elems[i]);
+        return n;
+    case VALUE_SS:
+    case VALUE_NS:
+    case VALUE_BS:
+        n = uvar_size(v->u.list.count);
+        for (size_t i = 0; i < v->u.list.count; i++)
+            n += enc_value_size(&v->u.list.elems[i]);
+        return n;
+    default: abort();
+    }
+}
+
+/* Bytes of a value after its type byte. */
+static size_t enc_value_size(const struct value *v)
+{
+    uint8_t num[NUMBER_COMPARABLE_MAX];
+    size_t n;
+    switch (v->type) {
+    case VALUE_S:
+    case VALUE_B: return uvar_size(v->u.str.len) + v->u.str.len;
+    case VALUE_N:
+        n = number_text_comparable(v->u.str.data, v->u.str.len, num);
+        return uvar_size(n) + n;
+    case VALUE_BOOL:
+    case VALUE_NULL: return 0;
+    default: n = enc_body_size(v); return uvar_size(n) + n;
+    }
+}
+
+static void put_value(struct text_buf *b, const struct value *v)
+{
+    uint8_t num[NUMBER_COMPARABLE_MAX];
+    size_t n;
+    switch (v->type) {
+    case VALUE_S:
+    case VALUE_B:
+        put_uvar(b, v->u.str.len);
+        text_buf_add(b, v->u.str.data, v->u.str.len);
+        return;
+    case VALUE_N:
+        n = number_text_comparable(v->u.str.data, v->u.str.len, num);
+        put_uvar(b, n);
+        text_buf_add(b, (const char *) num, n);
+        return;
+    case VALUE_BOOL:
+    case VALUE_NULL: return;
+    case VALUE_M:
+        put_uvar(b, enc_body_size(v));
+        put_uvar(b, v->u.map.count);
+        for (size_t i = 0; i < v->u.map.count; i++) {
+            const struct attr *a = &v->u.map.attrs[i];
+            put_uvar(b, a->name_len);
+            text_buf_add(b, a->name, a->name_len);
+            put_u8(b, (uint8_t) enc_type_of(&a->value));
+            put_value(b, &a->value);
+        }
+        return;
+    case VALUE_L:
+        put_uvar(b, enc_body_size(v));
+        put_uvar(b, v->u.list.count);
+        for (size_t i = 0; i < v->u.list.count; i++) {
+            put_u8(b, (uint8_t) enc_type_of(&v->u.list.elems[i]));
+            put_value(b, &v->u.list.elems[i]);
+        }
+        return;
+    case VALUE_SS:
+    case VALUE_NS:
+    case VALUE_BS:
+        put_uvar(b, enc_body_size(v));
+        put_uvar(b, v->u.list.count);
+        for (size_t i = 0; i < v->u.list.count; i++)
+            put_value(b, &v->u.list.elems[i]);
+        return;
+    }
+}
+
+void item_encode(struct text_buf *out, const struct value *attrs, struct name_dict *dict)
+{
+    assert(attrs->type == VALUE_M);
+    put_uvar(out, attrs->u.map.count);
+    for (size_t i = 0; i < attrs->u.map.count; i++) {
+        const struct attr *a = &attrs->u.map.attrs[i];
+        uint32_t id;
+        if (dict && name_dict_intern(dict, a->name, a->name_len, &id)) {
+            put_uvar(out, (uint64_t) id << 1);
+        } else {
+            put_uvar(out, ((uint64_t) a->name_len << 1) | 1);
+            text_buf_add(out, a->name, a->name_len);
+        }
+        put_u8(out, (uint8_t) enc_type_of(&a->value));
+        put_value(out, &a->value);
+    }
+}
+
+/* ---- decoding ---- */
+
+struct reader {
+    const uint8_t *p, *end;
+};
+
+static inline bool get_uvar(struct reader *r, uint64_t *v)
+{
+    uint64_t x = 0;
+    /* Almost every length, count and name id is below 128: one byte. */
+    if (r->p < r->end && !(*r->p & 0x80)) {
+        *v = *r->p++;
+        return true;
+    }
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (r->p >= r->end) return false;
+        uint8_t c = *r->p++;
+        x |= (uint64_t) (c & 0x7F) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Length-prefixed bytes: *data points into the input. */
+static inline bool get_bytes(struct reader *r, const uint8_t **data, size_t *len)
+{
+    uint64_t n;
+    if (!get_uvar(r, &n) || n > (uint64_t) (r->end - r->p)) return false;
+    *data = r->p;
+    *len = (size_t) n;
+    r->p += n;
+    return true;
+}
+
+/* Skips one value of type t; its bytes are [start, r->p). */
+static inline bool skip_value(struct reader *r, enum enc_type t)
+{
+    const uint8_t *data;
+    size_t len;
+    switch (t) {
+    case ENC_TRUE:
+    case ENC_FALSE:
+    case ENC_NULL: return true;
+    case ENC_S:
+    case ENC_N:
+    case ENC_B:
+    case ENC_M:
+    case ENC_L:
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS: return get_bytes(r, &data, &len);
+    }
+    return false;
+}
+
+static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth);
+
+static bool decode_scalar(const uint8_t *data, size_t len, enum enc_type t, struct value *out)
+{
+    struct number n;
+    char text[NUMBER_TEXT_MAX];
+    switch (t) {
+    case ENC_S: value_init_string(out, (const char *) data, len); return true;
+    case ENC_B: value_init_binary(out, data, len); return true;
+    case ENC_N:
+        if (!number_from_comparable(data, len, &n)) return false;
+        value_init_number_text(out, text, number_format(&n, text, sizeof text));
+        return true;
+    default: return false;
+    }
+}
+
+/* The members of a container whose body is r (exactly). */
+static bool decode_body(struct reader *r, enum enc_type t, struct value *out, int depth)
+{
+    uint64_t count;
+    if (!get_uvar(r, &count) || count > (uint64_t) (r->end - r->p)) return false;
+    if (t == ENC_M) {
+        value_init_map(out);
+        for (uint64_t i = 0; i < count; i++) {
+            const uint8_t *name;
+            size_t name_len;
+            struct value v;
+            if (!get_bytes(r, &name, &name_len) || r->p >= r->end) return false;
+            enum enc_type vt = *r->p++;
+            if (!decode_value(r, vt, &v, depth + 1)) return false;
+            value_map_append(out, (const char *) name, name_len, &v);
+        }
+        return r->p == r->end;
+    }
+    value_init_list(out, t == ENC_L    ? VALUE_L
+                         : t == ENC_SS ? VALUE_SS
+                         : t == ENC_NS ? VALUE_NS
+                                       : VALUE_BS);
+    for (uint64_t i = 0; i < count; i++) {
+        struct value v;
+        enum enc_type vt;
+        if (t == ENC_L) {
+            if (r->p >= r->end) return false;
+            vt = *r->p++;
+        } else {
+            vt = t == ENC_SS ? ENC_S : t == ENC_NS ? ENC_N : ENC_B;
+        }
+        if (!decode_value(r, vt, &v, depth + 1)) return false;
+        value_list_append(out, &v);
+    }
+    /* Writers assert set order (value.h): a damaged set must not reach them. */
+    if (t != ENC_L && !value_set_is_sorted(out)) return false;
+    return r->p == r->end;
+}
+
+/* Values nest no deeper than DynamoDB's 32 levels; a bound keeps damage from recursing far. */
+#define DECODE_MAX_DEPTH 64
+
+static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth)
+{
+    const uint8_t *data;
+    size_t len;
+    value_init_null(out);
+    if (depth > DECODE_MAX_DEPTH) return false;
+    switch (t) {
+    case ENC_TRUE: value_init_bool(out, true); return true;
+    case ENC_FALSE: value_init_bool(out, false); return true;
+    case ENC_NULL: return true;
+    case ENC_S:
+    case ENC_N:
+    case ENC_B:
+        if (!get_bytes(r, &data, &len)) return false;
+        return decode_scalar(data, len, t, out);
+    case ENC_M:
+    case ENC_L:
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS: {
+        if (!get_bytes(r, &data, &len)) return false;
+        struct reader body = {data, data + len};
+        if (decode_body(&body, t, out, depth)) return true;
+        value_clear(out);
+        return false;
+    }
+    }
+    return false;
+}
+
+void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
+                     const struct name_dict *dict)
+{
+    struct reader r = {data, (const uint8_t *) data + len};
+    c->dict = dict;
+    c->left = 0;
+    c->bad = !get_uvar(&r, &c->left);
+    c->p = r.p;
+    c->end = r.end;
+}
+
+bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
+{
+    struct reader r = {c->p, c->end};
+    uint64_t name;
+    if (c->bad || c->left == 0) return false;
+    c->bad = true;
+    if (!get_uvar(&r, &name)) return false;
+    if (name & 1) {
+        uint64_t len = name >> 1;
+        if (len > (uint64_t) (r.end - r.p)) return false;
+        out->name = (const char *) r.p;
+        out->name_len = (size_t) len;
+        r.p += len;
+    } else {
+        if (!c->dict || (name >> 1) >= name_dict_count(c->dict)) return false;
+        out->name = name_dict_name(c->dict, (uint32_t) (name >> 1), &out->name_len);
+    }
+    if (r.p >= r.end) return false;
+    out->type = *r.p++;
+    out->value = r.p;
+    if (!skip_value(&r, out->type)) return false;
+    out->value_len = (size_t) (r.p - out->value);
+    c->p = r.p;
+    c->left--;
+    c->bad = false;
+    return true;
+}
+
+bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
+{
+    struct reader r = {p, p + len};
+    if (decode_value(&r, type, out, 0) && r.p == r.end) return true;
+    value_clear(out);
+    return false;
+}
+
+bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
+{
+    struct enc_cursor c;
+    struct enc_attr a;
+
+    value_init_map(out);
+    enc_cursor_init(&c, data, len, dict);
+    if (c.left > len) c.bad = true;
+    while (enc_cursor_next(&c, &a)) {
+        struct value v;
+        if (!enc_value_decode(a.type, a.value, a.value_len, &v)) {
+            c.bad = true;
+            break;
+        }
+        value_map_append(out, a.name, a.name_len, &v);
+    }
+    if (!c.bad && c.p == c.end) return true;
+    value_clear(out);
+    return false;
+}
+
+/* ---- reading in place ---- */
+
+bool enc_value_bytes(const struct enc_value *v, const uint8_t **data, size_t *len)
+{
+    struct reader r = {v->p, v->p + v->len};
+    if (v->type != ENC_S && v->type != ENC_N && v->type != ENC_B) return false;
+    return get_bytes(&r, data, len) && r.p == r.end;
+}
+
+size_t enc_number_text(const uint8_t *data, size_t len, char *buf)
+{
+    struct number n;
+    if (!number_from_comparable(data, len, &n)) return 0;
+    return number_format(&n, buf, NUMBER_TEXT_MAX);
+}
+
+bool enc_members_init(struct enc_members *m, const struct enc_value *v)
+{
+    struct reader r = {v->p, v->p + v->len};
+    const uint8_t *body;
+    size_t body_len;
+
+    memset(m, 0, sizeof *m);
+    m->bad = true;
+    if (v->type != ENC_M && v->type != ENC_L && v->type != ENC_SS && v->type != ENC_NS &&
+        v->type != ENC_BS)
+        return false;
+    if (!get_bytes(&r, &body, &body_len) || r.p != r.end) return false;
+    r = (struct reader){body, body + body_len};
+    if (!get_uvar(&r, &m->left)) return false;
+    m->p = r.p;
+    m->end = r.end;
+    m->container = v->type;
+    m->bad = false;
+    return true;
+}
+
+bool enc_members_next(struct enc_members *m, const char **name, size_t *name_len,
+                      struct enc_value *out)
+{
+    struct reader r = {m->p, m->end};
+    const uint8_t *n;
+
+    if (m->bad || m->left == 0) {
+        if (!m->bad && m->p != m->end) m->bad = true; /* bytes after the last member */
+        return false;
+    }
+    m->bad = true;
+    if (m->container == ENC_M) {
+        if (!get_bytes(&r, &n, name_len)) return false;
+        *name = (const char *) n;
+    }
+    if (m->container == ENC_M || m->container == ENC_L) {
+        if (r.p >= r.end) return false;
+        out->type = *r.p++;
+    } else {
+        out->type = m->container == ENC_SS ? ENC_S : m->container == ENC_NS ? ENC_N : ENC_B;
+    }
+    out->p = r.p;
+    if (!skip_value(&r, out->type)) return false;
+    out->len = (size_t) (r.p - out->p);
+    m->p = r.p;
+    m->left--;
+    m->bad = false;
+    return true;
+}
