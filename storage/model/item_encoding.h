@@ -75,6 +75,12 @@ void item_encode(struct text_buf *out, const struct value *attrs, struct name_di
  * NULL-typed, when the bytes are malformed or name an id dict lacks. */
 bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out);
 
+/* The encoding is self-delimiting: the length of the one that begins at
+ * data, found by walking its attributes (each skipped by its own length),
+ * never reading past max bytes; 0 when none ends within them. A stored item
+ * need not keep its length beside it (docs/architecture.md). */
+size_t item_encoded_length(const void *data, size_t max, const struct name_dict *dict);
+
 /* ---- reading without decoding ---- */
 
 /* One top-level attribute of an encoding: its name and its value's bytes. */

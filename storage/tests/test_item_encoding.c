@@ -80,6 +80,11 @@ static void test_number_order_and_round_trip(void)
         CHECK(number_from_comparable(bytes[i], lens[i], &back));
         CHECK_INT_EQ(number_compare(&n, &back), 0);
         CHECK(memcmp(&n, &back, sizeof n) == 0);
+        /* The answer writers' direct path gives number_format's text. */
+        char want[NUMBER_TEXT_MAX], got[NUMBER_TEXT_MAX];
+        size_t want_len = number_format(&n, want, sizeof want);
+        CHECK_INT_EQ(enc_number_text(bytes[i], lens[i], got), want_len);
+        CHECK_STR_EQ(got, want);
     }
     for (size_t i = 0; i < count; i++) {
         for (size_t j = 0; j < count; j++) {
@@ -109,10 +114,14 @@ static void test_number_rejects_damage(void)
         {0, 0x7E, 0xDF, 0}, /* negative without terminator */
     };
     static const size_t lens[] = {3, 3, 3, 3, 3, 3};
-    for (size_t i = 0; i < sizeof lens / sizeof *lens; i++)
+    char text[NUMBER_TEXT_MAX];
+    for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
         CHECK(!number_from_comparable(bad[i], lens[i], &n));
+        CHECK_INT_EQ(enc_number_text(bad[i], lens[i], text), 0);
+    }
     uint8_t pad_mid[] = {2, 0x81, 0x20, 0x23};
     CHECK(!number_from_comparable(pad_mid, sizeof pad_mid, &n));
+    CHECK_INT_EQ(enc_number_text(pad_mid, sizeof pad_mid, text), 0);
     uint8_t zero[] = {1};
     CHECK(number_from_comparable(zero, 1, &n) && n.digit_count == 0);
 }
@@ -203,7 +212,11 @@ static void round_trip(struct name_dict *dict)
         CHECK(back.type == VALUE_NULL);
         free(copy);
     }
+    /* Self-delimiting: its length is found from the bytes, whatever follows. */
+    CHECK_INT_EQ(item_encoded_length(b.data, b.len, dict), b.len);
     text_buf_add(&b, "\x06", 1);
+    CHECK_INT_EQ(item_encoded_length(b.data, b.len, dict), b.len - 1);
+    CHECK_INT_EQ(item_encoded_length(b.data, b.len - 2, dict), 0);
     CHECK(!item_decode(b.data, b.len, dict, &back));
 
     value_clear(&item);
