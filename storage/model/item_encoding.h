@@ -27,9 +27,12 @@
  * comparable forms (the shorter, when a prefix, first) orders the numbers,
  * and equal numbers have equal bytes, so keys compare and hash unparsed.
  *
- * Decoding checks every length against the input and returns false on
- * anything malformed: the fuzzer feeds it arbitrary encodings too.
- * Pure functions; no locking beyond name_dict's own.
+ * Decoding checks every length, count, type byte, number and set order
+ * against the input and returns false on anything malformed, never reading
+ * past its end (fuzz_item_codec cuts encodings to check it). It does not
+ * look for a name twice in one map: only item_encode's output, whose maps
+ * come from struct value maps, is ever decoded. Pure functions; no locking
+ * beyond name_dict's own.
  */
 #ifndef DDB_ITEM_ENCODING_H
 #define DDB_ITEM_ENCODING_H
