@@ -98,6 +98,14 @@ __attribute__((noinline)) static void decode_encoded(const struct text_buf *b,
     value_clear(&v);
 }
 
+__attribute__((noinline)) static void
+decode_in_arena(struct decode_arena *a, const struct text_buf *b, const struct name_dict *dict)
+{
+    struct value v;
+    if (!item_decode_in(a, b->data, b->len, dict, &v)) abort();
+    decode_arena_reset(a);
+}
+
 __attribute__((noinline)) static void write_from_tree(struct json_out *w, const struct item *it)
 {
     wire_value_write_map(w, &it->attrs);
@@ -180,6 +188,12 @@ int main(int argc, char **argv)
     double t2 = now_ns();
     for (long i = 0; i < iterations; i++)
         decode_encoded(&interned, dict);
+    double t3a = now_ns();
+    struct decode_arena arena;
+    decode_arena_init(&arena);
+    for (long i = 0; i < iterations; i++)
+        decode_in_arena(&arena, &interned, dict);
+    decode_arena_clear(&arena);
     double t3 = now_ns();
     json_out_init(&w);
     for (long i = 0; i < iterations; i++) {
@@ -197,7 +211,8 @@ int main(int argc, char **argv)
     json_out_clear(&w);
     printf("store: tree copy (item_new)    %.0f ns\n", (t1 - t0) / (double) iterations);
     printf("store: encode (interned)       %.0f ns\n", (t2 - t1) / (double) iterations);
-    printf("decode encoding to a tree      %.0f ns\n", (t3 - t2) / (double) iterations);
+    printf("decode encoding to a tree      %.0f ns\n", (t3a - t2) / (double) iterations);
+    printf("decode into an arena           %.0f ns\n", (t3 - t3a) / (double) iterations);
     printf("JSON from the tree             %.0f ns\n", (t4 - t3) / (double) iterations);
     printf("JSON from the encoding         %.0f ns\n", (t5 - t4) / (double) iterations);
     text_buf_clear(&scratch);

@@ -13,7 +13,8 @@
  *     write the same JSON, and a copy (value_copy) of the stored tree too;
  *   - the compact encoding (item_encoding.c, issue 26), with its top-level
  *     names interned in a dictionary and without one: decoded again it must
- *     be equal and write the canonical JSON, and the answer writer that
+ *     be equal and write the canonical JSON (into a tree of its own and
+ *     into a decode arena), and the answer writer that
  *     reads the encoding in place (wire_encoded_write_item) must write the
  *     same bytes; every truncation of it must be refused by both readers.
  * Nothing may crash, trip an assertion or sanitizer, or leak. Built only with
@@ -70,6 +71,11 @@ static void check_encoding(const char *canon, size_t canon_len, const struct val
     if (!value_equal(&back, m)) __builtin_trap();
     check_same_json(canon, canon_len, &back);
     value_clear(&back);
+    struct decode_arena arena;
+    decode_arena_init(&arena);
+    if (!item_decode_in(&arena, enc.data, enc.len, dict, &back)) __builtin_trap();
+    if (!value_equal(&back, m)) __builtin_trap();
+    check_same_json(canon, canon_len, &back);
 
     json_out_init(&w);
     if (!wire_encoded_write_item(&w, enc.data, enc.len, dict, NULL)) __builtin_trap();
@@ -83,11 +89,14 @@ static void check_encoding(const char *canon, size_t canon_len, const struct val
         char *copy = malloc(cut ? cut : 1);
         memcpy(copy, enc.data, cut);
         if (item_decode(copy, cut, dict, &back)) __builtin_trap();
+        decode_arena_reset(&arena);
+        if (item_decode_in(&arena, copy, cut, dict, &back)) __builtin_trap();
         json_out_init(&w);
         if (wire_encoded_write_item(&w, copy, cut, dict, NULL)) __builtin_trap();
         json_out_clear(&w);
         free(copy);
     }
+    decode_arena_clear(&arena);
     text_buf_clear(&enc);
 }
 

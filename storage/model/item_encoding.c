@@ -9,6 +9,7 @@
  */
 #include "storage/model/item_encoding.h"
 
+#include "storage/base/alloc.h"
 #include "storage/base/error.h"
 
 #include <assert.h>
@@ -592,4 +593,186 @@ bool enc_members_next(struct enc_members *m, const char **name, size_t *name_len
     m->left--;
     m->bad = false;
     return true;
+}
+
+/* ---- decoding into an arena ---- */
+
+struct decode_block {
+    struct decode_block *older;
+    size_t size; /* bytes after the header */
+    _Alignas(8) char data[];
+};
+
+#define ARENA_FIRST_BLOCK 4096
+
+void decode_arena_init(struct decode_arena *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+void decode_arena_clear(struct decode_arena *a)
+{
+    while (a->blocks) {
+        struct decode_block *older = a->blocks->older;
+        free(a->blocks);
+        a->blocks = older;
+    }
+    decode_arena_init(a);
+}
+
+void decode_arena_reset(struct decode_arena *a)
+{
+    struct decode_block *newest = a->blocks;
+    if (!newest) return;
+    /* The newest block is the largest: keep it, so the next request of this
+     * size decodes without a malloc. */
+    while (newest->older) {
+        struct decode_block *older = newest->older->older;
+        free(newest->older);
+        newest->older = older;
+    }
+    a->next = newest->data;
+    a->end = newest->data + newest->size;
+}
+
+/* size bytes, 8-byte aligned, from a. */
+static void *arena_alloc(struct decode_arena *a, size_t size)
+{
+    size = (size + 7) & ~(size_t) 7;
+    if ((size_t) (a->end - a->next) < size) {
+        size_t want = a->blocks ? a->blocks->size * 2 : ARENA_FIRST_BLOCK;
+        while (want < size)
+            want *= 2;
+        struct decode_block *b = xmalloc(sizeof *b + want);
+        b->older = a->blocks;
+        b->size = want;
+        a->blocks = b;
+        a->next = b->data;
+        a->end = b->data + want;
+    }
+    void *out = a->next;
+    a->next += size;
+    return out;
+}
+
+static char *arena_bytes(struct decode_arena *a, const void *data, size_t len)
+{
+    char *out = arena_alloc(a, len + 1);
+    if (len) memcpy(out, data, len);
+    out[len] = '\0';
+    return out;
+}
+
+static bool arena_value(struct decode_arena *a, struct reader *r, enum enc_type t,
+                        struct value *out, int depth);
+
+/* The members of a container whose body is r (exactly), into a. */
+static bool arena_body(struct decode_arena *a, struct reader *r, enum enc_type t, struct value *out,
+                       int depth)
+{
+    uint64_t count;
+    if (!get_uvar(r, &count) || count > (uint64_t) (r->end - r->p)) return false;
+    if (t == ENC_M) {
+        value_frozen_map_init(out, arena_alloc(a, value_frozen_map_bytes(count)), count);
+        for (uint64_t i = 0; i < count; i++) {
+            struct attr *at = &out->u.map.attrs[i];
+            const uint8_t *name;
+            if (!get_bytes(r, &name, &at->name_len) || r->p >= r->end) return false;
+            at->name = arena_bytes(a, name, at->name_len);
+            enum enc_type vt = *r->p++;
+            if (!arena_value(a, r, vt, &at->value, depth + 1)) return false;
+        }
+        value_frozen_map_seal(out);
+        return r->p == r->end;
+    }
+    out->type = t == ENC_L ? VALUE_L : t == ENC_SS ? VALUE_SS : t == ENC_NS ? VALUE_NS : VALUE_BS;
+    out->u.list.count = count;
+    out->u.list.elems = count ? arena_alloc(a, count * sizeof(struct value)) : NULL;
+    for (uint64_t i = 0; i < count; i++) {
+        enum enc_type vt;
+        if (t == ENC_L) {
+            if (r->p >= r->end) return false;
+            vt = *r->p++;
+        } else {
+            vt = t == ENC_SS ? ENC_S : t == ENC_NS ? ENC_N : ENC_B;
+        }
+        if (!arena_value(a, r, vt, &out->u.list.elems[i], depth + 1)) return false;
+    }
+    if (t != ENC_L && !value_set_is_sorted(out)) return false;
+    return r->p == r->end;
+}
+
+static bool arena_value(struct decode_arena *a, struct reader *r, enum enc_type t,
+                        struct value *out, int depth)
+{
+    const uint8_t *data;
+    size_t len;
+    char *text;
+
+    out->type = VALUE_NULL;
+    if (depth > DECODE_MAX_DEPTH) return false;
+    switch (t) {
+    case ENC_TRUE:
+    case ENC_FALSE:
+        out->type = VALUE_BOOL;
+        out->u.boolean = t == ENC_TRUE;
+        return true;
+    case ENC_NULL: return true;
+    case ENC_S:
+    case ENC_B:
+        if (!get_bytes(r, &data, &len)) return false;
+        out->type = t == ENC_S ? VALUE_S : VALUE_B;
+        out->u.str.data = arena_bytes(a, data, len);
+        out->u.str.len = len;
+        return true;
+    case ENC_N:
+        if (!get_bytes(r, &data, &len)) return false;
+        text = arena_alloc(a, NUMBER_TEXT_MAX);
+        if (!(out->u.str.len = enc_number_text(data, len, text))) return false;
+        /* Give back what the text did not use: it is the newest allocation. */
+        a->next = text + ((out->u.str.len + 1 + 7) & ~(size_t) 7);
+        out->type = VALUE_N;
+        out->u.str.data = text;
+        return true;
+    case ENC_M:
+    case ENC_L:
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS: {
+        if (!get_bytes(r, &data, &len)) return false;
+        struct reader body = {data, data + len};
+        if (arena_body(a, &body, t, out, depth)) return true;
+        out->type = VALUE_NULL;
+        return false;
+    }
+    }
+    return false;
+}
+
+bool item_decode_in(struct decode_arena *a, const void *data, size_t len,
+                    const struct name_dict *dict, struct value *out)
+{
+    struct enc_cursor c;
+    struct enc_attr at;
+    size_t i = 0;
+
+    enc_cursor_init(&c, data, len, dict);
+    if (c.bad || c.left > len) goto bad;
+    value_frozen_map_init(out, arena_alloc(a, value_frozen_map_bytes(c.left)), c.left);
+    while (enc_cursor_next(&c, &at)) {
+        struct attr *d = &out->u.map.attrs[i++];
+        struct reader r = {at.value, at.value + at.value_len};
+        /* An interned name is the dictionary's NUL-terminated copy; inline ones are copied. */
+        d->name = at.name >= (const char *) data && at.name < (const char *) data + len
+                      ? arena_bytes(a, at.name, at.name_len)
+                      : (char *) at.name;
+        d->name_len = at.name_len;
+        if (!arena_value(a, &r, at.type, &d->value, 0) || r.p != r.end) goto bad;
+    }
+    if (c.bad || c.p != c.end) goto bad;
+    value_frozen_map_seal(out);
+    return true;
+bad:
+    out->type = VALUE_NULL;
+    return false;
 }

@@ -84,6 +84,30 @@ bool item_decode(const void *data, size_t len, const struct name_dict *dict, str
  * need not keep its length beside it (docs/architecture.md). */
 size_t item_encoded_length(const void *data, size_t max, const struct name_dict *dict);
 
+/* ---- decoding into a per-request arena ---- */
+
+/* Bump memory for the trees one request decodes: blocks that grow, freed or
+ * reused all at once. The paths that need a struct value (conditions,
+ * filters, updates) decode into it instead of a malloc per node and a
+ * value_clear per tree (bench/README.md, "The compact encoding"). */
+struct decode_arena {
+    struct decode_block *blocks; /* owned; the newest first */
+    char *next, *end;            /* free space of the newest block */
+};
+
+void decode_arena_init(struct decode_arena *a);
+/* Forgets every tree decoded into a, keeping its first block for reuse. */
+void decode_arena_reset(struct decode_arena *a);
+/* Frees everything; a is empty again. */
+void decode_arena_clear(struct decode_arena *a);
+
+/* item_decode, with the tree in a: read-only, valid until a is reset or
+ * cleared, never value_clear-ed. Interned names point into dict, which the
+ * caller keeps alive as long (the item's reference does). On false *out is
+ * NULL-typed and whatever a holds of it is dropped with a's next reset. */
+bool item_decode_in(struct decode_arena *a, const void *data, size_t len,
+                    const struct name_dict *dict, struct value *out);
+
 /* ---- reading without decoding ---- */
 
 /* One top-level attribute of an encoding: its name and its value's bytes. */

@@ -197,6 +197,22 @@ static void round_trip(struct name_dict *dict)
     item_encode(&b, &item, dict);
     CHECK(item_decode(b.data, b.len, dict, &back));
     CHECK(value_equal(&item, &back));
+    /* The same into an arena: equal, and findable by name in its maps. */
+    struct decode_arena arena;
+    struct value in_arena;
+    decode_arena_init(&arena);
+    for (int pass = 0; pass < 3; pass++) { /* reset reuses the arena's block */
+        CHECK(item_decode_in(&arena, b.data, b.len, dict, &in_arena));
+        CHECK(value_equal(&item, &in_arena));
+        CHECK(value_map_get(&in_arena, "map", 3) != NULL);
+        decode_arena_reset(&arena);
+    }
+    for (size_t len = 0; len < b.len; len++) {
+        CHECK(!item_decode_in(&arena, b.data, len, dict, &in_arena));
+        CHECK(in_arena.type == VALUE_NULL);
+        decode_arena_reset(&arena);
+    }
+    decode_arena_clear(&arena);
     /* The order of attributes is kept, not only the set of them. */
     for (size_t i = 0; i < item.u.map.count && i < back.u.map.count; i++)
         CHECK(item.u.map.attrs[i].name_len == back.u.map.attrs[i].name_len &&
@@ -295,6 +311,43 @@ static void test_dict_ids_and_limit(void)
     name_dict_unref(d);
 }
 
+/* A map large enough to carry value_map_find's index, and more than a
+ * first arena block of data: found by name after decoding into an arena. */
+static void test_arena_large_map(void)
+{
+    struct value item, inner, v, back;
+    struct text_buf b = {0};
+    struct decode_arena arena;
+    char name[16];
+
+    value_init_map(&item);
+    value_init_map(&inner);
+    for (int i = 0; i < 40; i++) {
+        int n = snprintf(name, sizeof name, "k%d", i);
+        value_init_number_text(&v, name + 1, strlen(name + 1));
+        value_map_set(&inner, name, (size_t) n, &v);
+        char big[300];
+        memset(big, 'a' + i % 26, sizeof big);
+        value_init_string(&v, big, sizeof big);
+        value_map_set(&item, name, (size_t) n, &v);
+    }
+    value_map_set(&item, "inner", 5, &inner);
+    item_encode(&b, &item, NULL);
+    decode_arena_init(&arena);
+    CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
+    CHECK(value_equal(&item, &back));
+    const struct value *in = value_map_get(&back, "inner", 5);
+    CHECK(in && in->type == VALUE_M);
+    const struct value *k33 = in ? value_map_get(in, "k33", 3) : NULL;
+    CHECK(k33 && k33->type == VALUE_N && k33->u.str.len == 2 &&
+          memcmp(k33->u.str.data, "33", 2) == 0);
+    CHECK(value_map_get(&back, "k39", 3) != NULL);
+    CHECK(value_map_get(&back, "k40", 3) == NULL);
+    decode_arena_clear(&arena);
+    value_clear(&item);
+    text_buf_clear(&b);
+}
+
 static void test_cursor_skips_values(void)
 {
     struct name_dict *dict = name_dict_new();
@@ -330,5 +383,6 @@ int main(void)
     RUN(test_interned_names_are_smaller);
     RUN(test_dict_ids_and_limit);
     RUN(test_cursor_skips_values);
+    RUN(test_arena_large_map);
     return check_report();
 }
