@@ -2,8 +2,7 @@
  * item_encoding.c - an item's compact byte form; see item_encoding.h.
  *
  * The encoder writes into a text_buf in one pass: a container's byte length
- * is known before its body is written because enc_body_size measures it
- * (nested names are inline, so measuring needs no dictionary). The decoder
+ * goes in front of its body once the body is written (body_end). The decoder
  * reads through bounds-checked primitives and fails, never reads past the
  * end, on damage.
  */
@@ -133,57 +132,46 @@ static enum enc_type enc_type_of(const struct value *v)
     abort();
 }
 
-static size_t enc_value_size(const struct value *v);
+/* A container's body length goes before the body, which is written first:
+ * PREFIX_GUESS bytes are kept for it, and the body moves once it is known
+ * when its varint needs fewer or more (one memmove of the body). Measuring
+ * the body first instead would measure every nested level once per level
+ * above it, numbers parsed again each time. */
+#define PREFIX_GUESS 1
 
-/* Bytes of a container's body (count and members), without its length prefix. */
-static size_t enc_body_size(const struct value *v)
+static size_t body_begin(struct text_buf *b)
 {
-    size_t n = 0;
-    switch (v->type) {
-    case VALUE_M:
-        n = uvar_size(v->u.map.count);
-        for (size_t i = 0; i < v->u.map.count; i++) {
-            const struct attr *a = &v->u.map.attrs[i];
-            n += uvar_size(a->name_len) + a->name_len + 1 + enc_value_size(&a->value);
-        }
-        return n;
-    case VALUE_L:
-        n = uvar_size(v->u.list.count);
-        for (size_t i = 0; i < v->u.list.count; i++)
-            n += 1 + enc_value_size(&v->u.list.elems[i]);
-        return n;
-    case VALUE_SS:
-    case VALUE_NS:
-    case VALUE_BS:
-        n = uvar_size(v->u.list.count);
-        for (size_t i = 0; i < v->u.list.count; i++)
-            n += enc_value_size(&v->u.list.elems[i]);
-        return n;
-    default: abort();
-    }
+    text_buf_reserve(b, PREFIX_GUESS);
+    b->len += PREFIX_GUESS;
+    return b->len;
 }
 
-/* Bytes of a value after its type byte. */
-static size_t enc_value_size(const struct value *v)
+static void body_end(struct text_buf *b, size_t start)
 {
-    uint8_t num[NUMBER_COMPARABLE_MAX];
-    size_t n;
-    switch (v->type) {
-    case VALUE_S:
-    case VALUE_B: return uvar_size(v->u.str.len) + v->u.str.len;
-    case VALUE_N:
-        n = number_text_comparable(v->u.str.data, v->u.str.len, num);
-        return uvar_size(n) + n;
-    case VALUE_BOOL:
-    case VALUE_NULL: return 0;
-    default: n = enc_body_size(v); return uvar_size(n) + n;
+    size_t body = b->len - start, need = uvar_size(body);
+    char prefix[10];
+    size_t n = 0;
+    uint64_t v = body;
+
+    if (need != PREFIX_GUESS) {
+        text_buf_reserve(b, need - PREFIX_GUESS);
+        memmove(b->data + start - PREFIX_GUESS + need, b->data + start, body);
+        b->len = b->len - PREFIX_GUESS + need;
     }
+    do {
+        unsigned char c = v & 0x7F;
+        v >>= 7;
+        if (v) c |= 0x80;
+        prefix[n++] = (char) c;
+    } while (v);
+    memcpy(b->data + start - PREFIX_GUESS, prefix, n);
+    b->data[b->len] = '\0';
 }
 
 static void put_value(struct text_buf *b, const struct value *v)
 {
     uint8_t num[NUMBER_COMPARABLE_MAX];
-    size_t n;
+    size_t n, start;
     switch (v->type) {
     case VALUE_S:
     case VALUE_B:
@@ -198,7 +186,7 @@ static void put_value(struct text_buf *b, const struct value *v)
     case VALUE_BOOL:
     case VALUE_NULL: return;
     case VALUE_M:
-        put_uvar(b, enc_body_size(v));
+        start = body_begin(b);
         put_uvar(b, v->u.map.count);
         for (size_t i = 0; i < v->u.map.count; i++) {
             const struct attr *a = &v->u.map.attrs[i];
@@ -207,22 +195,25 @@ static void put_value(struct text_buf *b, const struct value *v)
             put_u8(b, (uint8_t) enc_type_of(&a->value));
             put_value(b, &a->value);
         }
+        body_end(b, start);
         return;
     case VALUE_L:
-        put_uvar(b, enc_body_size(v));
+        start = body_begin(b);
         put_uvar(b, v->u.list.count);
         for (size_t i = 0; i < v->u.list.count; i++) {
             put_u8(b, (uint8_t) enc_type_of(&v->u.list.elems[i]));
             put_value(b, &v->u.list.elems[i]);
         }
+        body_end(b, start);
         return;
     case VALUE_SS:
     case VALUE_NS:
     case VALUE_BS:
-        put_uvar(b, enc_body_size(v));
+        start = body_begin(b);
         put_uvar(b, v->u.list.count);
         for (size_t i = 0; i < v->u.list.count; i++)
             put_value(b, &v->u.list.elems[i]);
+        body_end(b, start);
         return;
     }
 }

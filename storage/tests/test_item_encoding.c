@@ -332,7 +332,22 @@ static void test_arena_large_map(void)
         value_map_set(&item, name, (size_t) n, &v);
     }
     value_map_set(&item, "inner", 5, &inner);
+    /* A list whose body needs a 3-byte length (over 16 KB) inside a map. */
+    struct value list, wrap;
+    value_init_list(&list, VALUE_L);
+    for (int i = 0; i < 200; i++) {
+        char text[100];
+        memset(text, 'x', sizeof text);
+        value_init_string(&v, text, sizeof text);
+        value_list_append(&list, &v);
+    }
+    value_init_map(&wrap);
+    value_map_set(&wrap, "list", 4, &list);
+    value_map_set(&item, "wrap", 4, &wrap);
     item_encode(&b, &item, NULL);
+    CHECK(item_decode(b.data, b.len, NULL, &v));
+    CHECK(value_equal(&item, &v));
+    value_clear(&v);
     decode_arena_init(&arena);
     CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
     CHECK(value_equal(&item, &back));
