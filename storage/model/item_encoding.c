@@ -476,7 +476,7 @@ bool enc_value_bytes(const struct enc_value *v, const uint8_t **data, size_t *le
  * number_format's text (plain notation; value = 0.d1..dn * 10^e), checked as
  * number_from_comparable checks them but without a struct number between:
  * half the instructions of the two steps, on every number of every answer
- * (bench/README.md, "The compact encoding"). test_item_encoding compares
+ * (bench/README.md, "Memory per item": the compact encoding). test_item_encoding compares
  * both on its table of numbers.
  */
 size_t enc_number_text(const uint8_t *data, size_t len, char *buf)

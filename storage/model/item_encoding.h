@@ -89,7 +89,7 @@ size_t item_encoded_length(const void *data, size_t max, const struct name_dict 
 /* Bump memory for the trees one request decodes: blocks that grow, freed or
  * reused all at once. The paths that need a struct value (conditions,
  * filters, updates) decode into it instead of a malloc per node and a
- * value_clear per tree (bench/README.md, "The compact encoding"). */
+ * value_clear per tree (bench/README.md, "Memory per item": the compact encoding). */
 struct decode_arena {
     struct decode_block *blocks; /* owned; the newest first */
     char *next, *end;            /* free space of the newest block */
