@@ -629,6 +629,7 @@ void decode_arena_reset(struct decode_arena *a)
 /* size bytes, 8-byte aligned, from a. */
 static void *arena_alloc(struct decode_arena *a, size_t size)
 {
+    if (size == 0) return NULL; /* an empty map: a fresh arena has no block to point into */
     size = (size + 7) & ~(size_t) 7;
     if ((size_t) (a->end - a->next) < size) {
         size_t want = a->blocks ? a->blocks->size * 2 : ARENA_FIRST_BLOCK;

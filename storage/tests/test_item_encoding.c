@@ -249,6 +249,22 @@ static void test_item_round_trip(void)
     name_dict_unref(dict);
 }
 
+/* An empty item into a fresh arena (nothing to allocate: fuzz_item_codec's first find). */
+static void test_arena_empty_item(void)
+{
+    struct value empty, back;
+    struct text_buf b = {0};
+    struct decode_arena arena;
+
+    value_init_map(&empty);
+    item_encode(&b, &empty, NULL);
+    decode_arena_init(&arena);
+    CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
+    CHECK(back.type == VALUE_M && back.u.map.count == 0);
+    decode_arena_clear(&arena);
+    text_buf_clear(&b);
+}
+
 static void test_interned_names_are_smaller(void)
 {
     struct name_dict *dict = name_dict_new();
@@ -399,5 +415,6 @@ int main(void)
     RUN(test_dict_ids_and_limit);
     RUN(test_cursor_skips_values);
     RUN(test_arena_large_map);
+    RUN(test_arena_empty_item);
     return check_report();
 }
