@@ -10,15 +10,23 @@
  *     the decoded tree - the input's canonical form - and its size the tree's;
  *   - the binary record (codec.c, what persistence and stream records hold):
  *     encoded from the stored item and decoded again, it must be equal and
- *     write the same JSON, and a copy (value_copy) of the stored tree too.
+ *     write the same JSON, and a copy (value_copy) of the stored tree too;
+ *   - the compact encoding (item_encoding.c, issue 26), with its top-level
+ *     names interned in a dictionary and without one: decoded again it must
+ *     be equal and write the canonical JSON (into a tree of its own and
+ *     into a decode arena), and the answer writer that
+ *     reads the encoding in place (wire_encoded_write_item) must write the
+ *     same bytes; every truncation of it must be refused by both readers.
  * Nothing may crash, trip an assertion or sanitizer, or leak. Built only with
  * -DDDB_FUZZ=ON and clang (see api/CMakeLists.txt).
  */
 #include "api/wire/json_in.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/text.h"
 #include "storage/model/codec.h"
 #include "storage/model/item.h"
+#include "storage/model/item_encoding.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -48,8 +56,53 @@ static void check_same_json(const char *want, size_t want_len, const struct valu
     free(got);
 }
 
+/* The encoding of m (with dict or inline names) must give m and its JSON back. */
+static void check_encoding(const char *canon, size_t canon_len, const struct value *m,
+                           struct name_dict *dict)
+{
+    struct text_buf enc = {0};
+    struct value back;
+    struct json_out w;
+    size_t len;
+    char *got;
+
+    item_encode(&enc, m, dict);
+    if (!item_decode(enc.data, enc.len, dict, &back)) __builtin_trap();
+    if (!value_equal(&back, m)) __builtin_trap();
+    check_same_json(canon, canon_len, &back);
+    value_clear(&back);
+    struct decode_arena arena;
+    decode_arena_init(&arena);
+    if (!item_decode_in(&arena, enc.data, enc.len, dict, &back)) __builtin_trap();
+    if (!value_equal(&back, m)) __builtin_trap();
+    check_same_json(canon, canon_len, &back);
+
+    json_out_init(&w);
+    if (!wire_encoded_write_item(&w, enc.data, enc.len, dict, NULL)) __builtin_trap();
+    got = json_out_take(&w, &len);
+    json_out_clear(&w);
+    if (len != canon_len || memcmp(got, canon, len) != 0) __builtin_trap();
+    free(got);
+
+    /* A cut encoding is damage to both readers, never a read past its end. */
+    for (size_t cut = enc.len; cut-- > 0 && cut + 64 > enc.len;) {
+        char *copy = malloc(cut ? cut : 1);
+        memcpy(copy, enc.data, cut);
+        if (item_decode(copy, cut, dict, &back)) __builtin_trap();
+        decode_arena_reset(&arena);
+        if (item_decode_in(&arena, copy, cut, dict, &back)) __builtin_trap();
+        json_out_init(&w);
+        if (wire_encoded_write_item(&w, copy, cut, dict, NULL)) __builtin_trap();
+        json_out_clear(&w);
+        free(copy);
+    }
+    decode_arena_clear(&arena);
+    text_buf_clear(&enc);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    struct name_dict *dict;
     struct ddb_error err = {0};
     struct value tree, decoded, copy;
     struct text_buf record;
@@ -83,6 +136,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     value_copy(&copy, &item->attrs);
     check_same_json(canon, canon_len, &copy);
+
+    check_encoding(canon, canon_len, &item->attrs, NULL);
+    dict = name_dict_new();
+    check_encoding(canon, canon_len, &item->attrs, dict);
+    check_encoding(canon, canon_len, &item->attrs, dict); /* names known: ids only */
+    name_dict_unref(dict);
 
     value_clear(&copy);
     value_clear(&decoded);

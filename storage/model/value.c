@@ -269,6 +269,24 @@ static void compact_fill(struct value *dst, const struct value *src, struct comp
     }
 }
 
+size_t value_frozen_map_bytes(size_t count)
+{
+    size_t cap = map_capacity(count);
+    return map_indexed(cap) ? map_bytes(cap) : count * sizeof(struct attr);
+}
+
+void value_frozen_map_init(struct value *m, void *block, size_t count)
+{
+    m->type = VALUE_M;
+    m->u.map.attrs = count ? block : NULL;
+    m->u.map.count = count;
+}
+
+void value_frozen_map_seal(struct value *m)
+{
+    map_index_rebuild(m); /* a small map has none */
+}
+
 void value_compact_copy(struct value *dst, const struct value *src, void *block)
 {
     struct compact_sizes sz = {0, 0};

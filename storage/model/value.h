@@ -84,6 +84,17 @@ size_t value_compact_size(const struct value *v);
  * (its maps and lists have no room to grow). */
 void value_compact_copy(struct value *dst, const struct value *src, void *block);
 
+/* ---- read-only maps in caller memory (item_decode_in's arena) ---- */
+/* Bytes (a multiple of 8) of the block a read-only map of count attributes
+ * lives in: its attributes and, for a large map, the index value_map_find reads. */
+size_t value_frozen_map_bytes(size_t count);
+/* Makes m a map of count attributes over block (value_frozen_map_bytes(count),
+ * 8-byte aligned). The caller fills m->u.map.attrs[0..count) (unique names),
+ * then calls value_frozen_map_seal. Like a compact copy, it is read-only
+ * and freed with its block, never by value_clear. */
+void value_frozen_map_init(struct value *m, void *block, size_t count);
+void value_frozen_map_seal(struct value *m);
+
 /* ---- constructors (the value starts owning a copy of the bytes) ---- */
 void value_init_null(struct value *v);
 void value_init_bool(struct value *v, bool b);

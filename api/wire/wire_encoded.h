@@ -1,0 +1,38 @@
+/*
+ * wire_encoded.h - DynamoDB JSON written straight from an item's encoding.
+ *
+ * The answer writers' reader of the compact stored form (storage/model/
+ * item_encoding.h, issue 26): strings and binaries are copied (binaries as
+ * base64) from the encoding into the JSON buffer, numbers turned from their
+ * comparable bytes into canonical text, containers walked in place; no
+ * struct value is built. The bytes are those wire_value_write_map writes for
+ * the decoded item (fuzz_item_codec checks it on arbitrary items).
+ *
+ * A projection of top-level attributes is a skip: names not kept are passed
+ * over without reading their values.
+ */
+#ifndef DDB_API_WIRE_ENCODED_H
+#define DDB_API_WIRE_ENCODED_H
+
+#include "api/wire/json_out.h"
+#include "storage/model/item_encoding.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Which top-level attributes to write: names[0..count), or every one when names is NULL. */
+struct wire_top_names {
+    const char *const *names; /* each NUL-free; borrowed */
+    const size_t *lens;
+    size_t count;
+};
+
+/* Writes {"name": AttributeValue, ...} for the item encoded in data[0..len)
+ * (dict: the name dictionary it was encoded with, or NULL), keeping only
+ * keep's names when keep is not NULL. Returns false, with w holding a
+ * partial object, only for bytes that are not an encoding item_encode
+ * wrote (never for a stored item). */
+bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
+                             const struct name_dict *dict, const struct wire_top_names *keep);
+
+#endif

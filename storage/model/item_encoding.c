@@ -1,0 +1,770 @@
+/*
+ * item_encoding.c - an item's compact byte form; see item_encoding.h.
+ *
+ * The encoder writes into a text_buf in one pass: a container's byte length
+ * goes in front of its body once the body is written (body_end). The decoder
+ * reads through bounds-checked primitives and fails, never reads past the
+ * end, on damage.
+ */
+#include "storage/model/item_encoding.h"
+
+#include "storage/base/alloc.h"
+#include "storage/base/error.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* value = 0.d1..dn * 10^exponent, exponent in -129..126 (number.c): one byte. */
+#define EXP_BIAS 129
+
+enum { CLASS_NEGATIVE = 0, CLASS_ZERO = 1, CLASS_POSITIVE = 2 };
+
+size_t number_to_comparable(const struct number *n, uint8_t out[NUMBER_COMPARABLE_MAX])
+{
+    size_t k = 0;
+    uint8_t flip;
+
+    if (n->digit_count == 0) {
+        out[0] = CLASS_ZERO;
+        return 1;
+    }
+    flip = n->negative ? 0xFF : 0x00;
+    out[k++] = n->negative ? CLASS_NEGATIVE : CLASS_POSITIVE;
+    out[k++] = (uint8_t) (n->exponent + EXP_BIAS) ^ flip;
+    for (size_t i = 0; i < n->digit_count; i += 2) {
+        uint8_t hi = (uint8_t) (n->digits[i] + 1);
+        uint8_t lo = i + 1 < n->digit_count ? (uint8_t) (n->digits[i + 1] + 1) : 0;
+        out[k++] = (uint8_t) ((hi << 4) | lo) ^ flip;
+    }
+    if (n->negative) out[k++] = 0xFF; /* a shorter negative sorts after its extensions */
+    return k;
+}
+
+bool number_from_comparable(const uint8_t *p, size_t len, struct number *out)
+{
+    uint8_t flip;
+    size_t end;
+
+    memset(out, 0, sizeof *out);
+    if (len == 1 && p[0] == CLASS_ZERO) return true;
+    if (len < 3 || (p[0] != CLASS_NEGATIVE && p[0] != CLASS_POSITIVE)) return false;
+    out->negative = p[0] == CLASS_NEGATIVE;
+    flip = out->negative ? 0xFF : 0x00;
+    end = len;
+    if (out->negative) {
+        if (p[len - 1] != 0xFF || len < 4) return false;
+        end = len - 1;
+    }
+    out->exponent = (int16_t) ((p[1] ^ flip) - EXP_BIAS);
+    for (size_t i = 2; i < end; i++) {
+        uint8_t b = p[i] ^ flip, hi = b >> 4, lo = b & 0x0F;
+        if (hi < 1 || hi > 10 || lo > 10 || out->digit_count + 2 > DDB_NUMBER_MAX_DIGITS + 1)
+            return false;
+        out->digits[out->digit_count++] = (uint8_t) (hi - 1);
+        if (lo == 0) {
+            if (i + 1 != end) return false; /* only the last byte pads */
+            break;
+        }
+        if (out->digit_count == DDB_NUMBER_MAX_DIGITS) return false;
+        out->digits[out->digit_count++] = (uint8_t) (lo - 1);
+    }
+    /* Normalized: no leading or trailing zero digit (number.h). */
+    if (out->digits[0] == 0 || out->digits[out->digit_count - 1] == 0) return false;
+    return true;
+}
+
+/* ---- encoding ---- */
+
+static size_t uvar_size(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static void put_uvar(struct text_buf *b, uint64_t v)
+{
+    char out[10];
+    size_t n = 0;
+    do {
+        unsigned char c = v & 0x7F;
+        v >>= 7;
+        if (v) c |= 0x80;
+        out[n++] = (char) c;
+    } while (v);
+    text_buf_add(b, out, n);
+}
+
+static void put_u8(struct text_buf *b, uint8_t v)
+{
+    text_buf_add(b, (const char *) &v, 1);
+}
+
+static size_t number_text_comparable(const char *text, size_t len, uint8_t out[])
+{
+    struct ddb_error err = {0};
+    struct number n;
+    int rc = number_parse(text, len, &n, &err);
+    assert(rc == 0); /* stored numbers are canonical texts of valid numbers (value.h) */
+    (void) rc;
+    ddb_error_clear(&err);
+    return number_to_comparable(&n, out);
+}
+
+static enum enc_type enc_type_of(const struct value *v)
+{
+    switch (v->type) {
+    case VALUE_S: return ENC_S;
+    case VALUE_N: return ENC_N;
+    case VALUE_B: return ENC_B;
+    case VALUE_BOOL: return v->u.boolean ? ENC_TRUE : ENC_FALSE;
+    case VALUE_NULL: return ENC_NULL;
+    case VALUE_M: return ENC_M;
+    case VALUE_L: return ENC_L;
+    case VALUE_SS: return ENC_SS;
+    case VALUE_NS: return ENC_NS;
+    case VALUE_BS: return ENC_BS;
+    }
+    abort();
+}
+
+/* A container's body length goes before the body, which is written first:
+ * PREFIX_GUESS bytes are kept for it, and the body moves once it is known
+ * when its varint needs fewer or more (one memmove of the body). Measuring
+ * the body first instead would measure every nested level once per level
+ * above it, numbers parsed again each time. */
+#define PREFIX_GUESS 1
+
+static size_t body_begin(struct text_buf *b)
+{
+    text_buf_reserve(b, PREFIX_GUESS);
+    b->len += PREFIX_GUESS;
+    return b->len;
+}
+
+static void body_end(struct text_buf *b, size_t start)
+{
+    size_t body = b->len - start, need = uvar_size(body);
+    char prefix[10];
+    size_t n = 0;
+    uint64_t v = body;
+
+    if (need != PREFIX_GUESS) {
+        text_buf_reserve(b, need - PREFIX_GUESS);
+        memmove(b->data + start - PREFIX_GUESS + need, b->data + start, body);
+        b->len = b->len - PREFIX_GUESS + need;
+    }
+    do {
+        unsigned char c = v & 0x7F;
+        v >>= 7;
+        if (v) c |= 0x80;
+        prefix[n++] = (char) c;
+    } while (v);
+    memcpy(b->data + start - PREFIX_GUESS, prefix, n);
+    b->data[b->len] = '\0';
+}
+
+static void put_value(struct text_buf *b, const struct value *v)
+{
+    uint8_t num[NUMBER_COMPARABLE_MAX];
+    size_t n, start;
+    switch (v->type) {
+    case VALUE_S:
+    case VALUE_B:
+        put_uvar(b, v->u.str.len);
+        text_buf_add(b, v->u.str.data, v->u.str.len);
+        return;
+    case VALUE_N:
+        n = number_text_comparable(v->u.str.data, v->u.str.len, num);
+        put_uvar(b, n);
+        text_buf_add(b, (const char *) num, n);
+        return;
+    case VALUE_BOOL:
+    case VALUE_NULL: return;
+    case VALUE_M:
+        start = body_begin(b);
+        put_uvar(b, v->u.map.count);
+        for (size_t i = 0; i < v->u.map.count; i++) {
+            const struct attr *a = &v->u.map.attrs[i];
+            put_uvar(b, a->name_len);
+            text_buf_add(b, a->name, a->name_len);
+            put_u8(b, (uint8_t) enc_type_of(&a->value));
+            put_value(b, &a->value);
+        }
+        body_end(b, start);
+        return;
+    case VALUE_L:
+        start = body_begin(b);
+        put_uvar(b, v->u.list.count);
+        for (size_t i = 0; i < v->u.list.count; i++) {
+            put_u8(b, (uint8_t) enc_type_of(&v->u.list.elems[i]));
+            put_value(b, &v->u.list.elems[i]);
+        }
+        body_end(b, start);
+        return;
+    case VALUE_SS:
+    case VALUE_NS:
+    case VALUE_BS:
+        start = body_begin(b);
+        put_uvar(b, v->u.list.count);
+        for (size_t i = 0; i < v->u.list.count; i++)
+            put_value(b, &v->u.list.elems[i]);
+        body_end(b, start);
+        return;
+    }
+}
+
+void item_encode(struct text_buf *out, const struct value *attrs, struct name_dict *dict)
+{
+    assert(attrs->type == VALUE_M);
+    put_uvar(out, attrs->u.map.count);
+    for (size_t i = 0; i < attrs->u.map.count; i++) {
+        const struct attr *a = &attrs->u.map.attrs[i];
+        uint32_t id;
+        if (dict && name_dict_intern(dict, a->name, a->name_len, &id)) {
+            put_uvar(out, (uint64_t) id << 1);
+        } else {
+            put_uvar(out, ((uint64_t) a->name_len << 1) | 1);
+            text_buf_add(out, a->name, a->name_len);
+        }
+        put_u8(out, (uint8_t) enc_type_of(&a->value));
+        put_value(out, &a->value);
+    }
+}
+
+/* ---- decoding ---- */
+
+struct reader {
+    const uint8_t *p, *end;
+};
+
+static inline bool get_uvar(struct reader *r, uint64_t *v)
+{
+    uint64_t x = 0;
+    /* Almost every length, count and name id is below 128: one byte. */
+    if (r->p < r->end && !(*r->p & 0x80)) {
+        *v = *r->p++;
+        return true;
+    }
+    for (unsigned shift = 0; shift < 64; shift += 7) {
+        if (r->p >= r->end) return false;
+        uint8_t c = *r->p++;
+        x |= (uint64_t) (c & 0x7F) << shift;
+        if (!(c & 0x80)) {
+            *v = x;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Length-prefixed bytes: *data points into the input. */
+static inline bool get_bytes(struct reader *r, const uint8_t **data, size_t *len)
+{
+    uint64_t n;
+    if (!get_uvar(r, &n) || n > (uint64_t) (r->end - r->p)) return false;
+    *data = r->p;
+    *len = (size_t) n;
+    r->p += n;
+    return true;
+}
+
+/* Skips one value of type t; its bytes are [start, r->p). */
+static inline bool skip_value(struct reader *r, enum enc_type t)
+{
+    const uint8_t *data;
+    size_t len;
+    switch (t) {
+    case ENC_TRUE:
+    case ENC_FALSE:
+    case ENC_NULL: return true;
+    case ENC_S:
+    case ENC_N:
+    case ENC_B:
+    case ENC_M:
+    case ENC_L:
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS: return get_bytes(r, &data, &len);
+    }
+    return false;
+}
+
+static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth);
+
+static bool decode_scalar(const uint8_t *data, size_t len, enum enc_type t, struct value *out)
+{
+    struct number n;
+    char text[NUMBER_TEXT_MAX];
+    switch (t) {
+    case ENC_S: value_init_string(out, (const char *) data, len); return true;
+    case ENC_B: value_init_binary(out, data, len); return true;
+    case ENC_N:
+        if (!number_from_comparable(data, len, &n)) return false;
+        value_init_number_text(out, text, number_format(&n, text, sizeof text));
+        return true;
+    default: return false;
+    }
+}
+
+/* The members of a container whose body is r (exactly). */
+static bool decode_body(struct reader *r, enum enc_type t, struct value *out, int depth)
+{
+    uint64_t count;
+    if (!get_uvar(r, &count) || count > (uint64_t) (r->end - r->p)) return false;
+    if (t == ENC_M) {
+        value_init_map(out);
+        for (uint64_t i = 0; i < count; i++) {
+            const uint8_t *name;
+            size_t name_len;
+            struct value v;
+            if (!get_bytes(r, &name, &name_len) || r->p >= r->end) return false;
+            enum enc_type vt = *r->p++;
+            if (!decode_value(r, vt, &v, depth + 1)) return false;
+            value_map_append(out, (const char *) name, name_len, &v);
+        }
+        return r->p == r->end;
+    }
+    value_init_list(out, t == ENC_L    ? VALUE_L
+                         : t == ENC_SS ? VALUE_SS
+                         : t == ENC_NS ? VALUE_NS
+                                       : VALUE_BS);
+    for (uint64_t i = 0; i < count; i++) {
+        struct value v;
+        enum enc_type vt;
+        if (t == ENC_L) {
+            if (r->p >= r->end) return false;
+            vt = *r->p++;
+        } else {
+            vt = t == ENC_SS ? ENC_S : t == ENC_NS ? ENC_N : ENC_B;
+        }
+        if (!decode_value(r, vt, &v, depth + 1)) return false;
+        value_list_append(out, &v);
+    }
+    /* Writers assert set order (value.h): a damaged set must not reach them. */
+    if (t != ENC_L && !value_set_is_sorted(out)) return false;
+    return r->p == r->end;
+}
+
+/* Values nest no deeper than DynamoDB's 32 levels; a bound keeps damage from recursing far. */
+#define DECODE_MAX_DEPTH 64
+
+static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth)
+{
+    const uint8_t *data;
+    size_t len;
+    value_init_null(out);
+    if (depth > DECODE_MAX_DEPTH) return false;
+    switch (t) {
+    case ENC_TRUE: value_init_bool(out, true); return true;
+    case ENC_FALSE: value_init_bool(out, false); return true;
+    case ENC_NULL: return true;
+    case ENC_S:
+    case ENC_N:
+    case ENC_B:
+        if (!get_bytes(r, &data, &len)) return false;
+        return decode_scalar(data, len, t, out);
+    case ENC_M:
+    case ENC_L:
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS: {
+        if (!get_bytes(r, &data, &len)) return false;
+        struct reader body = {data, data + len};
+        if (decode_body(&body, t, out, depth)) return true;
+        value_clear(out);
+        return false;
+    }
+    }
+    return false;
+}
+
+void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
+                     const struct name_dict *dict)
+{
+    struct reader r = {data, (const uint8_t *) data + len};
+    c->dict = dict;
+    c->left = 0;
+    c->bad = !get_uvar(&r, &c->left);
+    c->p = r.p;
+    c->end = r.end;
+}
+
+bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
+{
+    struct reader r = {c->p, c->end};
+    uint64_t name;
+    if (c->bad || c->left == 0) return false;
+    c->bad = true;
+    if (!get_uvar(&r, &name)) return false;
+    if (name & 1) {
+        uint64_t len = name >> 1;
+        if (len > (uint64_t) (r.end - r.p)) return false;
+        out->name = (const char *) r.p;
+        out->name_len = (size_t) len;
+        r.p += len;
+    } else {
+        if (!c->dict || (name >> 1) >= name_dict_count(c->dict)) return false;
+        out->name = name_dict_name(c->dict, (uint32_t) (name >> 1), &out->name_len);
+    }
+    if (r.p >= r.end) return false;
+    out->type = *r.p++;
+    out->value = r.p;
+    if (!skip_value(&r, out->type)) return false;
+    out->value_len = (size_t) (r.p - out->value);
+    c->p = r.p;
+    c->left--;
+    c->bad = false;
+    return true;
+}
+
+size_t item_encoded_length(const void *data, size_t max, const struct name_dict *dict)
+{
+    struct enc_cursor c;
+    struct enc_attr a;
+
+    enc_cursor_init(&c, data, max, dict);
+    while (enc_cursor_next(&c, &a))
+        ;
+    return c.bad ? 0 : (size_t) (c.p - (const uint8_t *) data);
+}
+
+bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
+{
+    struct reader r = {p, p + len};
+    if (decode_value(&r, type, out, 0) && r.p == r.end) return true;
+    value_clear(out);
+    return false;
+}
+
+bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
+{
+    struct enc_cursor c;
+    struct enc_attr a;
+
+    value_init_map(out);
+    enc_cursor_init(&c, data, len, dict);
+    if (c.left > len) c.bad = true;
+    while (enc_cursor_next(&c, &a)) {
+        struct value v;
+        if (!enc_value_decode(a.type, a.value, a.value_len, &v)) {
+            c.bad = true;
+            break;
+        }
+        value_map_append(out, a.name, a.name_len, &v);
+    }
+    if (!c.bad && c.p == c.end) return true;
+    value_clear(out);
+    return false;
+}
+
+/* ---- reading in place ---- */
+
+bool enc_value_bytes(const struct enc_value *v, const uint8_t **data, size_t *len)
+{
+    struct reader r = {v->p, v->p + v->len};
+    if (v->type != ENC_S && v->type != ENC_N && v->type != ENC_B) return false;
+    return get_bytes(&r, data, len) && r.p == r.end;
+}
+
+/*
+ * The answer writers' number: the comparable bytes straight to
+ * number_format's text (plain notation; value = 0.d1..dn * 10^e), checked as
+ * number_from_comparable checks them but without a struct number between:
+ * half the instructions of the two steps, on every number of every answer
+ * (bench/README.md, "Memory per item": the compact encoding). test_item_encoding compares
+ * both on its table of numbers.
+ */
+size_t enc_number_text(const uint8_t *data, size_t len, char *buf)
+{
+    char digits[DDB_NUMBER_MAX_DIGITS];
+    size_t count = 0, end = len, k = 0;
+    uint8_t flip;
+    int e;
+
+    if (len == 1 && data[0] == CLASS_ZERO) {
+        buf[0] = '0';
+        buf[1] = '\0';
+        return 1;
+    }
+    if (len < 3 || (data[0] != CLASS_NEGATIVE && data[0] != CLASS_POSITIVE)) return 0;
+    flip = data[0] == CLASS_NEGATIVE ? 0xFF : 0x00;
+    if (flip) {
+        if (len < 4 || data[len - 1] != 0xFF) return 0;
+        end = len - 1;
+    }
+    e = (data[1] ^ flip) - EXP_BIAS;
+    for (size_t i = 2; i < end; i++) {
+        uint8_t b = data[i] ^ flip, hi = b >> 4, lo = b & 0x0F;
+        if (hi < 1 || hi > 10 || lo > 10 || count + 2 > DDB_NUMBER_MAX_DIGITS + 1) return 0;
+        digits[count++] = (char) ('0' + hi - 1);
+        if (lo == 0) {
+            if (i + 1 != end) return 0;
+            break;
+        }
+        if (count == DDB_NUMBER_MAX_DIGITS) return 0;
+        digits[count++] = (char) ('0' + lo - 1);
+    }
+    if (digits[0] == '0' || digits[count - 1] == '0') return 0;
+
+    if (flip) buf[k++] = '-';
+    if (e <= 0) {
+        buf[k++] = '0';
+        buf[k++] = '.';
+        memset(buf + k, '0', (size_t) -e);
+        k += (size_t) -e;
+        memcpy(buf + k, digits, count);
+        k += count;
+    } else if ((size_t) e >= count) {
+        memcpy(buf + k, digits, count);
+        k += count;
+        memset(buf + k, '0', (size_t) e - count);
+        k += (size_t) e - count;
+    } else {
+        memcpy(buf + k, digits, (size_t) e);
+        k += (size_t) e;
+        buf[k++] = '.';
+        memcpy(buf + k, digits + e, count - (size_t) e);
+        k += count - (size_t) e;
+    }
+    buf[k] = '\0';
+    return k;
+}
+
+bool enc_members_init(struct enc_members *m, const struct enc_value *v)
+{
+    struct reader r = {v->p, v->p + v->len};
+    const uint8_t *body;
+    size_t body_len;
+
+    memset(m, 0, sizeof *m);
+    m->bad = true;
+    if (v->type != ENC_M && v->type != ENC_L && v->type != ENC_SS && v->type != ENC_NS &&
+        v->type != ENC_BS)
+        return false;
+    if (!get_bytes(&r, &body, &body_len) || r.p != r.end) return false;
+    r = (struct reader){body, body + body_len};
+    if (!get_uvar(&r, &m->left)) return false;
+    m->p = r.p;
+    m->end = r.end;
+    m->container = v->type;
+    m->bad = false;
+    return true;
+}
+
+bool enc_members_next(struct enc_members *m, const char **name, size_t *name_len,
+                      struct enc_value *out)
+{
+    struct reader r = {m->p, m->end};
+    const uint8_t *n;
+
+    if (m->bad || m->left == 0) {
+        if (!m->bad && m->p != m->end) m->bad = true; /* bytes after the last member */
+        return false;
+    }
+    m->bad = true;
+    if (m->container == ENC_M) {
+        if (!get_bytes(&r, &n, name_len)) return false;
+        *name = (const char *) n;
+    }
+    if (m->container == ENC_M || m->container == ENC_L) {
+        if (r.p >= r.end) return false;
+        out->type = *r.p++;
+    } else {
+        out->type = m->container == ENC_SS ? ENC_S : m->container == ENC_NS ? ENC_N : ENC_B;
+    }
+    out->p = r.p;
+    if (!skip_value(&r, out->type)) return false;
+    out->len = (size_t) (r.p - out->p);
+    m->p = r.p;
+    m->left--;
+    m->bad = false;
+    return true;
+}
+
+/* ---- decoding into an arena ---- */
+
+struct decode_block {
+    struct decode_block *older;
+    size_t size; /* bytes after the header */
+    _Alignas(8) char data[];
+};
+
+#define ARENA_FIRST_BLOCK 4096
+
+void decode_arena_init(struct decode_arena *a)
+{
+    memset(a, 0, sizeof *a);
+}
+
+void decode_arena_clear(struct decode_arena *a)
+{
+    while (a->blocks) {
+        struct decode_block *older = a->blocks->older;
+        free(a->blocks);
+        a->blocks = older;
+    }
+    decode_arena_init(a);
+}
+
+void decode_arena_reset(struct decode_arena *a)
+{
+    struct decode_block *newest = a->blocks;
+    if (!newest) return;
+    /* The newest block is the largest: keep it, so the next request of this
+     * size decodes without a malloc. */
+    while (newest->older) {
+        struct decode_block *older = newest->older->older;
+        free(newest->older);
+        newest->older = older;
+    }
+    a->next = newest->data;
+    a->end = newest->data + newest->size;
+}
+
+/* size bytes, 8-byte aligned, from a. */
+static void *arena_alloc(struct decode_arena *a, size_t size)
+{
+    if (size == 0) return NULL; /* an empty map: a fresh arena has no block to point into */
+    size = (size + 7) & ~(size_t) 7;
+    if ((size_t) (a->end - a->next) < size) {
+        size_t want = a->blocks ? a->blocks->size * 2 : ARENA_FIRST_BLOCK;
+        while (want < size)
+            want *= 2;
+        struct decode_block *b = xmalloc(sizeof *b + want);
+        b->older = a->blocks;
+        b->size = want;
+        a->blocks = b;
+        a->next = b->data;
+        a->end = b->data + want;
+    }
+    void *out = a->next;
+    a->next += size;
+    return out;
+}
+
+static char *arena_bytes(struct decode_arena *a, const void *data, size_t len)
+{
+    char *out = arena_alloc(a, len + 1);
+    if (len) memcpy(out, data, len);
+    out[len] = '\0';
+    return out;
+}
+
+static bool arena_value(struct decode_arena *a, struct reader *r, enum enc_type t,
+                        struct value *out, int depth);
+
+/* The members of a container whose body is r (exactly), into a. */
+static bool arena_body(struct decode_arena *a, struct reader *r, enum enc_type t, struct value *out,
+                       int depth)
+{
+    uint64_t count;
+    if (!get_uvar(r, &count) || count > (uint64_t) (r->end - r->p)) return false;
+    if (t == ENC_M) {
+        value_frozen_map_init(out, arena_alloc(a, value_frozen_map_bytes(count)), count);
+        for (uint64_t i = 0; i < count; i++) {
+            struct attr *at = &out->u.map.attrs[i];
+            const uint8_t *name;
+            if (!get_bytes(r, &name, &at->name_len) || r->p >= r->end) return false;
+            at->name = arena_bytes(a, name, at->name_len);
+            enum enc_type vt = *r->p++;
+            if (!arena_value(a, r, vt, &at->value, depth + 1)) return false;
+        }
+        value_frozen_map_seal(out);
+        return r->p == r->end;
+    }
+    out->type = t == ENC_L ? VALUE_L : t == ENC_SS ? VALUE_SS : t == ENC_NS ? VALUE_NS : VALUE_BS;
+    out->u.list.count = count;
+    out->u.list.elems = count ? arena_alloc(a, count * sizeof(struct value)) : NULL;
+    for (uint64_t i = 0; i < count; i++) {
+        enum enc_type vt;
+        if (t == ENC_L) {
+            if (r->p >= r->end) return false;
+            vt = *r->p++;
+        } else {
+            vt = t == ENC_SS ? ENC_S : t == ENC_NS ? ENC_N : ENC_B;
+        }
+        if (!arena_value(a, r, vt, &out->u.list.elems[i], depth + 1)) return false;
+    }
+    if (t != ENC_L && !value_set_is_sorted(out)) return false;
+    return r->p == r->end;
+}
+
+static bool arena_value(struct decode_arena *a, struct reader *r, enum enc_type t,
+                        struct value *out, int depth)
+{
+    const uint8_t *data;
+    size_t len;
+    char *text;
+
+    out->type = VALUE_NULL;
+    if (depth > DECODE_MAX_DEPTH) return false;
+    switch (t) {
+    case ENC_TRUE:
+    case ENC_FALSE:
+        out->type = VALUE_BOOL;
+        out->u.boolean = t == ENC_TRUE;
+        return true;
+    case ENC_NULL: return true;
+    case ENC_S:
+    case ENC_B:
+        if (!get_bytes(r, &data, &len)) return false;
+        out->type = t == ENC_S ? VALUE_S : VALUE_B;
+        out->u.str.data = arena_bytes(a, data, len);
+        out->u.str.len = len;
+        return true;
+    case ENC_N:
+        if (!get_bytes(r, &data, &len)) return false;
+        text = arena_alloc(a, NUMBER_TEXT_MAX);
+        if (!(out->u.str.len = enc_number_text(data, len, text))) return false;
+        /* Give back what the text did not use: it is the newest allocation. */
+        a->next = text + ((out->u.str.len + 1 + 7) & ~(size_t) 7);
+        out->type = VALUE_N;
+        out->u.str.data = text;
+        return true;
+    case ENC_M:
+    case ENC_L:
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS: {
+        if (!get_bytes(r, &data, &len)) return false;
+        struct reader body = {data, data + len};
+        if (arena_body(a, &body, t, out, depth)) return true;
+        out->type = VALUE_NULL;
+        return false;
+    }
+    }
+    return false;
+}
+
+bool item_decode_in(struct decode_arena *a, const void *data, size_t len,
+                    const struct name_dict *dict, struct value *out)
+{
+    struct enc_cursor c;
+    struct enc_attr at;
+    size_t i = 0;
+
+    enc_cursor_init(&c, data, len, dict);
+    if (c.bad || c.left > len) goto bad;
+    value_frozen_map_init(out, arena_alloc(a, value_frozen_map_bytes(c.left)), c.left);
+    while (enc_cursor_next(&c, &at)) {
+        struct attr *d = &out->u.map.attrs[i++];
+        struct reader r = {at.value, at.value + at.value_len};
+        /* An interned name is the dictionary's NUL-terminated copy; inline ones are copied. */
+        d->name = at.name >= (const char *) data && at.name < (const char *) data + len
+                      ? arena_bytes(a, at.name, at.name_len)
+                      : (char *) at.name;
+        d->name_len = at.name_len;
+        if (!arena_value(a, &r, at.type, &d->value, 0) || r.p != r.end) goto bad;
+    }
+    if (c.bad || c.p != c.end) goto bad;
+    value_frozen_map_seal(out);
+    return true;
+bad:
+    out->type = VALUE_NULL;
+    return false;
+}

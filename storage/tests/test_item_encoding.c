@@ -1,0 +1,420 @@
+/*
+ * test_item_encoding.c - unit tests for storage/model/item_encoding.c and name_dict.c.
+ *
+ * Numbers: a table of valid numbers in ascending order, whose comparable
+ * forms must sort the same way under memcmp (shorter prefix first) and come
+ * back as the same number. Items: every attribute type, round-tripped with
+ * and without a name dictionary; every truncation of an encoding must be
+ * refused, not read past its end.
+ */
+#include "storage/model/item_encoding.h"
+#include "storage/tests/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct number must_parse(const char *text)
+{
+    struct ddb_error err = {0};
+    struct number n;
+    if (number_parse(text, strlen(text), &n, &err) != 0) {
+        fprintf(stderr, "bad number %s\n", text);
+        abort();
+    }
+    return n;
+}
+
+/* memcmp order with the shorter of two equal prefixes first. */
+static int bytes_compare(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    if (c) return c;
+    return an < bn ? -1 : an > bn ? 1 : 0;
+}
+
+static const char *const ascending[] = {
+    "-9.9999999999999999999999999999999999999E+125",
+    "-12345678901234567890123456789012345678",
+    "-1e20",
+    "-123.45",
+    "-123.4",
+    "-12",
+    "-10",
+    "-9.5",
+    "-1.05",
+    "-1",
+    "-0.15",
+    "-0.123",
+    "-0.12",
+    "-0.1",
+    "-1e-130",
+    "0",
+    "1e-130",
+    "0.1",
+    "0.105",
+    "0.12",
+    "0.123",
+    "1",
+    "1.05",
+    "9.5",
+    "10",
+    "12",
+    "123.4",
+    "123.45",
+    "1700000000123",
+    "1e20",
+    "12345678901234567890123456789012345678",
+    "9.9999999999999999999999999999999999999E+125",
+};
+
+static void test_number_order_and_round_trip(void)
+{
+    size_t count = sizeof ascending / sizeof *ascending;
+    uint8_t bytes[sizeof ascending / sizeof *ascending][NUMBER_COMPARABLE_MAX];
+    size_t lens[sizeof ascending / sizeof *ascending];
+
+    for (size_t i = 0; i < count; i++) {
+        struct number n = must_parse(ascending[i]), back;
+        lens[i] = number_to_comparable(&n, bytes[i]);
+        CHECK(lens[i] <= NUMBER_COMPARABLE_MAX);
+        CHECK(number_from_comparable(bytes[i], lens[i], &back));
+        CHECK_INT_EQ(number_compare(&n, &back), 0);
+        CHECK(memcmp(&n, &back, sizeof n) == 0);
+        /* The answer writers' direct path gives number_format's text. */
+        char want[NUMBER_TEXT_MAX], got[NUMBER_TEXT_MAX];
+        size_t want_len = number_format(&n, want, sizeof want);
+        CHECK_INT_EQ(enc_number_text(bytes[i], lens[i], got), want_len);
+        CHECK_STR_EQ(got, want);
+    }
+    for (size_t i = 0; i < count; i++) {
+        for (size_t j = 0; j < count; j++) {
+            int want = i < j ? -1 : i > j ? 1 : 0;
+            int got = bytes_compare(bytes[i], lens[i], bytes[j], lens[j]);
+            got = got < 0 ? -1 : got > 0 ? 1 : 0;
+            if (got != want) fprintf(stderr, "%s vs %s\n", ascending[i], ascending[j]);
+            CHECK_INT_EQ(got, want);
+        }
+    }
+    /* Equal numbers written differently have equal bytes. */
+    struct number a = must_parse("1.50"), b = must_parse("15e-1");
+    uint8_t ab[NUMBER_COMPARABLE_MAX], bb[NUMBER_COMPARABLE_MAX];
+    size_t al = number_to_comparable(&a, ab), bl = number_to_comparable(&b, bb);
+    CHECK(al == bl && memcmp(ab, bb, al) == 0);
+}
+
+static void test_number_rejects_damage(void)
+{
+    struct number n;
+    static const uint8_t bad[][4] = {
+        {3, 0x81, 0x20, 0}, /* unknown class */
+        {2, 0x81, 0x10, 0}, /* leading zero digit */
+        {2, 0x81, 0x21, 0}, /* trailing zero digit */
+        {2, 0x81, 0xB0, 0}, /* digit nibble 11 */
+        {2, 0x81, 0x02, 0}, /* no first digit */
+        {0, 0x7E, 0xDF, 0}, /* negative without terminator */
+    };
+    static const size_t lens[] = {3, 3, 3, 3, 3, 3};
+    char text[NUMBER_TEXT_MAX];
+    for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+        CHECK(!number_from_comparable(bad[i], lens[i], &n));
+        CHECK_INT_EQ(enc_number_text(bad[i], lens[i], text), 0);
+    }
+    uint8_t pad_mid[] = {2, 0x81, 0x20, 0x23};
+    CHECK(!number_from_comparable(pad_mid, sizeof pad_mid, &n));
+    CHECK_INT_EQ(enc_number_text(pad_mid, sizeof pad_mid, text), 0);
+    uint8_t zero[] = {1};
+    CHECK(number_from_comparable(zero, 1, &n) && n.digit_count == 0);
+}
+
+static void set_str(struct value *m, const char *name, enum value_type t, const char *text)
+{
+    struct value v;
+    if (t == VALUE_N)
+        value_init_number_text(&v, text, strlen(text));
+    else if (t == VALUE_B)
+        value_init_binary(&v, text, strlen(text));
+    else
+        value_init_string(&v, text, strlen(text));
+    value_map_set(m, name, strlen(name), &v);
+}
+
+/* An item with every type, nested containers, a NUL in a name and a string. */
+static void sample_item(struct value *m)
+{
+    struct value v, e, inner;
+    value_init_map(m);
+    set_str(m, "pk", VALUE_S, "user#1");
+    set_str(m, "sk", VALUE_N, "-12.5");
+    set_str(m, "bin", VALUE_B, "\x01\x02");
+    value_init_bool(&v, true);
+    value_map_set(m, "t", 1, &v);
+    value_init_bool(&v, false);
+    value_map_set(m, "f", 1, &v);
+    value_init_null(&v);
+    value_map_set(m, "nul\0l", 5, &v);
+    value_init_string(&v, "a\0b", 3);
+    value_map_set(m, "zero", 4, &v);
+
+    value_init_map(&inner);
+    set_str(&inner, "x", VALUE_N, "0");
+    value_init_list(&e, VALUE_L);
+    value_init_string(&v, "in list", 7);
+    value_list_append(&e, &v);
+    value_init_null(&v);
+    value_list_append(&e, &v);
+    value_map_set(&inner, "l", 1, &e);
+    value_map_set(m, "map", 3, &inner);
+
+    value_init_list(&e, VALUE_NS);
+    for (const char *const *n = (const char *const[]){"3", "-1", "10.5", NULL}; *n; n++) {
+        value_init_number_text(&v, *n, strlen(*n));
+        value_list_append(&e, &v);
+    }
+    CHECK(value_set_sort(&e));
+    value_map_set(m, "ns", 2, &e);
+    value_init_list(&e, VALUE_SS);
+    for (const char *const *s = (const char *const[]){"b", "a", NULL}; *s; s++) {
+        value_init_string(&v, *s, 1);
+        value_list_append(&e, &v);
+    }
+    CHECK(value_set_sort(&e));
+    value_map_set(m, "ss", 2, &e);
+    value_init_list(&e, VALUE_BS);
+    value_init_binary(&v, "\xff", 1);
+    value_list_append(&e, &v);
+    value_map_set(m, "bs", 2, &e);
+    value_init_list(&e, VALUE_L);
+    value_map_set(m, "empty", 5, &e);
+}
+
+/* Round trip of the sample through the encoding (with dict, or inline names). */
+static void round_trip(struct name_dict *dict)
+{
+    struct value item, back;
+    struct text_buf b = {0};
+
+    sample_item(&item);
+    item_encode(&b, &item, dict);
+    CHECK(item_decode(b.data, b.len, dict, &back));
+    CHECK(value_equal(&item, &back));
+    /* The same into an arena: equal, and findable by name in its maps. */
+    struct decode_arena arena;
+    struct value in_arena;
+    decode_arena_init(&arena);
+    for (int pass = 0; pass < 3; pass++) { /* reset reuses the arena's block */
+        CHECK(item_decode_in(&arena, b.data, b.len, dict, &in_arena));
+        CHECK(value_equal(&item, &in_arena));
+        CHECK(value_map_get(&in_arena, "map", 3) != NULL);
+        decode_arena_reset(&arena);
+    }
+    for (size_t len = 0; len < b.len; len++) {
+        CHECK(!item_decode_in(&arena, b.data, len, dict, &in_arena));
+        CHECK(in_arena.type == VALUE_NULL);
+        decode_arena_reset(&arena);
+    }
+    decode_arena_clear(&arena);
+    /* The order of attributes is kept, not only the set of them. */
+    for (size_t i = 0; i < item.u.map.count && i < back.u.map.count; i++)
+        CHECK(item.u.map.attrs[i].name_len == back.u.map.attrs[i].name_len &&
+              memcmp(item.u.map.attrs[i].name, back.u.map.attrs[i].name,
+                     item.u.map.attrs[i].name_len) == 0);
+    value_clear(&back);
+
+    /* Every truncation, and one byte more, is refused without a read past the end. */
+    for (size_t len = 0; len < b.len; len++) {
+        char *copy = malloc(len ? len : 1);
+        memcpy(copy, b.data, len);
+        CHECK(!item_decode(copy, len, dict, &back));
+        CHECK(back.type == VALUE_NULL);
+        free(copy);
+    }
+    /* Self-delimiting: its length is found from the bytes, whatever follows. */
+    CHECK_INT_EQ(item_encoded_length(b.data, b.len, dict), b.len);
+    text_buf_add(&b, "\x06", 1);
+    CHECK_INT_EQ(item_encoded_length(b.data, b.len, dict), b.len - 1);
+    CHECK_INT_EQ(item_encoded_length(b.data, b.len - 2, dict), 0);
+    CHECK(!item_decode(b.data, b.len, dict, &back));
+
+    value_clear(&item);
+    text_buf_clear(&b);
+}
+
+static void test_item_round_trip(void)
+{
+    struct name_dict *dict = name_dict_new();
+    round_trip(NULL);
+    round_trip(dict);
+    round_trip(dict); /* the names are known now: ids only */
+    CHECK_INT_EQ(name_dict_count(dict), 12);
+    name_dict_unref(dict);
+}
+
+/* An empty item into a fresh arena (nothing to allocate: fuzz_item_codec's first find). */
+static void test_arena_empty_item(void)
+{
+    struct value empty, back;
+    struct text_buf b = {0};
+    struct decode_arena arena;
+
+    value_init_map(&empty);
+    item_encode(&b, &empty, NULL);
+    decode_arena_init(&arena);
+    CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
+    CHECK(back.type == VALUE_M && back.u.map.count == 0);
+    decode_arena_clear(&arena);
+    text_buf_clear(&b);
+}
+
+static void test_interned_names_are_smaller(void)
+{
+    struct name_dict *dict = name_dict_new();
+    struct value item;
+    struct text_buf inline_form = {0}, interned = {0};
+
+    sample_item(&item);
+    item_encode(&inline_form, &item, NULL);
+    item_encode(&interned, &item, dict);
+    CHECK(interned.len < inline_form.len);
+    /* An id stays readable while an item holds a reference, after the table's is gone. */
+    struct name_dict *held = name_dict_ref(dict);
+    name_dict_unref(dict);
+    struct value back;
+    CHECK(item_decode(interned.data, interned.len, held, &back));
+    CHECK(value_equal(&item, &back));
+    value_clear(&back);
+    /* An id the dictionary does not have is damage. */
+    CHECK(!item_decode(interned.data, interned.len, NULL, &back));
+    name_dict_unref(held);
+    value_clear(&item);
+    text_buf_clear(&inline_form);
+    text_buf_clear(&interned);
+}
+
+static void test_dict_ids_and_limit(void)
+{
+    struct name_dict *d = name_dict_new();
+    uint32_t a, b, again, found;
+    size_t len;
+    char name[16];
+
+    CHECK(name_dict_intern(d, "alpha", 5, &a));
+    CHECK(name_dict_intern(d, "beta", 4, &b));
+    CHECK(name_dict_intern(d, "alpha", 5, &again));
+    CHECK(a != b && a == again);
+    CHECK(name_dict_find(d, "beta", 4, &found) && found == b);
+    CHECK(!name_dict_find(d, "gamma", 5, &found));
+    CHECK(memcmp(name_dict_name(d, b, &len), "beta", 4) == 0 && len == 4);
+    /* Past NAME_DICT_MAX_NAMES interning refuses; the encoder then writes names inline. */
+    for (unsigned i = 2; i < NAME_DICT_MAX_NAMES; i++) {
+        int n = snprintf(name, sizeof name, "n%u", i);
+        CHECK(name_dict_intern(d, name, (size_t) n, &found));
+    }
+    CHECK_INT_EQ(name_dict_count(d), NAME_DICT_MAX_NAMES);
+    CHECK(!name_dict_intern(d, "one more", 8, &found));
+    CHECK(name_dict_intern(d, "alpha", 5, &found) && found == a);
+
+    struct value item, back;
+    struct text_buf buf = {0};
+    value_init_map(&item);
+    set_str(&item, "one more", VALUE_S, "v");
+    set_str(&item, "alpha", VALUE_S, "w");
+    item_encode(&buf, &item, d);
+    CHECK(item_decode(buf.data, buf.len, d, &back));
+    CHECK(value_equal(&item, &back));
+    value_clear(&back);
+    value_clear(&item);
+    text_buf_clear(&buf);
+    name_dict_unref(d);
+}
+
+/* A map large enough to carry value_map_find's index, and more than a
+ * first arena block of data: found by name after decoding into an arena. */
+static void test_arena_large_map(void)
+{
+    struct value item, inner, v, back;
+    struct text_buf b = {0};
+    struct decode_arena arena;
+    char name[16];
+
+    value_init_map(&item);
+    value_init_map(&inner);
+    for (int i = 0; i < 40; i++) {
+        int n = snprintf(name, sizeof name, "k%d", i);
+        value_init_number_text(&v, name + 1, strlen(name + 1));
+        value_map_set(&inner, name, (size_t) n, &v);
+        char big[300];
+        memset(big, 'a' + i % 26, sizeof big);
+        value_init_string(&v, big, sizeof big);
+        value_map_set(&item, name, (size_t) n, &v);
+    }
+    value_map_set(&item, "inner", 5, &inner);
+    /* A list whose body needs a 3-byte length (over 16 KB) inside a map. */
+    struct value list, wrap;
+    value_init_list(&list, VALUE_L);
+    for (int i = 0; i < 200; i++) {
+        char text[100];
+        memset(text, 'x', sizeof text);
+        value_init_string(&v, text, sizeof text);
+        value_list_append(&list, &v);
+    }
+    value_init_map(&wrap);
+    value_map_set(&wrap, "list", 4, &list);
+    value_map_set(&item, "wrap", 4, &wrap);
+    item_encode(&b, &item, NULL);
+    CHECK(item_decode(b.data, b.len, NULL, &v));
+    CHECK(value_equal(&item, &v));
+    value_clear(&v);
+    decode_arena_init(&arena);
+    CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
+    CHECK(value_equal(&item, &back));
+    const struct value *in = value_map_get(&back, "inner", 5);
+    CHECK(in && in->type == VALUE_M);
+    const struct value *k33 = in ? value_map_get(in, "k33", 3) : NULL;
+    CHECK(k33 && k33->type == VALUE_N && k33->u.str.len == 2 &&
+          memcmp(k33->u.str.data, "33", 2) == 0);
+    CHECK(value_map_get(&back, "k39", 3) != NULL);
+    CHECK(value_map_get(&back, "k40", 3) == NULL);
+    decode_arena_clear(&arena);
+    value_clear(&item);
+    text_buf_clear(&b);
+}
+
+static void test_cursor_skips_values(void)
+{
+    struct name_dict *dict = name_dict_new();
+    struct value item, one;
+    struct text_buf b = {0};
+    struct enc_cursor c;
+    struct enc_attr a;
+    size_t seen = 0;
+
+    sample_item(&item);
+    item_encode(&b, &item, dict);
+    enc_cursor_init(&c, b.data, b.len, dict);
+    while (enc_cursor_next(&c, &a)) {
+        const struct value *want = value_map_get(&item, a.name, a.name_len);
+        CHECK(want != NULL);
+        CHECK(enc_value_decode(a.type, a.value, a.value_len, &one));
+        CHECK(want && value_equal(want, &one));
+        value_clear(&one);
+        seen++;
+    }
+    CHECK(!c.bad);
+    CHECK_INT_EQ(seen, item.u.map.count);
+    value_clear(&item);
+    text_buf_clear(&b);
+    name_dict_unref(dict);
+}
+
+int main(void)
+{
+    RUN(test_number_order_and_round_trip);
+    RUN(test_number_rejects_damage);
+    RUN(test_item_round_trip);
+    RUN(test_interned_names_are_smaller);
+    RUN(test_dict_ids_and_limit);
+    RUN(test_cursor_skips_values);
+    RUN(test_arena_large_map);
+    RUN(test_arena_empty_item);
+    return check_report();
+}
