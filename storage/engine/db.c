@@ -7,6 +7,7 @@
 #include "storage/base/lock_check.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/snapshots_disk.h"
 #include "storage/jobs/backup_record.h"
 #include "storage/jobs/snapshot_record.h"
 #include "storage/persist/journal.h"
@@ -48,6 +49,7 @@ void db_free(struct db *db)
      * meets the same contracts as every other change. The tables are only
      * unloaded, not deleted: nothing of the teardown is recorded. */
     bulk_jobs_stop(&db->bulk); /* their workers take the lock to finish */
+    snapshot_disk_stop(db);    /* writes the snapshots still queued; takes the lock */
     db_write_lock(db);
     now_ms = db_now_ms(db);
     db_forget_held(db, NULL);

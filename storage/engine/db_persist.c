@@ -22,6 +22,7 @@
 #include "storage/base/lock_check.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
+#include "storage/engine/snapshots_disk.h"
 #include "storage/jobs/backup_record.h"
 #include "storage/model/codec.h"
 #include "storage/persist/journal.h"
@@ -625,6 +626,7 @@ struct db *db_open_dir(const char *dir, char **why)
     for (size_t i = 0; rc == 0 && i < journal_file_count(db->journal); i++)
         rc = load_file(db, journal_file_at(db->journal, i), why);
     if (rc == 0) stream_registry_restored(db->streams);
+    if (rc == 0) rc = snapshot_disk_load(db, why);
     if (db->backups.count)
         qsort(db->backups.backups, db->backups.count, sizeof *db->backups.backups, compare_backups);
     persist_sort_bulk(db);
@@ -633,5 +635,6 @@ struct db *db_open_dir(const char *dir, char **why)
         db_free(db);
         return NULL;
     }
+    snapshot_disk_start(db);
     return db;
 }

@@ -21,6 +21,7 @@
 #include "storage/base/text.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_snapshots.h"
+#include "storage/engine/snapshots_disk.h"
 #include "storage/jobs/snapshot_record.h"
 #include "storage/stream/stream.h"
 
@@ -112,6 +113,13 @@ static void describe(const struct snapshot *s, struct snapshot_info *out)
     }
 }
 
+/* Whether a described snapshot is in ddbemu.db yet (--db-path). */
+static void describe_disk(struct db *db, struct snapshot_info *out)
+{
+    out->kept_on_disk = db->snapshot_disk != NULL;
+    out->on_disk = out->kept_on_disk && !snapshot_disk_pending(db, out->name);
+}
+
 static struct snapshot_store *store(struct db *db)
 {
     assert_lock_exclusive();
@@ -155,11 +163,18 @@ int db_snapshot_save(struct db *db, const char *name, const char *namespace_id,
     s = take_snapshot(db, name, namespace_id);
     st->snapshots = xrealloc(st->snapshots, sizeof *st->snapshots * (st->count + 1));
     st->snapshots[st->count++] = s;
+    snapshot_disk_save(db, name, namespace_id, s->created_ms);
     describe(s, out);
+    describe_disk(db, out);
     rc = 0;
 out:
     db_unlock(db);
     return rc;
+}
+
+void db_snapshots_sync(struct db *db)
+{
+    snapshot_disk_sync(db);
 }
 
 void db_snapshot_list(struct db *db, struct snapshot_info **out, size_t *count)
@@ -169,8 +184,10 @@ void db_snapshot_list(struct db *db, struct snapshot_info **out, size_t *count)
     db_write_lock(db);
     st = store(db);
     *out = xcalloc(st->count ? st->count : 1, sizeof **out);
-    for (size_t i = 0; i < st->count; i++)
+    for (size_t i = 0; i < st->count; i++) {
         describe(st->snapshots[i], &(*out)[i]);
+        describe_disk(db, &(*out)[i]);
+    }
     *count = st->count;
     db_unlock(db);
 }
@@ -187,6 +204,7 @@ int db_snapshot_delete(struct db *db, const char *name, struct ddb_error *err)
         not_found(err, name);
         goto out;
     }
+    snapshot_disk_delete(db, name);
     snapshot_free(st->snapshots[pos]);
     memmove(&st->snapshots[pos], &st->snapshots[pos + 1],
             sizeof *st->snapshots * (st->count - pos - 1));
@@ -376,4 +394,10 @@ out:
     snapshot_free(live);
     db_unlock(db);
     return rc;
+}
+
+void snapshot_keep_table(const struct table *t, struct snap_table *st)
+{
+    assert_lock_exclusive();
+    save_table(t, st);
 }
