@@ -49,7 +49,6 @@ void db_free(struct db *db)
      * meets the same contracts as every other change. The tables are only
      * unloaded, not deleted: nothing of the teardown is recorded. */
     bulk_jobs_stop(&db->bulk); /* their workers take the lock to finish */
-    snapshot_disk_stop(db);    /* writes the snapshots still queued; takes the lock */
     db_write_lock(db);
     now_ms = db_now_ms(db);
     db_forget_held(db, NULL);
@@ -76,6 +75,8 @@ void db_free(struct db *db)
     bulk_jobs_forget(&db->bulk, NULL);
     backup_list_forget(&db->backups, NULL);
     free(db->backups.backups);
+    snapshot_disk_free(db->snapshot_disk); /* writes what is still queued first */
+    db->snapshot_disk = NULL;
     snapshot_store_free(db->snapshots);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);

@@ -207,6 +207,9 @@ void persist_bulk(struct db *db, const char *namespace_id, const struct bulk_des
 struct journal_file;
 int persist_load_bulk(struct db *db, struct journal_file *f, const char *namespace_id, char **why);
 void persist_sort_bulk(struct db *db);
+/* Opens the data directory and loads its namespace files (db_persist.c):
+ * db_open_dir (db_open.c) without the named snapshots. NULL with *why set. */
+struct db *persist_open_dir(const char *dir, char **why);
 /* Records a transaction's client token. */
 void persist_token(struct db *db, const struct client_token *ct);
 /* Records that a namespace was reset. */

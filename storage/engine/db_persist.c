@@ -22,7 +22,6 @@
 #include "storage/base/lock_check.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
-#include "storage/engine/snapshots_disk.h"
 #include "storage/jobs/backup_record.h"
 #include "storage/model/codec.h"
 #include "storage/persist/journal.h"
@@ -609,8 +608,9 @@ static int compare_backups(const void *a, const void *b)
     return strcmp(x->desc.arn, y->desc.arn);
 }
 
-/* See db.h; it takes the engine lock itself to load the files. */
-struct db *db_open_dir(const char *dir, char **why)
+/* db_open_dir's first step (db_open.c): the namespace files and ddbemu.db's
+ * values. It takes the engine lock itself to load the files. */
+struct db *persist_open_dir(const char *dir, char **why)
 {
     struct db *db = db_new();
     int rc = 0;
@@ -626,7 +626,6 @@ struct db *db_open_dir(const char *dir, char **why)
     for (size_t i = 0; rc == 0 && i < journal_file_count(db->journal); i++)
         rc = load_file(db, journal_file_at(db->journal, i), why);
     if (rc == 0) stream_registry_restored(db->streams);
-    if (rc == 0) rc = snapshot_disk_load(db, why);
     if (db->backups.count)
         qsort(db->backups.backups, db->backups.count, sizeof *db->backups.backups, compare_backups);
     persist_sort_bulk(db);
@@ -635,6 +634,5 @@ struct db *db_open_dir(const char *dir, char **why)
         db_free(db);
         return NULL;
     }
-    snapshot_disk_start(db);
     return db;
 }

@@ -193,7 +193,8 @@ enum stream_tag {
 };
 
 /* The stream's metadata (its shards, their trim points) as the journal
- * records it. Reads only s: the caller holds the lock, or owns s (a copy). */
+ * records it. Reads only s, which its caller may read (under the engine
+ * lock, or a copy of its own): needs no lock. */
 static void encode_stream(const struct stream *s, struct text_buf *b)
 {
     size_t m;
