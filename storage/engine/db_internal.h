@@ -64,15 +64,16 @@ struct db {
     size_t namespace_count;
     struct client_token *tokens; /* guarded by lock */
     size_t token_count;
-    struct stream_registry *streams;     /* every stream, open or readable for 24 h (stream.c) */
-    struct journal *journal;             /* --db-path: where changes are recorded; NULL in memory */
-    struct transfer_jobs transfers;      /* exports and imports, in start order */
-    struct backup_list backups;          /* in creation order */
-    struct bulk_jobs bulk;               /* bulk put items operations, in start order */
-    struct snapshot_store *snapshots;    /* named snapshots (snapshots.c); NULL until the first */
-    struct snapshot_disk *snapshot_disk; /* --db-path: their writer (snapshots_disk.c) */
-    bool delay_transient;                /* --delay-transient-statuses (db.h); set before serving */
-    bool aws_throughput;                 /* --throughput-model aws (db.h); set before serving */
+    struct stream_registry *streams;  /* every stream, open or readable for 24 h (stream.c) */
+    struct journal *journal;          /* --db-path: where changes are recorded; NULL in memory */
+    struct transfer_jobs transfers;   /* exports and imports, in start order */
+    struct backup_list backups;       /* in creation order */
+    struct bulk_jobs bulk;            /* bulk put items operations, in start order */
+    struct snapshot_store *snapshots; /* named snapshots (snapshots.c); NULL until the first */
+    bool delay_transient;             /* --delay-transient-statuses (db.h); set before serving */
+    bool aws_throughput;              /* --throughput-model aws (db.h); set before serving */
+    /* --db-path: the named snapshots' writer (snapshots_disk.c); NULL in memory. */
+    struct snapshot_disk *snapshot_disk;
     /* --consistency aws (db_consistency.h, consistency.c); guarded by lock. */
     struct consistency_settings consistency; /* engine-wide */
     bool consistency_any;                    /* on for some namespace: the hooks' one branch */
