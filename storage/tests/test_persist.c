@@ -1057,6 +1057,43 @@ out:
     free(dir);
 }
 
+/* A damaged snapshot row in ddbemu.db refuses the directory with a reason,
+ * as a damaged namespace file does: it is never dropped or repaired. */
+static void test_a_damaged_snapshot_is_refused(void)
+{
+    const char *damage[] = {
+        "UPDATE snapshot_items SET item = x'07ff01'",
+        "UPDATE snapshot_tables SET state = x'01'",
+        "UPDATE snapshots SET state = x'03ff'",
+        "UPDATE snapshot_tables SET pos = 5",
+    };
+
+    for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+        char *dir = temp_dir(), *why = NULL, *meta;
+        struct db *db = db_open_dir(dir, &why);
+        struct snapshot_info info;
+        struct ddb_error err = {0};
+
+        CHECK(db != NULL);
+        if (!db) return;
+        create_table(db, "snap");
+        put(db, "snap", "a", 1);
+        CHECK_INT_EQ(db_snapshot_save(db, "seed", scope.namespace_id, &info, &err), 0);
+        snapshot_info_clear(&info);
+        db_free(db);
+        meta = disk_meta_path(dir);
+        exec_sql(meta, damage[i]);
+        db = db_open_dir(dir, &why);
+        CHECK(db == NULL);
+        CHECK(why != NULL);
+        db_free(db);
+        free(why);
+        free(meta);
+        remove_dir(dir);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     RUN(test_values_round_trip);
@@ -1074,6 +1111,7 @@ int main(void)
     RUN(test_bulk_operations_survive_a_restart_after_an_upgrade);
     RUN(test_a_damaged_bulk_record_is_refused);
     RUN(test_snapshots_survive_a_restart_after_an_upgrade);
+    RUN(test_a_damaged_snapshot_is_refused);
     RUN(test_recovery_without_kept_history_starts_at_load);
     RUN(test_newer_and_foreign_files_are_refused);
     RUN(test_one_directory_one_ddbemu);
