@@ -68,6 +68,8 @@ static json_t *info_json(const struct snapshot_info *i)
                           (json_int_t) i->stream_record_count);
 
     if (i->namespace_id) json_object_set_new(j, "namespace", json_string(i->namespace_id));
+    /* --db-path: whether it would survive a kill -9 now (docs/snapshots.md). */
+    if (i->kept_on_disk) json_object_set_new(j, "on_disk", json_boolean(i->on_disk));
     return j;
 }
 
@@ -80,6 +82,7 @@ json_t *snapshots_save(const struct api_context *ctx, json_t *args, int *status)
 {
     const char *name = str_arg(args, "name");
     bool all = json_is_true(json_object_get(args, "all"));
+    bool wait = json_is_true(json_object_get(args, "wait"));
     char ns[256];
     struct snapshot_info info;
     struct ddb_error err = {0};
@@ -94,6 +97,11 @@ json_t *snapshots_save(const struct api_context *ctx, json_t *args, int *status)
                           "give the access_key and region whose tables to save, or \"all\": true");
     if (db_snapshot_save(ctx->db, name, all ? NULL : ns, &info, &err) != 0)
         return engine_error(&err, status);
+    if (wait && info.kept_on_disk) {
+        /* Answered once ddbemu.db holds it (and every change queued before). */
+        db_snapshots_sync(ctx->db);
+        info.on_disk = true;
+    }
     j = info_json(&info);
     snapshot_info_clear(&info);
     *status = 200;

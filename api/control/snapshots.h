@@ -4,7 +4,8 @@
  *
  *   GET    /ddbemu/snapshots                 {"snapshots": [info, ...]}
  *   POST   /ddbemu/snapshots                 {"name", "access_key", "region"} or
- *                                            {"name", "all": true} -> info
+ *                                            {"name", "all": true}, and "wait": true
+ *                                            to answer once it is on disk -> info
  *   DELETE /ddbemu/snapshots/<name>          {"deleted": name}
  *   POST   /ddbemu/snapshots/<name>/restore  {"capacity": "keep"|"reset"} -> {"tables": N}
  *   POST   /ddbemu/snapshots/<name>/fork     {"to_access_key", "replace"} -> {"tables": N}
@@ -12,8 +13,8 @@
  *                                             "replace"} -> {"tables": N}
  *
  * info: {"name", "namespace" (absent for all), "created_ms", "tables", "items",
- * "stream_records"}. Errors: {"error"} with 400, 404 (no such snapshot) or 409
- * (name taken, fork target has tables).
+ * "stream_records", and with --db-path "on_disk": whether ddbemu.db holds it yet}. Errors:
+ * {"error"} with 400, 404 (no such snapshot) or 409 (name taken, fork target has tables).
  */
 #ifndef DDB_API_CONTROL_SNAPSHOTS_H
 #define DDB_API_CONTROL_SNAPSHOTS_H

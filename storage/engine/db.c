@@ -7,6 +7,7 @@
 #include "storage/base/lock_check.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/snapshots_disk.h"
 #include "storage/jobs/backup_record.h"
 #include "storage/jobs/snapshot_record.h"
 #include "storage/persist/journal.h"
@@ -74,6 +75,8 @@ void db_free(struct db *db)
     bulk_jobs_forget(&db->bulk, NULL);
     backup_list_forget(&db->backups, NULL);
     free(db->backups.backups);
+    snapshot_disk_free(db->snapshot_disk); /* writes what is still queued first */
+    db->snapshot_disk = NULL;
     snapshot_store_free(db->snapshots);
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);

@@ -72,6 +72,8 @@ struct db {
     struct snapshot_store *snapshots; /* named snapshots (snapshots.c); NULL until the first */
     bool delay_transient;             /* --delay-transient-statuses (db.h); set before serving */
     bool aws_throughput;              /* --throughput-model aws (db.h); set before serving */
+    /* --db-path: the named snapshots' writer (snapshots_disk.c); NULL in memory. */
+    struct snapshot_disk *snapshot_disk;
     /* --consistency aws (db_consistency.h, consistency.c); guarded by lock. */
     struct consistency_settings consistency; /* engine-wide */
     bool consistency_any;                    /* on for some namespace: the hooks' one branch */
@@ -206,6 +208,9 @@ void persist_bulk(struct db *db, const char *namespace_id, const struct bulk_des
 struct journal_file;
 int persist_load_bulk(struct db *db, struct journal_file *f, const char *namespace_id, char **why);
 void persist_sort_bulk(struct db *db);
+/* Opens the data directory and loads its namespace files (db_persist.c):
+ * db_open_dir (db_open.c) without the named snapshots. NULL with *why set. */
+struct db *persist_open_dir(const char *dir, char **why);
 /* Records a transaction's client token. */
 void persist_token(struct db *db, const struct client_token *ct);
 /* Records that a namespace was reset. */

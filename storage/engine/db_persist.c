@@ -608,8 +608,9 @@ static int compare_backups(const void *a, const void *b)
     return strcmp(x->desc.arn, y->desc.arn);
 }
 
-/* See db.h; it takes the engine lock itself to load the files. */
-struct db *db_open_dir(const char *dir, char **why)
+/* db_open_dir's first step (db_open.c): the namespace files and ddbemu.db's
+ * values. It takes the engine lock itself to load the files. */
+struct db *persist_open_dir(const char *dir, char **why)
 {
     struct db *db = db_new();
     int rc = 0;

@@ -12,6 +12,10 @@
  * puts a copy into another namespace. Backups, client tokens and jobs are
  * not part of a snapshot and are left as they are.
  *
+ * With --db-path, snapshots are kept in ddbemu.db too (snapshots_disk.c):
+ * a save is answered from memory and written by a writer thread right
+ * after; a deletion likewise. At start the stored ones come back.
+ *
  * The contract of storage/engine/db.h holds: each call takes the lock
  * itself, arguments are borrowed, results are owned by the caller. Errors:
  * ResourceNotFoundException (no such snapshot), ResourceInUseException (the
@@ -30,6 +34,10 @@ struct snapshot_info {
     size_t table_count;
     size_t item_count;
     size_t stream_record_count;
+    /* --db-path: whether the snapshot is in ddbemu.db yet (a save is written
+     * there after it is answered; db_snapshots_sync waits for it). */
+    bool kept_on_disk; /* the engine keeps snapshots on disk (--db-path) */
+    bool on_disk;      /* this one is there */
 };
 void snapshot_info_clear(struct snapshot_info *i);
 
@@ -39,6 +47,9 @@ int db_snapshot_save(struct db *db, const char *name, const char *namespace_id,
 /* Every snapshot, in creation order: *out an owned array (clear each). */
 void db_snapshot_list(struct db *db, struct snapshot_info **out, size_t *count);
 int db_snapshot_delete(struct db *db, const char *name, struct ddb_error *err);
+/* --db-path: returns once every save and deletion made before the call is
+ * in ddbemu.db (survives kill -9); at once in memory. Takes no engine lock. */
+void db_snapshots_sync(struct db *db);
 /* Puts the snapshot's namespaces back (every namespace for a snapshot of all:
  * namespaces it does not hold lose their tables). keep_capacity: a restored
  * table keeps the access-pattern counters and throughput-model buckets of the

@@ -21,7 +21,10 @@
 #include "storage/base/text.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_snapshots.h"
+#include "storage/engine/snapshots_disk.h"
+#include "storage/engine/snapshots_internal.h"
 #include "storage/jobs/snapshot_record.h"
+#include "storage/model/codec.h"
 #include "storage/stream/stream.h"
 
 #include <stdlib.h>
@@ -112,6 +115,88 @@ static void describe(const struct snapshot *s, struct snapshot_info *out)
     }
 }
 
+/* Whether a described snapshot is in ddbemu.db yet (--db-path). */
+static void describe_disk(struct db *db, struct snapshot_info *out)
+{
+    out->kept_on_disk = db->snapshot_disk != NULL;
+    out->on_disk = out->kept_on_disk && !snapshot_disk_pending(db->snapshot_disk, out->name);
+}
+
+/* --db-path: table t as the snapshot writer stores it (the same record,
+ * items and history save_table keeps). The lock is held exclusively. */
+static void job_table_take(const struct table *t, struct snapshot_job_table *jt)
+{
+    assert_lock_exclusive();
+    const struct history *h = &t->history;
+    size_t n = 0;
+
+    table_record_encode(t, &jt->record);
+    jt->items = xmalloc(sizeof *jt->items * (t->items.count ? t->items.count : 1));
+    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
+        jt->items[n++] = item_ref(node->item);
+    jt->item_count = n;
+    jt->history_count = history_count(h);
+    jt->history = xmalloc(sizeof *jt->history * (jt->history_count ? jt->history_count : 1));
+    for (size_t i = 0; i < jt->history_count; i++) {
+        jt->history[i] = h->entries[h->start + i];
+        jt->history[i].old_item = ref_or_null(jt->history[i].old_item);
+        jt->history[i].new_item = ref_or_null(jt->history[i].new_item);
+    }
+}
+
+/* The namespace id (ns: its tables, NULL: none) as save_namespace keeps it. */
+static void job_namespace_take(struct db *db, const struct namespace *ns, const char *id,
+                               struct snapshot_job_namespace *jn)
+{
+    assert_lock_exclusive();
+    memset(jn, 0, sizeof *jn);
+    jn->id = xstrdup(id);
+    for (size_t i = 0; ns && i < ns->table_count; i++)
+        if (!table_is_deleting(ns->tables[i]))
+            job_table_take(ns->tables[i], snapshot_job_add_table(jn));
+    jn->stream_count = stream_snapshot_namespace(db->streams, id, &jn->streams);
+    jn->stream_arns = xcalloc(jn->stream_count + 1, sizeof *jn->stream_arns);
+    for (size_t i = 0; i < jn->stream_count; i++)
+        jn->stream_arns[i] = xstrdup(stream_copy_arn(jn->streams[i]));
+}
+
+/* --db-path: queues the write of the snapshot just taken, from the same
+ * live tables and streams, in the same lock hold (a no-op in memory). */
+static void queue_save(struct db *db, const struct snapshot *s, const char *namespace_id)
+{
+    assert_lock_exclusive();
+    struct snapshot_job *job;
+
+    if (!db->snapshot_disk) return;
+    job = xcalloc(1, sizeof *job);
+    job->name = xstrdup(s->name);
+    job->namespaces = xcalloc(db->namespace_count + 1, sizeof *job->namespaces);
+    for (size_t i = 0; i < db->namespace_count; i++) {
+        const struct namespace *ns = &db->namespaces[i];
+        if (namespace_id && strcmp(ns->id, namespace_id) != 0) continue;
+        job_namespace_take(db, ns, ns->id, &job->namespaces[job->namespace_count++]);
+    }
+    if (namespace_id && !job->namespace_count)
+        job_namespace_take(db, NULL, namespace_id, &job->namespaces[job->namespace_count++]);
+    codec_put_bool_field(&job->state, SNAP_ALL, s->all);
+    codec_put_ivar_field(&job->state, SNAP_CREATED, s->created_ms);
+    for (size_t i = 0; i < job->namespace_count; i++)
+        codec_put_str_field(&job->state, SNAP_NAMESPACE, job->namespaces[i].id);
+    snapshot_disk_queue(db->snapshot_disk, job);
+}
+
+static void queue_delete(struct db *db, const char *name)
+{
+    assert_lock_exclusive();
+    struct snapshot_job *job;
+
+    if (!db->snapshot_disk) return;
+    job = xcalloc(1, sizeof *job);
+    job->delete = true;
+    job->name = xstrdup(name);
+    snapshot_disk_queue(db->snapshot_disk, job);
+}
+
 static struct snapshot_store *store(struct db *db)
 {
     assert_lock_exclusive();
@@ -155,11 +240,19 @@ int db_snapshot_save(struct db *db, const char *name, const char *namespace_id,
     s = take_snapshot(db, name, namespace_id);
     st->snapshots = xrealloc(st->snapshots, sizeof *st->snapshots * (st->count + 1));
     st->snapshots[st->count++] = s;
+    queue_save(db, s, namespace_id);
     describe(s, out);
+    describe_disk(db, out);
     rc = 0;
 out:
     db_unlock(db);
     return rc;
+}
+
+void db_snapshots_sync(struct db *db)
+{
+    /* Set before serving, cleared when the engine stops: read without the lock. */
+    if (db->snapshot_disk) snapshot_disk_sync(db->snapshot_disk);
 }
 
 void db_snapshot_list(struct db *db, struct snapshot_info **out, size_t *count)
@@ -169,8 +262,10 @@ void db_snapshot_list(struct db *db, struct snapshot_info **out, size_t *count)
     db_write_lock(db);
     st = store(db);
     *out = xcalloc(st->count ? st->count : 1, sizeof **out);
-    for (size_t i = 0; i < st->count; i++)
+    for (size_t i = 0; i < st->count; i++) {
         describe(st->snapshots[i], &(*out)[i]);
+        describe_disk(db, &(*out)[i]);
+    }
     *count = st->count;
     db_unlock(db);
 }
@@ -187,6 +282,7 @@ int db_snapshot_delete(struct db *db, const char *name, struct ddb_error *err)
         not_found(err, name);
         goto out;
     }
+    queue_delete(db, name);
     snapshot_free(st->snapshots[pos]);
     memmove(&st->snapshots[pos], &st->snapshots[pos + 1],
             sizeof *st->snapshots * (st->count - pos - 1));
@@ -376,4 +472,10 @@ out:
     snapshot_free(live);
     db_unlock(db);
     return rc;
+}
+
+void snapshot_keep_table(const struct table *t, struct snap_table *st)
+{
+    assert_lock_exclusive();
+    save_table(t, st);
 }

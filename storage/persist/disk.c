@@ -49,10 +49,32 @@ const char *const disk_migrations[] = {
 };
 const size_t disk_migration_count = sizeof disk_migrations / sizeof disk_migrations[0];
 
+/* ddbemu.db. Version 1 holds the engine-wide integers. Version 2 added the
+ * named snapshots (snapshot_file.h), so that they survive a restart: a
+ * snapshot's row (its name, creation order and namespaces) and, keyed by the
+ * snapshot's number and the namespace's position in it, its tables' records,
+ * their items in key order, their point-in-time history, its streams and
+ * their records. An older ddbemu refuses a version 2 file. */
 static const char *const meta_migrations[] = {
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;",
+    "CREATE TABLE snapshots(snap INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+    "  state BLOB NOT NULL);"
+    "CREATE TABLE snapshot_tables(snap INTEGER NOT NULL, ns INTEGER NOT NULL,"
+    "  pos INTEGER NOT NULL, state BLOB NOT NULL, PRIMARY KEY(snap, ns, pos)) WITHOUT ROWID;"
+    "CREATE TABLE snapshot_items(snap INTEGER NOT NULL, ns INTEGER NOT NULL,"
+    "  pos INTEGER NOT NULL, seq INTEGER NOT NULL, item BLOB NOT NULL,"
+    "  PRIMARY KEY(snap, ns, pos, seq)) WITHOUT ROWID;"
+    "CREATE TABLE snapshot_history(snap INTEGER NOT NULL, ns INTEGER NOT NULL,"
+    "  pos INTEGER NOT NULL, seq INTEGER NOT NULL, ms INTEGER NOT NULL, old_item BLOB,"
+    "  new_item BLOB, PRIMARY KEY(snap, ns, pos, seq)) WITHOUT ROWID;"
+    "CREATE TABLE snapshot_streams(snap INTEGER NOT NULL, ns INTEGER NOT NULL,"
+    "  arn TEXT NOT NULL, state BLOB NOT NULL, PRIMARY KEY(snap, ns, arn)) WITHOUT ROWID;"
+    "CREATE TABLE snapshot_stream_records(snap INTEGER NOT NULL, ns INTEGER NOT NULL,"
+    "  arn TEXT NOT NULL, seq INTEGER NOT NULL, record BLOB NOT NULL,"
+    "  PRIMARY KEY(snap, ns, arn, seq)) WITHOUT ROWID;",
 };
 #define META_VERSION (sizeof meta_migrations / sizeof meta_migrations[0])
+const size_t disk_meta_version = META_VERSION;
 
 int disk_fail(char **why, const char *path, sqlite3 *db, const char *what)
 {

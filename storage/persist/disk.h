@@ -11,8 +11,8 @@
  * backups (ARN, encoded description) and backup_items (ARN, seq, encoded
  * item); its meta also records how far the log has been folded into it
  * (DISK_META_FOLDED). ddbemu.db holds the
- * engine-wide integers (meta). Every file carries PRAGMA application_id
- * DISK_APPLICATION_ID and PRAGMA user_version = its schema version.
+ * engine-wide integers (meta) and the named snapshots (snapshot_file.h). Every file carries PRAGMA
+ * application_id DISK_APPLICATION_ID and PRAGMA user_version = its schema version.
  *
  * The schema is versioned from the first release: disk_migrations[i] takes a
  * file from version i to i + 1, and opening applies the missing steps in one
@@ -43,6 +43,8 @@
 /* The SQL of each upgrade step of a namespace file: [0] creates version 1. */
 extern const char *const disk_migrations[];
 extern const size_t disk_migration_count; /* == the current schema version */
+/* The schema version of ddbemu.db this build writes (2: the named snapshots). */
+extern const size_t disk_meta_version;
 
 /* Sets *why (owned) to "<path>: <what>[: <SQLite's message>]" and returns -1. */
 int disk_fail(char **why, const char *path, sqlite3 *db, const char *what);

@@ -50,7 +50,8 @@
  * lose the last units.
  *
  * Layout of DIR: ddbemu.lock (held with flock while a ddbemu uses DIR),
- * ddbemu.db (the engine-wide state: the clock offset, the streams' secret),
+ * ddbemu.db (the engine-wide state: the clock offset, the streams' secret;
+ * and the named snapshots, snapshot_file.h),
  * the log files ddbemu-<first unit>.log (wal_log.h), and one database per
  * namespace, named as DynamoDB Local names its files:
  * "shared-local-instance.db" with --shared-db, "<access key>_<region>.db"

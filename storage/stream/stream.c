@@ -192,39 +192,63 @@ enum stream_tag {
     ST_SHARD = 11, /* repeated, oldest first */
 };
 
+/* The stream's metadata (its shards, their trim points) as the journal
+ * records it. Reads only s, which its caller may read (under the engine
+ * lock, or a copy of its own): needs no lock. */
+static void encode_stream(const struct stream *s, struct text_buf *b)
+{
+    size_t m;
+
+    codec_put_str_field(b, ST_ARN, s->arn);
+    codec_put_str_field(b, ST_LABEL, s->label);
+    codec_put_str_field(b, ST_TABLE_NAME, s->table_name);
+    codec_put_str_field(b, ST_REGION, s->region);
+    m = codec_field_begin(b, ST_KEY);
+    codec_put_key_schema(b, &s->key);
+    codec_field_end(b, m);
+    codec_put_u8_field(b, ST_VIEW, (uint8_t) s->view);
+    codec_put_ivar_field(b, ST_CREATION, s->creation_ms);
+    codec_put_bool_field(b, ST_ENABLED, s->enabled);
+    codec_put_ivar_field(b, ST_DISABLED_AT, s->disabled_ms);
+    codec_put_uvar_field(b, ST_EVENT_SEED, s->event_seed);
+    for (size_t i = 0; i < s->shard_count; i++) {
+        const struct shard *sh = &s->shards[i];
+        m = codec_field_begin(b, ST_SHARD);
+        codec_put_str(b, sh->id);
+        codec_put_str(b, sh->parent_id);
+        codec_put_ivar(b, sh->created_ms);
+        codec_put_uvar(b, sh->start_seq);
+        codec_put_uvar(b, sh->last_seq);
+        codec_put_bool(b, sh->closed);
+        codec_put_ivar(b, sh->closed_ms);
+        codec_put_uvar(b, sh->trimmed_through);
+        codec_field_end(b, m);
+    }
+}
+
+/* One record as the journal records it; reads only r (see encode_stream). */
+static void encode_record(const struct stream_record *r, struct text_buf *b)
+{
+    const struct item *images[3] = {r->old_image, r->new_image, r->keys_only};
+
+    codec_put_ivar(b, r->created_ms);
+    codec_put_uvar(b, r->size_bytes);
+    codec_put_u8(b, (uint8_t) r->event);
+    codec_put_bool(b, r->by_ttl);
+    for (size_t i = 0; i < 3; i++) {
+        codec_put_bool(b, images[i] != NULL);
+        if (images[i]) codec_put_value(b, &images[i]->attrs);
+    }
+}
+
 /* Records the stream's metadata (its shards, their trim points); a no-op in memory. */
 void persist_stream(const struct stream *s)
 {
     assert_lock_exclusive();
     struct text_buf b = {0};
-    size_t m;
 
     if (!s->journal) return;
-    codec_put_str_field(&b, ST_ARN, s->arn);
-    codec_put_str_field(&b, ST_LABEL, s->label);
-    codec_put_str_field(&b, ST_TABLE_NAME, s->table_name);
-    codec_put_str_field(&b, ST_REGION, s->region);
-    m = codec_field_begin(&b, ST_KEY);
-    codec_put_key_schema(&b, &s->key);
-    codec_field_end(&b, m);
-    codec_put_u8_field(&b, ST_VIEW, (uint8_t) s->view);
-    codec_put_ivar_field(&b, ST_CREATION, s->creation_ms);
-    codec_put_bool_field(&b, ST_ENABLED, s->enabled);
-    codec_put_ivar_field(&b, ST_DISABLED_AT, s->disabled_ms);
-    codec_put_uvar_field(&b, ST_EVENT_SEED, s->event_seed);
-    for (size_t i = 0; i < s->shard_count; i++) {
-        const struct shard *sh = &s->shards[i];
-        m = codec_field_begin(&b, ST_SHARD);
-        codec_put_str(&b, sh->id);
-        codec_put_str(&b, sh->parent_id);
-        codec_put_ivar(&b, sh->created_ms);
-        codec_put_uvar(&b, sh->start_seq);
-        codec_put_uvar(&b, sh->last_seq);
-        codec_put_bool(&b, sh->closed);
-        codec_put_ivar(&b, sh->closed_ms);
-        codec_put_uvar(&b, sh->trimmed_through);
-        codec_field_end(&b, m);
-    }
+    encode_stream(s, &b);
     journal_put_stream(s->journal, s->arn, b.data, b.len);
     text_buf_clear(&b);
 }
@@ -234,18 +258,33 @@ void persist_record(const struct stream *s, const struct stream_record *r)
 {
     assert_lock_exclusive();
     struct text_buf b = {0};
-    const struct item *images[3] = {r->old_image, r->new_image, r->keys_only};
 
     if (!s->journal) return;
-    codec_put_ivar(&b, r->created_ms);
-    codec_put_uvar(&b, r->size_bytes);
-    codec_put_u8(&b, (uint8_t) r->event);
-    codec_put_bool(&b, r->by_ttl);
-    for (size_t i = 0; i < 3; i++) {
-        codec_put_bool(&b, images[i] != NULL);
-        if (images[i]) codec_put_value(&b, &images[i]->attrs);
-    }
+    encode_record(r, &b);
     journal_put_stream_record(s->journal, s->arn, r->seq, b.data, b.len);
+    text_buf_clear(&b);
+}
+
+/* A copy is its holder's alone and never changes (stream_copy.c): reading
+ * it needs no lock. */
+void stream_copy_encode(const struct stream *copy, struct text_buf *state)
+{
+    encode_stream(copy, state);
+}
+
+/* Needs no lock, as stream_copy_encode. */
+void stream_copy_each_record(const struct stream *copy, stream_copy_record_fn *fn, void *ctx)
+{
+    struct text_buf b = {0};
+
+    for (size_t i = 0; i < copy->shard_count; i++) {
+        const struct shard *sh = &copy->shards[i];
+        for (size_t k = sh->head; k < sh->count; k++) {
+            b.len = 0;
+            encode_record(&sh->records[k], &b);
+            fn(ctx, sh->records[k].seq, b.data, b.len);
+        }
+    }
     text_buf_clear(&b);
 }
 
@@ -708,6 +747,12 @@ void stream_registry_restored(struct stream_registry *reg)
             if (top >= reg->next_seq) reg->next_seq = top + 1;
         }
     }
+}
+
+void stream_registry_follow(struct stream_registry *reg, const struct stream_registry *other)
+{
+    assert_lock_exclusive();
+    if (other->next_seq > reg->next_seq) reg->next_seq = other->next_seq;
 }
 
 void stream_registry_forget_journal(struct stream_registry *reg)

@@ -124,6 +124,9 @@ bool stream_restore_record(struct stream_registry *reg, const char *namespace_id
                            uint64_t seq, const void *record, size_t len);
 /* After restoring: sequence numbers continue after every restored one. */
 void stream_registry_restored(struct stream_registry *reg);
+/* After restoring other (a registry of streams a snapshot on disk held):
+ * reg's sequence numbers continue after every number other holds too. */
+void stream_registry_follow(struct stream_registry *reg, const struct stream_registry *other);
 /* Stops recording anything to disk (the process is stopping: closing the
  * streams of tables that are only unloaded must not be recorded). */
 void stream_registry_forget_journal(struct stream_registry *reg);
@@ -142,6 +145,14 @@ void stream_snapshot_free(struct stream *copy);
  * journal (NULL: in memory); returns the registry's stream. */
 struct stream *stream_adopt(struct stream_registry *reg, const char *namespace_id,
                             struct journal_file *journal, const struct stream *copy);
+/* A copy's metadata, and each of its records, in the bytes the journal
+ * records for a stream (what stream_restore and stream_restore_record read
+ * back): how a snapshot goes to disk. A copy is its holder's alone and
+ * never changes, so these need no lock. */
+struct text_buf;
+void stream_copy_encode(const struct stream *copy, struct text_buf *state);
+typedef void stream_copy_record_fn(void *ctx, uint64_t seq, const void *record, size_t len);
+void stream_copy_each_record(const struct stream *copy, stream_copy_record_fn *fn, void *ctx);
 /* A copy's ARN and table name (borrowed), and how many records it holds. */
 const char *stream_copy_arn(const struct stream *copy);
 const char *stream_copy_table_name(const struct stream *copy);

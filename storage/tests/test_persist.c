@@ -13,6 +13,7 @@
 #include "storage/control/settings.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/db_snapshots.h"
 #include "storage/engine/db_tables.h"
 #include "storage/engine/db_ttl.h"
 #include "storage/jobs/backup_record.h"
@@ -969,6 +970,130 @@ static void test_a_damaged_bulk_record_is_refused(void)
     free(dir);
 }
 
+/*
+ * A ddbemu.db of schema version 1 (before named snapshots were kept) is
+ * upgraded; from then on a snapshot saved survives a clean stop and a
+ * process that ends without closing once db_snapshots_sync returned, and
+ * restores its items after the restart; a deleted one stays deleted.
+ */
+static void test_snapshots_survive_a_restart_after_an_upgrade(void)
+{
+    char *dir = temp_dir(), *why = NULL, *meta;
+    struct db *db = db_open_dir(dir, &why);
+    struct snapshot_info info, *list = NULL;
+    struct ddb_error err = {0};
+    size_t count = 0, tables = 0;
+    pid_t child;
+    int status;
+
+    CHECK(db != NULL);
+    if (!db) return;
+    create_table(db, "snap");
+    for (int i = 0; i < 300; i++) {
+        char pk[16];
+        snprintf(pk, sizeof pk, "s%d", i);
+        put(db, "snap", pk, i);
+    }
+    db_free(db);
+    meta = disk_meta_path(dir);
+    CHECK_INT_EQ(user_version(meta), (int64_t) disk_meta_version);
+    exec_sql(meta, "DROP TABLE snapshots; DROP TABLE snapshot_tables; DROP TABLE snapshot_items; "
+                   "DROP TABLE snapshot_history; DROP TABLE snapshot_streams; "
+                   "DROP TABLE snapshot_stream_records; PRAGMA user_version = 1;");
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    CHECK_INT_EQ(user_version(meta), (int64_t) disk_meta_version);
+    CHECK_INT_EQ(db_snapshot_save(db, "seed", scope.namespace_id, &info, &err), 0);
+    CHECK(info.kept_on_disk);
+    CHECK_INT_EQ(info.item_count, 300);
+    snapshot_info_clear(&info);
+    CHECK_INT_EQ(db_snapshot_save(db, "gone", NULL, &info, &err), 0);
+    snapshot_info_clear(&info);
+    db_free(db); /* a clean stop writes what is queued */
+
+    /* A process that saves, deletes, syncs and ends without closing. */
+    child = fork();
+    if (child == 0) {
+        struct db *c = db_open_dir(dir, &why);
+        struct snapshot_info ci;
+        struct ddb_error cerr = {0};
+        if (!c || db_snapshot_delete(c, "gone", &cerr) != 0 ||
+            db_snapshot_save(c, "late", NULL, &ci, &cerr) != 0)
+            _exit(1);
+        db_snapshots_sync(c);
+        _exit(0); /* no db_free: as kill -9 leaves it */
+    }
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+    db = db_open_dir(dir, &why);
+    CHECK(db != NULL);
+    if (!db) goto out;
+    db_snapshot_list(db, &list, &count);
+    CHECK_INT_EQ(count, 2);
+    if (count == 2) {
+        CHECK_STR_EQ(list[0].name, "seed");
+        CHECK_INT_EQ(list[0].item_count, 300);
+        CHECK(list[0].on_disk);
+        CHECK_STR_EQ(list[1].name, "late");
+    }
+    for (size_t i = 0; i < count; i++)
+        snapshot_info_clear(&list[i]);
+    free(list);
+    for (int i = 0; i < 100; i++) {
+        char pk[16];
+        snprintf(pk, sizeof pk, "x%d", i);
+        put(db, "snap", pk, i);
+    }
+    CHECK_INT_EQ(count_items(db, "snap"), 400);
+    CHECK_INT_EQ(db_snapshot_restore(db, "seed", true, &tables, &err), 0);
+    CHECK_INT_EQ(tables, 1);
+    CHECK_INT_EQ(count_items(db, "snap"), 300);
+    db_free(db);
+out:
+    free(meta);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* A damaged snapshot row in ddbemu.db refuses the directory with a reason,
+ * as a damaged namespace file does: it is never dropped or repaired. */
+static void test_a_damaged_snapshot_is_refused(void)
+{
+    const char *damage[] = {
+        "UPDATE snapshot_items SET item = x'07ff01'",
+        "UPDATE snapshot_tables SET state = x'01'",
+        "UPDATE snapshots SET state = x'03ff'",
+        "UPDATE snapshot_tables SET pos = 5",
+    };
+
+    for (size_t i = 0; i < sizeof damage / sizeof damage[0]; i++) {
+        char *dir = temp_dir(), *why = NULL, *meta;
+        struct db *db = db_open_dir(dir, &why);
+        struct snapshot_info info;
+        struct ddb_error err = {0};
+
+        CHECK(db != NULL);
+        if (!db) return;
+        create_table(db, "snap");
+        put(db, "snap", "a", 1);
+        CHECK_INT_EQ(db_snapshot_save(db, "seed", scope.namespace_id, &info, &err), 0);
+        snapshot_info_clear(&info);
+        db_free(db);
+        meta = disk_meta_path(dir);
+        exec_sql(meta, damage[i]);
+        db = db_open_dir(dir, &why);
+        CHECK(db == NULL);
+        CHECK(why != NULL);
+        db_free(db);
+        free(why);
+        free(meta);
+        remove_dir(dir);
+        free(dir);
+    }
+}
+
 int main(void)
 {
     RUN(test_values_round_trip);
@@ -985,6 +1110,8 @@ int main(void)
     RUN(test_history_and_backups_survive_a_restart_after_an_upgrade);
     RUN(test_bulk_operations_survive_a_restart_after_an_upgrade);
     RUN(test_a_damaged_bulk_record_is_refused);
+    RUN(test_snapshots_survive_a_restart_after_an_upgrade);
+    RUN(test_a_damaged_snapshot_is_refused);
     RUN(test_recovery_without_kept_history_starts_at_load);
     RUN(test_newer_and_foreign_files_are_refused);
     RUN(test_one_directory_one_ddbemu);
