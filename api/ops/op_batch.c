@@ -40,6 +40,7 @@
 #include "storage/expr/expr_legacy.h"
 #include "storage/model/item.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,45 @@ static void get_table_clear(struct get_table *t)
     consumed_capacity_clear(&t->capacity);
 }
 
+/* 64-bit FNV-1a over len bytes, continuing from h. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/*
+ * A fingerprint of a key map for the duplicate check: maps that value_equal
+ * calls equal have equal fingerprints (attributes are summed, so their order
+ * does not matter; S, N and B by their bytes - numbers are canonical text -,
+ * BOOL by its value, any other type by its type alone). Keys whose
+ * fingerprints differ are not compared at all, which makes the check of 100
+ * keys ~100 hashes and ~5,000 integer comparisons instead of ~5,000 map
+ * comparisons (bench/README.md "Request path at 1,000,000 items").
+ */
+static uint64_t key_fingerprint(const struct value *key)
+{
+    uint64_t sum = key->type;
+    if (key->type != VALUE_M) return sum;
+    for (size_t i = 0; i < key->u.map.count; i++) {
+        const struct attr *a = &key->u.map.attrs[i];
+        uint64_t h = fnv1a(0xcbf29ce484222325ull, a->name, a->name_len);
+        unsigned char type = (unsigned char) a->value.type;
+        h = fnv1a(h, &type, 1);
+        switch (a->value.type) {
+        case VALUE_S:
+        case VALUE_N:
+        case VALUE_B: h = fnv1a(h, a->value.u.str.data, a->value.u.str.len); break;
+        case VALUE_BOOL: h = fnv1a(h, &a->value.u.boolean, sizeof a->value.u.boolean); break;
+        default: break;
+        }
+        sum += h ^ (h >> 29);
+    }
+    return sum;
+}
+
 /* One table entry's checks (see the file comment); *total counts keys over all tables. */
 static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error *err)
 {
@@ -178,21 +218,32 @@ static int decode_get_table(struct get_table *t, size_t *total, struct ddb_error
     static const char *const legacy[] = {"AttributesToGet", NULL};
     json_t *keys = body_member(t->json, "Keys"), *atg = body_member(t->json, "AttributesToGet");
     size_t n = json_array_size(keys);
+    uint64_t *prints;
 
     if (expr_params_check_mix(t->json, exprs, legacy, err) != 0) return -1;
     t->keys = xcalloc(n ? n : 1, sizeof *t->keys);
+    prints = xmalloc((n ? n : 1) * sizeof *prints);
     for (size_t i = 0; i < n; i++) {
-        if (wire_value_map_from_json(json_array_get(keys, i), &t->keys[i], err) != 0) return -1;
+        if (wire_value_map_from_json(json_array_get(keys, i), &t->keys[i], err) != 0) {
+            free(prints);
+            return -1;
+        }
         t->key_count++;
+        prints[i] = key_fingerprint(&t->keys[i]);
         for (size_t j = 0; j < i; j++) {
-            if (value_equal(&t->keys[i], &t->keys[j]))
+            if (prints[j] == prints[i] && value_equal(&t->keys[i], &t->keys[j])) {
+                free(prints);
                 return ddb_error_set(err, DDB_VALIDATION,
                                      "Provided list of item keys contains duplicates");
+            }
         }
-        if (++*total > DDB_MAX_BATCH_GET_KEYS)
+        if (++*total > DDB_MAX_BATCH_GET_KEYS) {
+            free(prints);
             return ddb_error_set(err, DDB_VALIDATION,
                                  "Too many items requested for the BatchGetItem call");
+        }
     }
+    free(prints);
     if (expr_params_attributes_to_get(atg, &t->projection, err) != 0) return -1;
     if (expr_params_decode(t->json, &t->params, err) != 0) return -1;
     if (!t->projection && expr_params_parse(&t->params, t->json, "ProjectionExpression",
