@@ -80,6 +80,37 @@ static int32_t hex4(struct reader *r)
     return v;
 }
 
+/*
+ * True when none of the eight bytes in x ends a run of plain string bytes:
+ * none is '"', '\\' or a control character below 0x20 (bytes from 0x80 stay
+ * in the run: jansson checks the UTF-8). The "has a zero byte" and "has a
+ * byte less than n" word tricks are exact about whether such a byte exists,
+ * which is all that is asked.
+ */
+static bool is_plain_word(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = ones * 0x80;
+    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+    uint64_t flags =
+        ((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash);
+
+    return (flags & highs) == 0;
+}
+
+/* Moves r->p past plain string bytes: eight at a time while a whole word is
+ * plain (most of a request body's strings), then byte by byte. */
+static void skip_plain(struct reader *r)
+{
+    while (r->end - r->p >= 8) {
+        uint64_t word;
+        memcpy(&word, r->p, sizeof word);
+        if (!is_plain_word(word)) break;
+        r->p += 8;
+    }
+    while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char) *r->p >= 0x20)
+        r->p++;
+}
+
 /* The body of a string whose opening quote was just read: on success *out
  * and *len give its unescaped bytes (not yet checked as UTF-8), in the text
  * itself when it has no escape, else in r->scratch until the next string.
@@ -90,8 +121,7 @@ static bool read_string(struct reader *r, const char **out, size_t *len)
     struct text_buf *b = &r->scratch;
 
     /* The common case: plain bytes up to the closing quote. */
-    while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char) *r->p >= 0x20)
-        r->p++;
+    skip_plain(r);
     if (r->p == r->end || (unsigned char) *r->p < 0x20) return false;
     if (*r->p == '"') {
         *out = run;
@@ -135,8 +165,7 @@ static bool read_string(struct reader *r, const char **out, size_t *len)
         default: return false;
         }
         run = r->p;
-        while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char) *r->p >= 0x20)
-            r->p++;
+        skip_plain(r);
     }
     *out = b->data;
     *len = b->len;
