@@ -27,6 +27,7 @@
  */
 #include "api/wire/json_in.h"
 
+#include "api/wire/json_alloc.h"
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
 
@@ -286,7 +287,10 @@ static json_t *read_value(struct reader *r)
 json_t *json_in_load(const char *text, size_t len)
 {
     struct reader r = {text, text + len, 0, {0}};
-    json_t *v = read_value(&r);
+    json_t *v;
+
+    json_alloc_install(); /* the tree's blocks come from the thread's cache */
+    v = read_value(&r);
 
     skip_space(&r);
     if (v && r.p != r.end) {
