@@ -1,11 +1,14 @@
 /*
  * json_alloc.c - the per-thread cache of freed jansson blocks; see json_alloc.h.
  *
- * Size classes are glibc's chunk sizes (16-byte steps): a request of s bytes
- * gets a chunk of max(32, (s + 8 + 15) & ~15) bytes whose usable size is the
- * chunk less 8, so a cached block of the class computed for s holds s bytes,
- * and a freed block's class is (usable + 8) / 16. Blocks of the largest class
- * and up, and blocks over the thread's byte budget, go straight to free().
+ * Size classes are 8-byte steps of usable size. A freed block of u usable
+ * bytes (malloc_usable_size) joins class u / 8, rounded down, so every block
+ * of class k holds at least 8k bytes; a request of s bytes takes from the
+ * class of the usable size glibc would give it, max(24, ((s + 23) & ~15) - 8),
+ * which is at least s. Under glibc the two are the same classes; under any
+ * other malloc (valgrind's, a preloaded one) a block is only ever handed out
+ * for a request it holds. Blocks of class CLASS_COUNT and up, and blocks over
+ * the thread's byte budget, go straight to free().
  *
  * Each thread's cache is thread-local; a pthread key's destructor frees it
  * when the thread exits (the server's workers stop with the emulator, which
@@ -36,8 +39,9 @@
 #if JSON_ALLOC_CACHED
 #include <malloc.h>
 
-#define CLASS_COUNT  17                 /* chunks of 32 .. 256 bytes: classes 2 .. 16 */
-#define BUDGET_BYTES (2u * 1024 * 1024) /* cached bytes per thread at most */
+#define CLASS_COUNT 32 /* usable sizes up to 255 bytes */
+#define BUDGET_BYTES                                                                               \
+    (2u * 1024 * 1024) /* cached bytes per thread at most (8k a block of class k) */
 
 /* A freed block, reused as a link of its class's list. */
 struct free_block {
@@ -46,7 +50,7 @@ struct free_block {
 
 struct cache {
     struct free_block *lists[CLASS_COUNT];
-    size_t bytes;    /* usable bytes held, all classes */
+    size_t bytes;    /* 8k for each block of class k held */
     bool registered; /* the key's destructor will flush it */
 };
 
@@ -54,34 +58,34 @@ static _Thread_local struct cache thread_cache;
 static pthread_key_t cache_key;
 static pthread_once_t install_once = PTHREAD_ONCE_INIT;
 
+/* The class a request of size bytes takes from (see the file comment). */
 static size_t class_of_request(size_t size)
 {
-    size_t chunk = (size + 8 + 15) & ~(size_t) 15;
-    return (chunk < 32 ? 32 : chunk) / 16;
+    size_t usable = ((size + 8 + 15) & ~(size_t) 15) - 8;
+    return (usable < 24 ? 24 : usable) / 8;
 }
 
 static void *cached_malloc(size_t size)
 {
     struct cache *c = &thread_cache;
-    size_t k = class_of_request(size);
+    size_t k = size < CLASS_COUNT * 8 ? class_of_request(size) : CLASS_COUNT;
     struct free_block *b;
 
     if (k >= CLASS_COUNT || !(b = c->lists[k])) return malloc(size);
     c->lists[k] = b->next;
-    c->bytes -= k * 16 - 8;
+    c->bytes -= k * 8;
     return b;
 }
 
 static void cached_free(void *p)
 {
     struct cache *c = &thread_cache;
-    size_t usable, k;
+    size_t k;
     struct free_block *b = p;
 
     if (!p) return;
-    usable = malloc_usable_size(p);
-    k = (usable + 8) / 16;
-    if (k >= CLASS_COUNT || c->bytes + usable > BUDGET_BYTES) {
+    k = malloc_usable_size(p) / 8;
+    if (k < 3 || k >= CLASS_COUNT || c->bytes + k * 8 > BUDGET_BYTES) {
         free(p);
         return;
     }
@@ -90,10 +94,9 @@ static void cached_free(void *p)
         pthread_setspecific(cache_key, c);
         c->registered = true;
     }
-    /* usable is exactly k * 16 - 8 for a chunk of class k. */
     b->next = c->lists[k];
     c->lists[k] = b;
-    c->bytes += usable;
+    c->bytes += k * 8;
 }
 
 /* The key's destructor: frees the exiting thread's cached blocks. */
@@ -126,6 +129,22 @@ static void install(void)
 void json_alloc_install(void)
 {
     pthread_once(&install_once, install);
+}
+
+/* When the library is unloaded (dlclose) or the process exits: jansson gets
+ * malloc and free back - the cached blocks are plain malloc blocks, so either
+ * pair frees any block - and the key's destructor, which would point into
+ * unloaded code, is removed (the other threads' caches are then left to the
+ * process's end). */
+__attribute__((destructor)) static void uninstall(void)
+{
+    json_malloc_t current_malloc;
+    json_free_t current_free;
+
+    json_get_alloc_funcs(&current_malloc, &current_free);
+    if (current_malloc != cached_malloc) return;
+    json_set_alloc_funcs(malloc, free);
+    pthread_key_delete(cache_key);
 }
 #else
 void json_alloc_install(void)
