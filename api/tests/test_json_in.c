@@ -11,6 +11,8 @@
 #include "storage/tests/check.h"
 
 #include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +168,82 @@ static void test_json_in_limits_nesting_as_jansson_does(void)
     free(text);
 }
 
+/* A body of n strings, the i-th of length i % 300 (every size class of
+ * json_alloc.c's cache, and past it), each byte 'a' + (i + j) % 26. */
+static char *strings_body(size_t n, size_t *len)
+{
+    size_t cap = 16 + n * 310, at = 0;
+    char *text = malloc(cap);
+
+    CHECK(text != NULL);
+    text[at++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i) text[at++] = ',';
+        text[at++] = '"';
+        for (size_t j = 0; j < i % 300; j++)
+            text[at++] = (char) ('a' + (i + j) % 26);
+        text[at++] = '"';
+    }
+    text[at++] = ']';
+    *len = at;
+    return text;
+}
+
+static bool strings_intact(const json_t *arr, size_t n)
+{
+    if (json_array_size(arr) != n) return false;
+    for (size_t i = 0; i < n; i++) {
+        const json_t *s = json_array_get(arr, i);
+        const char *v = json_string_value(s);
+        if (!v || json_string_length(s) != i % 300) return false;
+        for (size_t j = 0; j < i % 300; j++)
+            if (v[j] != (char) ('a' + (i + j) % 26)) return false;
+    }
+    return true;
+}
+
+struct freer {
+    json_t *tree;
+};
+
+static void *free_tree(void *arg)
+{
+    struct freer *f = arg;
+    json_decref(f->tree);
+    return NULL;
+}
+
+/* json_alloc.c: trees read after others were freed reuse their blocks and
+ * still hold what was read; a tree freed on another thread (its blocks join
+ * that thread's cache) and objects built before the reader installed the
+ * cache are freed as well. Run under valgrind or ASan this also checks that
+ * no block serves a request larger than itself. */
+static void test_json_in_trees_reuse_freed_blocks(void)
+{
+    const size_t n = 2000;
+    size_t len;
+    char *text = strings_body(n, &len);
+    json_t *early = json_pack("{s:s, s:[i, i]}", "made", "before the reader", "n", 1, 2);
+    json_t *tree;
+    pthread_t thread;
+    struct freer f;
+
+    for (int round = 0; round < 5; round++) {
+        tree = json_in_load(text, len);
+        CHECK(tree != NULL && strings_intact(tree, n));
+        json_decref(tree);
+    }
+    json_decref(early);
+    f.tree = json_in_load(text, len);
+    CHECK(f.tree != NULL && strings_intact(f.tree, n));
+    CHECK(pthread_create(&thread, NULL, free_tree, &f) == 0);
+    CHECK(pthread_join(thread, NULL) == 0);
+    tree = json_in_load(text, len);
+    CHECK(tree != NULL && strings_intact(tree, n));
+    json_decref(tree);
+    free(text);
+}
+
 int main(void)
 {
     RUN(test_json_in_reads_like_jansson_next_to_a_nul_key);
@@ -173,5 +251,6 @@ int main(void)
     RUN(test_json_in_refuses_what_follows_the_value);
     RUN(test_json_in_refuses_a_raw_nul_byte);
     RUN(test_json_in_limits_nesting_as_jansson_does);
+    RUN(test_json_in_trees_reuse_freed_blocks);
     return check_report();
 }
