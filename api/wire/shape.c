@@ -545,6 +545,25 @@ static void collection_violation(struct violations *vs, const struct field *f, j
 }
 
 /* The elements of list v (its own length is checked by the caller). */
+/* Writes ".<n>.member" (n from 1) into seg, which holds 32 bytes; returns its
+ * length. By hand: snprintf cost ~750 instructions an element, 4% of a
+ * BatchGetItem of 100 keys (bench/README.md "Request path at 1,000,000 items"). */
+static size_t member_segment(char *seg, size_t n)
+{
+    char digits[24];
+    size_t d = 0, at = 0;
+
+    do {
+        digits[d++] = (char) ('0' + n % 10);
+        n /= 10;
+    } while (n);
+    seg[at++] = '.';
+    while (d)
+        seg[at++] = digits[--d];
+    memcpy(seg + at, ".member", sizeof ".member");
+    return at + sizeof ".member" - 1;
+}
+
 static void check_list_elements(struct violations *vs, const struct field *f, json_t *v)
 {
     struct path_mark base = path_mark(vs);
@@ -559,8 +578,7 @@ static void check_list_elements(struct violations *vs, const struct field *f, js
                 collection_violation(vs, f, v, "Member", f->member);
             continue;
         }
-        snprintf(seg, sizeof seg, ".%zu.member", i + 1);
-        path_add(vs, seg, strlen(seg));
+        path_add(vs, seg, member_segment(seg, i + 1));
         check_constraints(vs, f->member, elem);
         path_truncate(vs, base);
     }
