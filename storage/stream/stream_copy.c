@@ -4,8 +4,10 @@
  *
  * A snapshot holds every stream of a namespace as it was, detached from the
  * registry: the shards with their ids, sequence numbers and trim points, and
- * the records, whose images are references to immutable items (a record
- * costs its struct, not a copy of its items). Restoring or forking puts a
+ * the records, whose images are references to immutable items. The records
+ * themselves are shared, not copied: a shard and its copies read one array
+ * (struct record_share) until one of them adds or trims a record, which
+ * copies it first (a record costs nothing more until then). Restoring or forking puts a
  * copy back into the registry under a namespace, so ListStreams,
  * DescribeStream and GetRecords answer what they answered when the snapshot
  * was taken. The registry's next sequence number is never moved back: a
@@ -26,8 +28,78 @@ static struct item *ref_or_null(struct item *item)
     return item ? item_ref(item) : NULL;
 }
 
-/* A copy of s (records share their images) for namespace_id, in no registry. */
-static struct stream *copy_stream(const struct stream *s, const char *namespace_id)
+/* Drops one reference to rs; the last frees the records and their images. */
+static void release_records(struct record_share *rs)
+{
+    if (atomic_fetch_sub(&rs->refs, 1) != 1) return;
+    for (size_t i = rs->head; i < rs->count; i++)
+        record_clear(&rs->records[i]);
+    free(rs->records);
+    free(rs);
+}
+
+/* Makes to (a copy of from's fields) read from's records, shared from now on. */
+static void share_records(struct shard *from, struct shard *to)
+{
+    struct record_share *rs = from->shared;
+
+    if (!rs) {
+        rs = xcalloc(1, sizeof *rs);
+        atomic_init(&rs->refs, 1);
+        rs->records = from->records;
+        rs->head = from->head;
+        rs->count = from->count;
+        from->shared = rs;
+    }
+    atomic_fetch_add(&rs->refs, 1);
+    to->shared = rs;
+    to->records = from->records;
+    to->head = from->head;
+    to->count = to->cap = from->count;
+}
+
+void shard_unshare(struct shard *sh)
+{
+    assert_lock_exclusive();
+    struct record_share *rs = sh->shared;
+    struct stream_record *own;
+    size_t n;
+
+    if (!rs) return;
+    sh->shared = NULL;
+    if (atomic_load(&rs->refs) == 1) {
+        /* No other holder (a new one needs this lock): the array is sh's. */
+        free(rs);
+        return;
+    }
+    n = sh->count - sh->head;
+    own = xmalloc(sizeof *own * (n ? n : 1));
+    for (size_t k = 0; k < n; k++) {
+        struct stream_record r = sh->records[sh->head + k];
+        r.old_image = ref_or_null(r.old_image);
+        r.new_image = ref_or_null(r.new_image);
+        r.keys_only = ref_or_null(r.keys_only);
+        own[k] = r;
+    }
+    sh->records = own;
+    sh->head = 0;
+    sh->count = sh->cap = n;
+    release_records(rs);
+}
+
+void shard_detach(struct shard *sh)
+{
+    assert_lock_exclusive();
+    if (!sh->shared) return;
+    release_records(sh->shared);
+    sh->shared = NULL;
+    sh->records = NULL;
+    sh->head = sh->count = sh->cap = 0;
+}
+
+/* A copy of s for namespace_id, in no registry, whose shards share s's
+ * records (copied by whichever first adds or trims one: shard_unshare). */
+static struct stream *copy_stream(struct stream *s, const char *namespace_id)
 {
     struct stream *c = xcalloc(1, sizeof *c);
 
@@ -46,23 +118,13 @@ static struct stream *copy_stream(const struct stream *s, const char *namespace_
     c->shards = xcalloc(s->shard_count ? s->shard_count : 1, sizeof *c->shards);
     c->shard_count = c->shard_cap = s->shard_count;
     for (size_t i = 0; i < s->shard_count; i++) {
-        const struct shard *from = &s->shards[i];
+        struct shard *from = &s->shards[i];
         struct shard *to = &c->shards[i];
-        size_t live = from->count - from->head;
 
         *to = *from;
         to->id = xstrdup(from->id);
         to->parent_id = from->parent_id ? xstrdup(from->parent_id) : NULL;
-        to->head = 0;
-        to->count = to->cap = live;
-        to->records = xmalloc(sizeof *to->records * (live ? live : 1));
-        for (size_t k = 0; k < live; k++) {
-            struct stream_record r = from->records[from->head + k];
-            r.old_image = ref_or_null(r.old_image);
-            r.new_image = ref_or_null(r.new_image);
-            r.keys_only = ref_or_null(r.keys_only);
-            to->records[k] = r;
-        }
+        share_records(from, to);
     }
     return c;
 }
@@ -75,7 +137,7 @@ size_t stream_snapshot_namespace(const struct stream_registry *reg, const char *
 
     *out = NULL;
     for (size_t i = 0; i < reg->count; i++) {
-        const struct stream *s = reg->streams[i];
+        struct stream *s = reg->streams[i]; /* its shards start sharing */
         if (strcmp(s->namespace_id, namespace_id) != 0) continue;
         *out = xrealloc(*out, sizeof **out * (n + 1));
         (*out)[n++] = copy_stream(s, namespace_id);
@@ -90,7 +152,7 @@ void stream_snapshot_free(struct stream *copy)
 }
 
 struct stream *stream_adopt(struct stream_registry *reg, const char *namespace_id,
-                            struct journal_file *journal, const struct stream *copy)
+                            struct journal_file *journal, struct stream *copy)
 {
     assert_lock_exclusive();
     struct stream *s = copy_stream(copy, namespace_id);
@@ -99,7 +161,7 @@ struct stream *stream_adopt(struct stream_registry *reg, const char *namespace_i
     s->journal = journal;
     registry_insert(reg, s);
     persist_stream(s);
-    for (size_t i = 0; i < s->shard_count; i++)
+    for (size_t i = 0; journal && i < s->shard_count; i++)
         for (size_t k = 0; k < s->shards[i].count; k++)
             persist_record(s, &s->shards[i].records[k]);
     return s;
