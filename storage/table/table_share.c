@@ -106,8 +106,8 @@ void table_adopt_share(struct table *t, struct table_share *s)
 }
 
 /* A copy of from's rows in to (their item references taken), each filed
- * in keys when keys is not NULL. No comparison, no key extraction: the rows
- * are appended in from's order, with the keys their nodes hold. */
+ * in keys when keys is not NULL. No comparison, no key extraction: the
+ * nodes are copied in from's order with their levels and keys. */
 static void copy_rows(const struct skiplist *from, struct skiplist *to, struct key_index *keys)
 {
     struct skiplist_builder b;
@@ -117,14 +117,16 @@ static void copy_rows(const struct skiplist *from, struct skiplist *to, struct k
         return;
     }
     skiplist_init(to);
+    to->rng = from->rng;
     if (keys) key_index_reserve(keys, from->count);
     skiplist_builder_begin(&b, to);
     for (struct skiplist_node *n = skiplist_first(from); n; n = skiplist_next(n)) {
-        struct row_key key;
-        struct skiplist_node *c;
-        skiplist_node_key(n, &key);
-        c = skiplist_builder_append(&b, &key, item_ref(n->item));
-        if (keys) key_index_add(keys, key_index_hash(&key), c);
+        struct skiplist_node *c = skiplist_builder_append_copy(&b, n);
+        if (keys) {
+            struct row_key key;
+            skiplist_node_key(c, &key);
+            key_index_add(keys, key_index_hash(&key), c);
+        }
     }
 }
 
