@@ -7,7 +7,8 @@ floor) and a 50-item Query. Beside each wall time, the CPU time the server
 spent per call (from /proc: steadier than the wall time on a loaded machine).
 A table shares its rows with its snapshots, restores and forks until its
 first write (docs/snapshots.md, "Sharing"), so the first PutItem after a
-restore, which copies them, is measured too, and a second one. Also the RSS
+restore, which copies them, is measured too, a second one, and a restore
+that replaces a table that has written (and so frees its copy). Also the RSS
 a snapshot adds, and a fork before and after its first write.
 
     bench/snapshots.py [--items 100000] [--rounds 5] [--bin build/emulator/ddbemu]
@@ -198,6 +199,10 @@ def main():
                           cpu=cpu.setdefault("first", []))
             second = timed(lambda: c.ddb("PutItem", put), a.rounds,
                            cpu=cpu.setdefault("second", []))
+            # The table being replaced has rows of its own now: the restore frees them.
+            rewritten = timed(lambda: c.control("POST", f"snapshots/b{kind}/restore", {}),
+                              a.rounds, before=lambda: c.ddb("PutItem", put),
+                              cpu=cpu.setdefault("rewritten", []))
             n = iter(range(1000))
             fork = timed(lambda: c.control("POST", f"snapshots/b{kind}/fork",
                                            {"to_access_key": f"w{kind}{next(n)}"}), a.rounds,
@@ -216,6 +221,7 @@ def main():
             row(kind + ": restore", restore, cpu["restore"])
             row(kind + ": first PutItem after restore", first, cpu["first"])
             row(kind + ": second PutItem", second, cpu["second"])
+            row(kind + ": restore after a write", rewritten, cpu["rewritten"])
             row(kind + ": fork a snapshot", fork, cpu["fork"])
             row(kind + ": fork the live namespace", live, cpu["live"])
             print(f"{kind + ': RSS a snapshot adds (KiB)':<40}{rss1 - rss0:>10}")
