@@ -62,15 +62,6 @@ static bool view_has_old(enum stream_view v)
 /* lifecycle                                                                 */
 /* ------------------------------------------------------------------------ */
 
-void record_clear(struct stream_record *r)
-{
-    assert_lock_exclusive();
-    item_unref(r->old_image);
-    item_unref(r->new_image);
-    item_unref(r->keys_only);
-    memset(r, 0, sizeof *r);
-}
-
 static void shard_clear(struct shard *sh)
 {
     shard_detach(sh); /* shared records stay the other holders' */

@@ -7,11 +7,11 @@
  * the records, whose images are references to immutable items. The records
  * themselves are shared, not copied: a shard and its copies read one array
  * (struct record_share) until one of them adds or trims a record, which
- * copies it first (a record costs nothing more until then). Restoring or forking puts a
- * copy back into the registry under a namespace, so ListStreams,
- * DescribeStream and GetRecords answer what they answered when the snapshot
- * was taken. The registry's next sequence number is never moved back: a
- * change after a restore gets a number above every number ever handed out.
+ * copies it first (shard_records.c; a record costs nothing more until then). Restoring or forking
+ * puts a copy back into the registry under a namespace, so ListStreams, DescribeStream and
+ * GetRecords answer what they answered when the snapshot was taken. The registry's next sequence
+ * number is never moved back: a change after a restore gets a number above every number ever handed
+ * out.
  *
  * The caller holds db->lock exclusively for every function here.
  */
@@ -22,80 +22,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static struct item *ref_or_null(struct item *item)
-{
-    return item ? item_ref(item) : NULL;
-}
-
-/* Drops one reference to rs; the last frees the records and their images. */
-static void release_records(struct record_share *rs)
-{
-    if (atomic_fetch_sub(&rs->refs, 1) != 1) return;
-    for (size_t i = rs->head; i < rs->count; i++)
-        record_clear(&rs->records[i]);
-    free(rs->records);
-    free(rs);
-}
-
-/* Makes to (a copy of from's fields) read from's records, shared from now on. */
-static void share_records(struct shard *from, struct shard *to)
-{
-    struct record_share *rs = from->shared;
-
-    if (!rs) {
-        rs = xcalloc(1, sizeof *rs);
-        atomic_init(&rs->refs, 1);
-        rs->records = from->records;
-        rs->head = from->head;
-        rs->count = from->count;
-        from->shared = rs;
-    }
-    atomic_fetch_add(&rs->refs, 1);
-    to->shared = rs;
-    to->records = from->records;
-    to->head = from->head;
-    to->count = to->cap = from->count;
-}
-
-void shard_unshare(struct shard *sh)
-{
-    assert_lock_exclusive();
-    struct record_share *rs = sh->shared;
-    struct stream_record *own;
-    size_t n;
-
-    if (!rs) return;
-    sh->shared = NULL;
-    if (atomic_load(&rs->refs) == 1) {
-        /* No other holder (a new one needs this lock): the array is sh's. */
-        free(rs);
-        return;
-    }
-    n = sh->count - sh->head;
-    own = xmalloc(sizeof *own * (n ? n : 1));
-    for (size_t k = 0; k < n; k++) {
-        struct stream_record r = sh->records[sh->head + k];
-        r.old_image = ref_or_null(r.old_image);
-        r.new_image = ref_or_null(r.new_image);
-        r.keys_only = ref_or_null(r.keys_only);
-        own[k] = r;
-    }
-    sh->records = own;
-    sh->head = 0;
-    sh->count = sh->cap = n;
-    release_records(rs);
-}
-
-void shard_detach(struct shard *sh)
-{
-    assert_lock_exclusive();
-    if (!sh->shared) return;
-    release_records(sh->shared);
-    sh->shared = NULL;
-    sh->records = NULL;
-    sh->head = sh->count = sh->cap = 0;
-}
 
 /* A copy of s for namespace_id, in no registry, whose shards share s's
  * records (copied by whichever first adds or trims one: shard_unshare). */
@@ -124,7 +50,7 @@ static struct stream *copy_stream(struct stream *s, const char *namespace_id)
         *to = *from;
         to->id = xstrdup(from->id);
         to->parent_id = from->parent_id ? xstrdup(from->parent_id) : NULL;
-        share_records(from, to);
+        shard_share_records(from, to);
     }
     return c;
 }

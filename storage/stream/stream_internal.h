@@ -29,7 +29,7 @@ struct stream_record {
 /* A shard's records shared between a stream and its copies in snapshots,
  * restores and forks (stream_copy.c): the array, as the shard that first
  * shared it held it, [head, count) live. Each holder's view is the same
- * array; none changes it while shared (shard_unshare first). */
+ * array; none changes it while shared (shard_unshare first: shard_records.c). */
 struct record_share {
     atomic_size_t refs;
     struct stream_record *records; /* owned, with the image references of [head, count) */
@@ -89,9 +89,12 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
 void registry_insert(struct stream_registry *reg, struct stream *s);
 /* Frees a stream that no registry holds any more (or never held). */
 void stream_free(struct stream *s);
-/* Drops a record's image references. */
+/* Drops a record's image references (shard_records.c). */
 void record_clear(struct stream_record *r);
-/* Gives sh an array of its own before it changes its records (stream_copy.c). */
+/* Makes to (a copy of from's fields) read from's records, shared from now
+ * on (shard_records.c). */
+void shard_share_records(struct shard *from, struct shard *to);
+/* Gives sh an array of its own before it changes its records (shard_records.c). */
 void shard_unshare(struct shard *sh);
 /* Lets go of sh's shared records without copying them (sh is being freed). */
 void shard_detach(struct shard *sh);
