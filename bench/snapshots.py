@@ -3,7 +3,13 @@
 """bench/snapshots.py - time of saving, restoring and forking a namespace
 (docs/snapshots.md), over real HTTP, against two references measured in the
 same run: the control interface's cheapest call (GET /ddbemu/clock: the HTTP
-floor) and a 50-item Query. Also the RSS a snapshot adds.
+floor) and a 50-item Query. Beside each wall time, the CPU time the server
+spent per call (from /proc: steadier than the wall time on a loaded machine).
+A table shares its rows with its snapshots, restores and forks until its
+first write (docs/snapshots.md, "Sharing"), so the first PutItem after a
+restore, which copies them, is measured too, a second one, and a restore
+that replaces a table that has written (and so frees its copy). Also the RSS
+a snapshot adds, and a fork before and after its first write.
 
     bench/snapshots.py [--items 100000] [--rounds 5] [--bin build/emulator/ddbemu]
 
@@ -93,14 +99,30 @@ def load(port, key, name, items, threads=4):
         t.join()
 
 
-def timed(fn, rounds, before=None):
-    out = []
+PID = None  # the server's, for cpu_ms
+
+
+def cpu_ms():
+    """The server's user + system CPU time so far, in ms."""
+    with open(f"/proc/{PID}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def timed(fn, rounds, before=None, cpu=None):
+    """Median wall ms of fn over rounds; with cpu (a list), appends the
+    server's mean CPU ms per call to it."""
+    out, spent = [], 0.0
     for _ in range(rounds):
         if before:
             before()
+        c0 = cpu_ms()
         t0 = time.perf_counter()
         fn()
         out.append((time.perf_counter() - t0) * 1000)
+        spent += cpu_ms() - c0
+    if cpu is not None:
+        cpu.append(spent / rounds)
     return statistics.median(out)
 
 
@@ -127,9 +149,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--bin", default=os.path.join(here, "..", "build", "emulator", "ddbemu"))
     a = ap.parse_args()
+    global PID
     port = free_port()
     proc = subprocess.Popen([a.bin, "--host", "127.0.0.1", "--port", str(port)],
                             stderr=subprocess.DEVNULL)
+    PID = proc.pid
     try:
         for _ in range(200):
             try:
@@ -137,11 +161,15 @@ def main():
                 break
             except OSError:
                 time.sleep(0.05)
-        print(f"ddbemu {a.bin}, {a.items} items per table, median of {a.rounds} rounds (ms)")
-        print(f"{'case':<34}{'ms':>10}")
+        print(f"ddbemu {a.bin}, {a.items} items per table, median of {a.rounds} rounds (ms);")
+        print(f"server CPU: its mean CPU time per call (ms); load average {os.getloadavg()}")
+        print(f"{'case':<40}{'ms':>10}{'CPU ms':>10}")
+
+        def row(name, ms, cpu=None):
+            print(f"{name:<40}{ms:>10.2f}" + (f"{cpu[-1]:>10.1f}" if cpu else ""))
+
         c = Conn(port, "seed")
-        clock = timed(lambda: c.control("GET", "clock"), 50)
-        print(f"{'reference: GET /ddbemu/clock':<34}{clock:>10.2f}")
+        row("reference: GET /ddbemu/clock", timed(lambda: c.control("GET", "clock"), 50))
         for kind in ("plain", "full"):
             ns_key = "seed" + kind
             c = Conn(port, ns_key)
@@ -153,28 +181,52 @@ def main():
                  "ExpressionAttributeValues": {":p": {"S": "room#0000001"}}}
             query = timed(lambda: c.ddb("Query", q), 20)
             ns = {"access_key": ns_key, "region": "us-east-1"}
+            put = {"TableName": kind, "Item": {"pk": {"S": "room#0000001"}, "sk": {"S": "new"},
+                                               "g": {"S": "g1"}, "l": {"S": "l1"}}}
+            cpu = {}
             rss0 = rss_kb(proc.pid)
             save = timed(lambda: c.control("POST", "snapshots", {"name": "b" + kind, **ns}),
                          a.rounds,
                          before=lambda: c.control("GET", "snapshots") and
                          [c.control("DELETE", "snapshots/b" + kind)
                           for s in c.control("GET", "snapshots")["snapshots"]
-                          if s["name"] == "b" + kind])
+                          if s["name"] == "b" + kind], cpu=cpu.setdefault("save", []))
             rss1 = rss_kb(proc.pid)
-            restore = timed(lambda: c.control("POST", f"snapshots/b{kind}/restore", {}), a.rounds)
+            restore = timed(lambda: c.control("POST", f"snapshots/b{kind}/restore", {}), a.rounds,
+                            cpu=cpu.setdefault("restore", []))
+            first = timed(lambda: c.ddb("PutItem", put), a.rounds,
+                          before=lambda: c.control("POST", f"snapshots/b{kind}/restore", {}),
+                          cpu=cpu.setdefault("first", []))
+            second = timed(lambda: c.ddb("PutItem", put), a.rounds,
+                           cpu=cpu.setdefault("second", []))
+            # The table being replaced has rows of its own now: the restore frees them.
+            rewritten = timed(lambda: c.control("POST", f"snapshots/b{kind}/restore", {}),
+                              a.rounds, before=lambda: c.ddb("PutItem", put),
+                              cpu=cpu.setdefault("rewritten", []))
             n = iter(range(1000))
             fork = timed(lambda: c.control("POST", f"snapshots/b{kind}/fork",
-                                           {"to_access_key": f"w{kind}{next(n)}"}), a.rounds)
+                                           {"to_access_key": f"w{kind}{next(n)}"}), a.rounds,
+                         cpu=cpu.setdefault("fork", []))
             live = timed(lambda: c.control("POST", "fork",
                                            {**ns, "to_access_key": f"l{kind}{next(n)}"}),
-                         a.rounds)
-            print(f"{kind + ': load (BatchWriteItem, once)':<34}{load_ms:>10.0f}")
-            print(f"{kind + ': Query of 50 items':<34}{query:>10.2f}")
-            print(f"{kind + ': save':<34}{save:>10.2f}")
-            print(f"{kind + ': restore':<34}{restore:>10.2f}")
-            print(f"{kind + ': fork a snapshot':<34}{fork:>10.2f}")
-            print(f"{kind + ': fork the live namespace':<34}{live:>10.2f}")
-            print(f"{kind + ': RSS a snapshot adds (KiB)':<34}{rss1 - rss0:>10}")
+                         a.rounds, cpu=cpu.setdefault("live", []))
+            rss2 = rss_kb(proc.pid)
+            c.control("POST", f"snapshots/b{kind}/fork", {"to_access_key": f"m{kind}"})
+            rss3 = rss_kb(proc.pid)
+            Conn(port, f"m{kind}").ddb("PutItem", put)
+            rss4 = rss_kb(proc.pid)
+            row(kind + ": load (BatchWriteItem, once)", load_ms)
+            row(kind + ": Query of 50 items", query)
+            row(kind + ": save", save, cpu["save"])
+            row(kind + ": restore", restore, cpu["restore"])
+            row(kind + ": first PutItem after restore", first, cpu["first"])
+            row(kind + ": second PutItem", second, cpu["second"])
+            row(kind + ": restore after a write", rewritten, cpu["rewritten"])
+            row(kind + ": fork a snapshot", fork, cpu["fork"])
+            row(kind + ": fork the live namespace", live, cpu["live"])
+            print(f"{kind + ': RSS a snapshot adds (KiB)':<40}{rss1 - rss0:>10}")
+            print(f"{kind + ': RSS a fork adds (KiB)':<40}{rss3 - rss2:>10}")
+            print(f"{kind + ': RSS its first write adds (KiB)':<40}{rss4 - rss3:>10}")
     finally:
         proc.terminate()
         proc.wait()

@@ -388,6 +388,8 @@ static void run_backfill(struct db *db, const struct db_scope *scope, const char
         db_write_lock(db);
         t = db_find_table(db, scope, table_name);
         idx = t && strcmp(t->table_id, table_id) == 0 ? table_find_index_by_id(t, index_id) : NULL;
+        /* A table is never shared while it backfills (table_can_share). */
+        assert(!idx || !t->shared);
         more = idx && index_backfill_step(idx, &t->items, BACKFILL_STEP_ROWS);
         db_unlock(db);
     }

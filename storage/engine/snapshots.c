@@ -1,17 +1,21 @@
 /*
  * snapshots.c - named snapshots of namespaces, restore and fork (db_snapshots.h).
  *
- * Saving copies no item: a table is kept as its record (table_record_encode,
- * the bytes --db-path writes for it), references to its items in key order,
- * its point-in-time history as references, and its namespace's streams as
- * copies whose records share their images (stream_copy.c). Restoring
- * rebuilds each table from those through the write path's bulk form
- * (table_commit_sorted: the saved items are in key order, so the table is
- * appended to and each index sorted once), marked `rebuilding` (no stream
- * record, no history entry: the table is being put back, not changed), so
- * its indexes, TTL index, item collections and vector indexes are rebuilt
- * as at load; then the streams are put back and the tables reattached to their open ones. With
- * --db-path the restored tables, items and streams are recorded as any new ones are.
+ * Saving copies no item and no structure: a table is kept as its record
+ * (table_record_encode, the bytes --db-path writes for it), a share of its
+ * built rows (table_share.h: the skiplist, key index, GSIs, LSIs, TTL index
+ * and item collection totals, which the live table goes on reading and
+ * copies before its next change), its point-in-time history as references,
+ * and its namespace's streams as copies whose records share their images
+ * (stream_copy.c). Restoring decodes each table's record and makes it read
+ * the same share (table_adopt_share): no row is copied until the table is
+ * first written. A table whose rows cannot be shared (an index being
+ * backfilled, a vector index) is kept as references to its items in key
+ * order and rebuilt through the write path's bulk form (table_commit_sorted),
+ * marked `rebuilding` (no stream record, no history entry: the table is
+ * being put back, not changed). Then the streams are put back and the tables
+ * reattached to their open ones. With --db-path the restored tables, items
+ * and streams are recorded as any new ones are.
  *
  * Locking: every entry point takes the engine lock exclusively; the helpers
  * below assert it.
@@ -42,19 +46,26 @@ static struct item *ref_or_null(struct item *item)
     return item ? item_ref(item) : NULL;
 }
 
-/* The table as it is now (the lock is held). */
-static void save_table(const struct table *t, struct snap_table *st)
+/* The table as it is now (the lock is held exclusively: t starts sharing). */
+static void save_table(struct table *t, struct snap_table *st)
 {
-    assert_lock_held();
+    assert_lock_exclusive();
     const struct history *h = &t->history;
     size_t n = 0;
 
     memset(st, 0, sizeof *st);
     table_record_encode(t, &st->record);
-    st->items = xmalloc(sizeof *st->items * (t->items.count ? t->items.count : 1));
-    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
-        st->items[n++] = item_ref(node->item);
-    st->item_count = n;
+    if (table_can_share(t)) {
+        st->share = table_share(t);
+        st->item_count = table_share_item_count(st->share);
+    } else {
+        st->items = xmalloc(sizeof *st->items * (t->items.count ? t->items.count : 1));
+        for (struct skiplist_node *node = skiplist_first(&t->items); node;
+             node = skiplist_next(node))
+            st->items[n++] = item_ref(node->item);
+        st->item_count = n;
+        table_row_orders(t, &st->orders, &st->order_count);
+    }
     st->history_count = history_count(h);
     st->history = xmalloc(sizeof *st->history * (st->history_count ? st->history_count : 1));
     for (size_t i = 0; i < st->history_count; i++) {
@@ -62,12 +73,11 @@ static void save_table(const struct table *t, struct snap_table *st)
         st->history[i].old_item = ref_or_null(st->history[i].old_item);
         st->history[i].new_item = ref_or_null(st->history[i].new_item);
     }
-    table_row_orders(t, &st->orders, &st->order_count);
 }
 
 static void save_namespace(struct db *db, const struct namespace *ns, struct snap_namespace *sn)
 {
-    assert_lock_held();
+    assert_lock_exclusive();
     memset(sn, 0, sizeof *sn);
     sn->id = xstrdup(ns->id);
     sn->tables = xcalloc(ns->table_count ? ns->table_count : 1, sizeof *sn->tables);
@@ -79,7 +89,7 @@ static void save_namespace(struct db *db, const struct namespace *ns, struct sna
 
 static struct snapshot *take_snapshot(struct db *db, const char *name, const char *namespace_id)
 {
-    assert_lock_held();
+    assert_lock_exclusive();
     struct snapshot *s = xcalloc(1, sizeof *s);
 
     s->name = xstrdup(name ? name : "");
@@ -348,8 +358,18 @@ static struct table *restore_table(struct db *db, const char *namespace_id,
     persist_table(t);
     db_namespace_insert(db_namespace_for_write(db, &scope), t);
     /* The same record makes the same indexes, in the same order. */
-    table_commit_sorted(t, st->items, st->item_count,
-                        st->order_count == t->index_count + 1 ? st->orders : NULL, &info);
+    if (st->share) {
+        table_adopt_share(t, st->share);
+        if (t->journal)
+            for (struct skiplist_node *n = skiplist_first(&t->items); n; n = skiplist_next(n)) {
+                struct row_key key;
+                skiplist_node_key(n, &key);
+                journal_put_item(t->journal, t->uid, &key, n->item);
+            }
+    } else {
+        table_commit_sorted(t, st->items, st->item_count,
+                            st->order_count == t->index_count + 1 ? st->orders : NULL, &info);
+    }
     for (size_t i = 0; i < st->history_count; i++) {
         const struct history_entry *e = &st->history[i];
         history_restore(&t->history, e->seq, e->ms, ref_or_null(e->old_item),
@@ -474,7 +494,7 @@ out:
     return rc;
 }
 
-void snapshot_keep_table(const struct table *t, struct snap_table *st)
+void snapshot_keep_table(struct table *t, struct snap_table *st)
 {
     assert_lock_exclusive();
     save_table(t, st);

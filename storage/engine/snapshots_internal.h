@@ -13,7 +13,7 @@
 /* What a save keeps of table t as it is now (snapshots.c): the load
  * rebuilds each stored table and keeps it so, which gives it exactly the
  * in-memory form a save gives. The lock is held exclusively. */
-void snapshot_keep_table(const struct table *t, struct snap_table *st);
+void snapshot_keep_table(struct table *t, struct snap_table *st);
 
 /* At start, the lock held exclusively: every snapshot in ddbemu.db back into
  * db->snapshots, in creation order (snapshots_load.c); a no-op in memory.

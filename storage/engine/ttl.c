@@ -120,6 +120,7 @@ int db_update_ttl(struct db *db, const struct db_scope *scope, const char *table
     t->ttl.enabled = enabled;
     t->ttl.changed_ms = now_ms;
     /* The expiry index exists while TTL is on; enabling reads the table once. */
+    table_unshare(t);
     if (enabled)
         ttl_index_rebuild(&t->ttl_index, &t->items, t->ttl.attribute, t->ttl.attribute_len);
     else

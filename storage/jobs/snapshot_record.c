@@ -14,7 +14,8 @@
 static void snap_table_clear(struct snap_table *st)
 {
     text_buf_clear(&st->record);
-    for (size_t i = 0; i < st->item_count; i++)
+    table_share_release(st->share);
+    for (size_t i = 0; st->items && i < st->item_count; i++)
         item_unref(st->items[i]);
     free(st->items);
     for (size_t i = 0; i < st->history_count; i++) {

@@ -19,12 +19,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct row_order; /* storage/table/table.h */
+struct row_order;   /* storage/table/table.h */
+struct table_share; /* storage/table/table_share.h */
 
 /* One table of a snapshot. */
 struct snap_table {
     struct text_buf record; /* table_record_encode */
-    struct item **items;    /* owned references, in key order */
+    /* The table's rows, shared with it until either changes (table_share.h;
+     * one reference owned). NULL when it could not share them: then items. */
+    struct table_share *share;
+    struct item **items; /* owned references, in key order; NULL with share */
     size_t item_count;
     struct history_entry *history; /* owned references */
     size_t history_count;

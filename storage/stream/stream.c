@@ -62,17 +62,9 @@ static bool view_has_old(enum stream_view v)
 /* lifecycle                                                                 */
 /* ------------------------------------------------------------------------ */
 
-void record_clear(struct stream_record *r)
-{
-    assert_lock_exclusive();
-    item_unref(r->old_image);
-    item_unref(r->new_image);
-    item_unref(r->keys_only);
-    memset(r, 0, sizeof *r);
-}
-
 static void shard_clear(struct shard *sh)
 {
+    shard_detach(sh); /* shared records stay the other holders' */
     for (size_t i = sh->head; i < sh->count; i++)
         record_clear(&sh->records[i]);
     free(sh->records);
@@ -374,6 +366,9 @@ static void stream_trim(struct stream *s, int64_t now_ms)
 
     for (size_t i = 0; i < s->shard_count; i++) {
         struct shard *sh = &s->shards[i];
+        if (sh->shared && ((sh->head < sh->count && sh->records[sh->head].created_ms < horizon) ||
+                           (sh->head > 64 && sh->head * 2 > sh->count)))
+            shard_unshare(sh); /* the loop and the move below change the array */
         while (sh->head < sh->count && sh->records[sh->head].created_ms < horizon) {
             sh->trimmed_through = sh->records[sh->head].seq;
             if (sh->trimmed_through > dropped_through) dropped_through = sh->trimmed_through;
@@ -552,6 +547,7 @@ void stream_record_change(struct stream *s, struct item *old_item, struct item *
     stream_maintain(s, now_ms);
     sh = open_shard(s);
     assert(sh);
+    shard_unshare(sh);
     if (sh->count == sh->cap) {
         sh->cap = sh->cap ? sh->cap * 2 : 16;
         sh->records = xrealloc(sh->records, sizeof *sh->records * sh->cap);
@@ -726,6 +722,7 @@ bool stream_restore_record(struct stream_registry *reg, const char *namespace_id
         record_clear(&r);
         return false;
     }
+    shard_unshare(sh);
     if (sh->count == sh->cap) {
         sh->cap = sh->cap ? sh->cap * 2 : 16;
         sh->records = xrealloc(sh->records, sizeof *sh->records * sh->cap);

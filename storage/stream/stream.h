@@ -135,16 +135,17 @@ void stream_registry_forget_journal(struct stream_registry *reg);
 
 /* Copies of every stream of the namespace (open, disabled or of a deleted
  * table), in registry order, in no registry: *out is an owned array of owned
- * copies (stream_snapshot_free each); returns their number. Records share
- * their images. */
+ * copies (stream_snapshot_free each); returns their number. The copies
+ * share the streams' records (the array, until either side adds or trims
+ * one: stream_copy.c), and records their images. */
 size_t stream_snapshot_namespace(const struct stream_registry *reg, const char *namespace_id,
                                  struct stream ***out);
 void stream_snapshot_free(struct stream *copy);
-/* Puts a copy of copy into reg under namespace_id (where no stream has its
+/* Puts a copy of copy (sharing its records) into reg under namespace_id (where no stream has its
  * ARN: the caller dropped the namespace's streams first) and records it in
  * journal (NULL: in memory); returns the registry's stream. */
 struct stream *stream_adopt(struct stream_registry *reg, const char *namespace_id,
-                            struct journal_file *journal, const struct stream *copy);
+                            struct journal_file *journal, struct stream *copy);
 /* A copy's metadata, and each of its records, in the bytes the journal
  * records for a stream (what stream_restore and stream_restore_record read
  * back): how a snapshot goes to disk. A copy is its holder's alone and

@@ -4,12 +4,14 @@
  *
  * A snapshot holds every stream of a namespace as it was, detached from the
  * registry: the shards with their ids, sequence numbers and trim points, and
- * the records, whose images are references to immutable items (a record
- * costs its struct, not a copy of its items). Restoring or forking puts a
- * copy back into the registry under a namespace, so ListStreams,
- * DescribeStream and GetRecords answer what they answered when the snapshot
- * was taken. The registry's next sequence number is never moved back: a
- * change after a restore gets a number above every number ever handed out.
+ * the records, whose images are references to immutable items. The records
+ * themselves are shared, not copied: a shard and its copies read one array
+ * (struct record_share) until one of them adds or trims a record, which
+ * copies it first (shard_records.c; a record costs nothing more until then). Restoring or forking
+ * puts a copy back into the registry under a namespace, so ListStreams, DescribeStream and
+ * GetRecords answer what they answered when the snapshot was taken. The registry's next sequence
+ * number is never moved back: a change after a restore gets a number above every number ever handed
+ * out.
  *
  * The caller holds db->lock exclusively for every function here.
  */
@@ -21,13 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct item *ref_or_null(struct item *item)
-{
-    return item ? item_ref(item) : NULL;
-}
-
-/* A copy of s (records share their images) for namespace_id, in no registry. */
-static struct stream *copy_stream(const struct stream *s, const char *namespace_id)
+/* A copy of s for namespace_id, in no registry, whose shards share s's
+ * records (copied by whichever first adds or trims one: shard_unshare). */
+static struct stream *copy_stream(struct stream *s, const char *namespace_id)
 {
     struct stream *c = xcalloc(1, sizeof *c);
 
@@ -46,23 +44,13 @@ static struct stream *copy_stream(const struct stream *s, const char *namespace_
     c->shards = xcalloc(s->shard_count ? s->shard_count : 1, sizeof *c->shards);
     c->shard_count = c->shard_cap = s->shard_count;
     for (size_t i = 0; i < s->shard_count; i++) {
-        const struct shard *from = &s->shards[i];
+        struct shard *from = &s->shards[i];
         struct shard *to = &c->shards[i];
-        size_t live = from->count - from->head;
 
         *to = *from;
         to->id = xstrdup(from->id);
         to->parent_id = from->parent_id ? xstrdup(from->parent_id) : NULL;
-        to->head = 0;
-        to->count = to->cap = live;
-        to->records = xmalloc(sizeof *to->records * (live ? live : 1));
-        for (size_t k = 0; k < live; k++) {
-            struct stream_record r = from->records[from->head + k];
-            r.old_image = ref_or_null(r.old_image);
-            r.new_image = ref_or_null(r.new_image);
-            r.keys_only = ref_or_null(r.keys_only);
-            to->records[k] = r;
-        }
+        shard_share_records(from, to);
     }
     return c;
 }
@@ -75,7 +63,7 @@ size_t stream_snapshot_namespace(const struct stream_registry *reg, const char *
 
     *out = NULL;
     for (size_t i = 0; i < reg->count; i++) {
-        const struct stream *s = reg->streams[i];
+        struct stream *s = reg->streams[i]; /* its shards start sharing */
         if (strcmp(s->namespace_id, namespace_id) != 0) continue;
         *out = xrealloc(*out, sizeof **out * (n + 1));
         (*out)[n++] = copy_stream(s, namespace_id);
@@ -90,7 +78,7 @@ void stream_snapshot_free(struct stream *copy)
 }
 
 struct stream *stream_adopt(struct stream_registry *reg, const char *namespace_id,
-                            struct journal_file *journal, const struct stream *copy)
+                            struct journal_file *journal, struct stream *copy)
 {
     assert_lock_exclusive();
     struct stream *s = copy_stream(copy, namespace_id);
@@ -99,7 +87,7 @@ struct stream *stream_adopt(struct stream_registry *reg, const char *namespace_i
     s->journal = journal;
     registry_insert(reg, s);
     persist_stream(s);
-    for (size_t i = 0; i < s->shard_count; i++)
+    for (size_t i = 0; journal && i < s->shard_count; i++)
         for (size_t k = 0; k < s->shards[i].count; k++)
             persist_record(s, &s->shards[i].records[k]);
     return s;

@@ -10,6 +10,7 @@
 #include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,16 @@ struct stream_record {
     struct item *keys_only; /* the key attributes, when neither image is held */
 };
 
+/* A shard's records shared between a stream and its copies in snapshots,
+ * restores and forks (stream_copy.c): the array, as the shard that first
+ * shared it held it, [head, count) live. Each holder's view is the same
+ * array; none changes it while shared (shard_unshare first: shard_records.c). */
+struct record_share {
+    atomic_size_t refs;
+    struct stream_record *records; /* owned, with the image references of [head, count) */
+    size_t head, count;
+};
+
 struct shard {
     char *id;
     char *parent_id; /* NULL for a stream's first shard */
@@ -35,7 +46,8 @@ struct shard {
     int64_t closed_ms;
     struct stream_record *records; /* the live records are [head, count) */
     size_t head, count, cap;
-    uint64_t trimmed_through; /* the highest sequence number trimmed away; 0 when none */
+    struct record_share *shared; /* non-NULL: records is its array (one reference owned) */
+    uint64_t trimmed_through;    /* the highest sequence number trimmed away; 0 when none */
 };
 
 struct stream {
@@ -77,8 +89,15 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
 void registry_insert(struct stream_registry *reg, struct stream *s);
 /* Frees a stream that no registry holds any more (or never held). */
 void stream_free(struct stream *s);
-/* Drops a record's image references. */
+/* Drops a record's image references (shard_records.c). */
 void record_clear(struct stream_record *r);
+/* Makes to (a copy of from's fields) read from's records, shared from now
+ * on (shard_records.c). */
+void shard_share_records(struct shard *from, struct shard *to);
+/* Gives sh an array of its own before it changes its records (shard_records.c). */
+void shard_unshare(struct shard *sh);
+/* Lets go of sh's shared records without copying them (sh is being freed). */
+void shard_detach(struct shard *sh);
 /* Record the stream's metadata, and one of its records, to its journal; no-ops in memory. */
 void persist_stream(const struct stream *s);
 void persist_record(const struct stream *s, const struct stream_record *r);

@@ -33,6 +33,18 @@ void collection_sizes_clear(struct collection_sizes *cs)
     memset(cs, 0, sizeof *cs);
 }
 
+void collection_sizes_copy(struct collection_sizes *dst, const struct collection_sizes *src)
+{
+    assert_lock_exclusive();
+    *dst = *src;
+    if (!src->cap) return;
+    dst->slots = xmalloc(sizeof *dst->slots * src->cap);
+    for (size_t i = 0; i < src->cap; i++) {
+        dst->slots[i] = src->slots[i];
+        if (src->slots[i].used) value_copy(&dst->slots[i].key, &src->slots[i].key);
+    }
+}
+
 /* The slot holding (hash, pk), or the empty slot where it would go. */
 static size_t find_slot(const struct collection_sizes *cs, uint64_t hash, const struct value *pk)
 {

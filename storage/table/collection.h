@@ -36,6 +36,9 @@ struct collection_sizes {
 
 void collection_sizes_init(struct collection_sizes *cs);
 void collection_sizes_clear(struct collection_sizes *cs);
+/* Makes dst (uninitialised) a deep copy of src: a table copying the totals
+ * it shared with a snapshot (table_share.c). */
+void collection_sizes_copy(struct collection_sizes *dst, const struct collection_sizes *src);
 /* The total of the collection of partition key pk (whose hash is hash), 0 when none. */
 int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
                              const struct value *pk);

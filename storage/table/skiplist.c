@@ -217,6 +217,27 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
     return n;
 }
 
+struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
+                                                   const struct skiplist_node *from)
+{
+    struct skiplist *sl = b->sl;
+    struct skiplist_node *n = node_new(from->level, from->part_count);
+    struct skiplist_node *prev = b->tail[0];
+
+    n->hash = from->hash;
+    memcpy((void *) skiplist_node_parts(n), skiplist_node_parts(from),
+           sizeof(const struct value *) * from->part_count);
+    n->item = item_ref(from->item);
+    if (from->level > sl->level) sl->level = from->level;
+    for (int i = 0; i < from->level; i++) {
+        b->tail[i]->next[i] = n;
+        b->tail[i] = n;
+    }
+    n->prev = prev == sl->head ? NULL : prev;
+    sl->count++;
+    return n;
+}
+
 static int row_compare(const void *a, const void *b)
 {
     const struct skiplist_row *x = a, *y = b;

@@ -112,6 +112,13 @@ void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl);
 struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
                                               struct item *item);
 
+/* Appends a copy of node `from` (of another list being copied in its order:
+ * no comparison is made), with its level, key and a new reference to its
+ * item: how a table copies the rows it shared with a snapshot
+ * (table_share.c) before its first write. */
+struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
+                                                   const struct skiplist_node *from);
+
 /* One row for skiplist_load: its key (parts pointing into item) and item. */
 struct skiplist_row {
     struct row_key key;

@@ -89,7 +89,10 @@ struct table_index *table_add_gsi(struct table *t, struct index_def *def)
 {
     assert_lock_exclusive();
     size_t g = t->def.gsi_count;
-    struct table_index *indexes = xcalloc(t->index_count + 1, sizeof *indexes);
+    struct table_index *indexes;
+
+    table_unshare(t); /* a share holds the rows of the indexes it was given */
+    indexes = xcalloc(t->index_count + 1, sizeof *indexes);
 
     /* Existing indexes move as they are (their skiplists do not point back at them);
      * the GSI goes after the others, as DescribeTable lists them in creation order. */
@@ -130,6 +133,7 @@ void table_remove_gsi(struct table *t, const char *name)
     assert_lock_exclusive();
     size_t g, kept = 0;
 
+    table_unshare(t);
     for (g = 0; g < t->def.gsi_count; g++) {
         if (strcmp(t->def.gsis[g].name, name) == 0) break;
     }
@@ -193,6 +197,7 @@ void table_free(struct table *t, int64_t now_ms)
 {
     assert_lock_exclusive();
     if (!t) return;
+    table_detach_share(t); /* its rows stay the snapshot's */
     for (size_t i = 0; i < t->index_count; i++)
         index_clear(&t->indexes[i]);
     free(t->indexes);
@@ -552,10 +557,14 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
 {
     assert_lock_exclusive();
     uint64_t exact_hash = key_index_hash(key);
-    struct skiplist_node *node = key_index_find(&t->item_keys, exact_hash, key);
-    /* Keep the old item alive until every structure has let go of it. */
-    struct item *old_item = node ? item_ref(node->item) : NULL;
+    struct skiplist_node *node;
+    struct item *old_item;
     struct row_key new_key;
+
+    table_unshare(t); /* before any node is looked up: the copy has its own */
+    node = key_index_find(&t->item_keys, exact_hash, key);
+    /* Keep the old item alive until every structure has let go of it. */
+    old_item = node ? item_ref(node->item) : NULL;
 
     if (t->def.lsi_count)
         collection_sizes_add(&t->collections, key->hash, key->parts[0],
@@ -629,6 +638,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
     struct skiplist_builder b;
     struct row_key *keys;
 
+    table_unshare(t);
     if (t->items.count) {
         for (size_t i = 0; i < count; i++) {
             struct row_key key;

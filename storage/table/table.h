@@ -30,6 +30,7 @@
 #include "storage/table/key_index.h"
 #include "storage/table/skiplist.h"
 #include "storage/table/table_meta.h"
+#include "storage/table/table_share.h"
 #include "storage/table/ttl_index.h"
 #include "storage/table/vector_index.h"
 
@@ -122,6 +123,10 @@ struct table {
     size_t deleting_gsi_count;
     struct vector_index *vectors; /* parallel to def.vectors (table_vectors.c) */
     size_t vector_count;
+    /* Non-NULL: items, item_keys, the indexes' and the TTL index's rows and
+     * collections are a snapshot's too, read in place and copied before the
+     * first change (table_share.h); one reference owned. */
+    struct table_share *shared;
 };
 
 /* Creates a table from def (taken). Caller holds the lock exclusively. */

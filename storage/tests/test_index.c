@@ -18,6 +18,7 @@
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/db_snapshots.h"
 #include "storage/engine/db_tables.h"
 #include "storage/expr/expr.h"
 #include "storage/tests/check.h"
@@ -115,7 +116,8 @@ static void key_of(struct value *key, int p, long sk)
 }
 
 /* One random write: a put, a delete, or an update that sets or removes an index key. */
-static void random_write(struct db *db, const char *table, int partitions)
+static void random_write_in(struct db *db, const struct db_scope *in, const char *table,
+                            int partitions)
 {
     static const char *const updates[] = {
         "SET gpk = :s", "REMOVE gpk",  "SET gsk = :n", "SET h1 = :s, h2 = :n",
@@ -146,11 +148,16 @@ static void random_write(struct db *db, const char *table, int partitions)
         op.update = update;
         expr_ctx_clear(&ctx);
     }
-    write_ok(db, &scope, &op);
+    write_ok(db, in, &op);
     item_unref(op.put_item);
     value_clear(&op.key);
     value_clear(&values);
     expr_free(update);
+}
+
+static void random_write(struct db *db, const char *table, int partitions)
+{
+    random_write_in(db, &scope, table, partitions);
 }
 
 /* The rows an index should hold, recomputed from the table (up to the backfill cursor). */
@@ -224,13 +231,13 @@ static void check_collections(const struct table *t)
 }
 
 /* Checks every index and collection of the table; returns the fewest rows of any index. */
-static size_t check_table(struct db *db, const char *name)
+static size_t check_table_in(struct db *db, const struct db_scope *in, const char *name)
 {
     struct table *t;
     size_t fewest = SIZE_MAX;
 
     db_read_lock(db);
-    t = db_find_table(db, &scope, name);
+    t = db_find_table(db, in, name);
     CHECK(t != NULL);
     if (t) {
         for (size_t i = 0; i < t->index_count; i++) {
@@ -241,6 +248,79 @@ static size_t check_table(struct db *db, const char *name)
     }
     db_unlock(db);
     return t ? fewest : 0;
+}
+
+static size_t check_table(struct db *db, const char *name)
+{
+    return check_table_in(db, &scope, name);
+}
+
+static size_t item_count(struct db *db, const struct db_scope *in, const char *name)
+{
+    struct table *t;
+    size_t n;
+
+    db_read_lock(db);
+    t = db_find_table(db, in, name);
+    n = t ? t->items.count : 0;
+    db_unlock(db);
+    return n;
+}
+
+/* A snapshot, the live table and a fork share their rows until each writes
+ * (table_share.c): random writes to each in turn, every index and collection
+ * of each checked after every batch, the snapshot restored at the end. */
+static void test_shared_rows_stay_exact_on_every_side(void)
+{
+    static const struct db_scope forked = {"fork", "us-east-1"};
+    struct db *db = db_new();
+    struct snapshot_info info;
+    struct ddb_error err;
+    size_t tables, saved;
+
+    create_table(db, "t", true, true);
+    for (int i = 0; i < 300; i++)
+        random_write(db, "t", 8);
+    saved = item_count(db, &scope, "t");
+    CHECK_INT_EQ(db_snapshot_save(db, "s", scope.namespace_id, &info, &err), 0);
+    CHECK_INT_EQ(info.item_count, saved);
+    snapshot_info_clear(&info);
+    CHECK_INT_EQ(db_snapshot_fork(db, "s", NULL, forked.namespace_id, false, &tables, &err), 0);
+    CHECK_INT_EQ(tables, 1);
+    check_table_in(db, &forked, "t");
+    for (int round = 0; round < 20; round++) {
+        /* Even rounds: the live table writes first; odd: the fork. */
+        const struct db_scope *first = round % 2 ? &forked : &scope;
+        const struct db_scope *second = round % 2 ? &scope : &forked;
+        for (int i = 0; i < 30; i++)
+            random_write_in(db, first, "t", 8);
+        check_table_in(db, first, "t");
+        check_table_in(db, second, "t");
+        for (int i = 0; i < 30; i++)
+            random_write_in(db, second, "t", 8);
+        check_table_in(db, first, "t");
+        check_table_in(db, second, "t");
+        if (round == 10) {
+            /* Both share the snapshot's rows again, then the snapshot goes:
+             * the last holder to write keeps them without a copy. */
+            CHECK_INT_EQ(db_snapshot_restore(db, "s", true, &tables, &err), 0);
+            CHECK_INT_EQ(item_count(db, &scope, "t"), saved);
+            CHECK_INT_EQ(db_snapshot_fork(db, "s", NULL, forked.namespace_id, true, &tables, &err),
+                         0);
+            CHECK_INT_EQ(item_count(db, &forked, "t"), saved);
+            CHECK_INT_EQ(db_snapshot_delete(db, "s", &err), 0);
+            CHECK_INT_EQ(db_snapshot_save(db, "s", scope.namespace_id, &info, &err), 0);
+            saved = info.item_count;
+            snapshot_info_clear(&info);
+        }
+    }
+    CHECK_INT_EQ(db_snapshot_restore(db, "s", true, &tables, &err), 0);
+    CHECK_INT_EQ(item_count(db, &scope, "t"), saved);
+    check_table(db, "t");
+    for (int i = 0; i < 50; i++)
+        random_write(db, "t", 8);
+    check_table(db, "t");
+    db_free(db);
 }
 
 static void test_indexes_match_the_table_after_random_writes(void)
@@ -643,5 +723,6 @@ int main(void)
     RUN(test_item_collection_limit_and_metrics);
     RUN(test_backfilling_index_can_be_deleted);
     RUN(test_backfill_races_a_writer_thread);
+    RUN(test_shared_rows_stay_exact_on_every_side);
     return check_report();
 }

@@ -6,6 +6,7 @@
  */
 #include "storage/engine/db.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/db_snapshots.h"
 #include "storage/engine/db_streams.h"
 #include "storage/engine/db_tables.h"
 #include "storage/tests/check.h"
@@ -668,6 +669,68 @@ static void test_reset_namespace_forgets_tables_and_streams(void)
     db_free(db);
 }
 
+/* The records of the stream's shard as a snapshot saved them. */
+static size_t snapshot_records(struct db *db)
+{
+    struct snapshot_info *list;
+    size_t count, n;
+
+    db_snapshot_list(db, &list, &count);
+    CHECK_INT_EQ(count, 1);
+    n = count ? list[0].stream_record_count : 0;
+    for (size_t i = 0; i < count; i++)
+        snapshot_info_clear(&list[i]);
+    free(list);
+    return n;
+}
+
+/* The records of the one shard, read from TRIM_HORIZON (-1: trimmed). */
+static long shard_records(struct db *db, const char *arn)
+{
+    struct stream_desc d = describe(db, arn);
+    char *it = iterator(db, arn, d.shards[0].shard_id, SHARD_ITERATOR_TRIM_HORIZON, NULL);
+    struct stream_records r = records(db, it, 100);
+    long n = (long) r.count;
+
+    stream_records_clear(&r);
+    free(it);
+    stream_desc_clear(&d);
+    return n;
+}
+
+/* A stream and its snapshot share their records (shard_records.c): records
+ * added or trimmed on one side after the save are not the other's. */
+static void test_shared_records_added_and_trimmed_apart(void)
+{
+    struct db *db = db_new();
+    struct snapshot_info info;
+    struct ddb_error err = {0};
+    size_t tables;
+    char *arn;
+
+    create_table(db, &scope, "t", true, STREAM_NEW_AND_OLD_IMAGES);
+    arn = latest_arn(db, "t");
+    put(db, "t", "a", 1, "x");
+    put(db, "t", "a", 1, "y");
+    CHECK_INT_EQ(db_snapshot_save(db, "s", scope.namespace_id, &info, &err), 0);
+    snapshot_info_clear(&info);
+    put(db, "t", "b", 2, NULL); /* the live stream copies the array first */
+    CHECK_INT_EQ(shard_records(db, arn), 3);
+    CHECK_INT_EQ(snapshot_records(db), 2);
+    CHECK_INT_EQ(db_snapshot_restore(db, "s", true, &tables, &err), 0);
+    CHECK_INT_EQ(shard_records(db, arn), 2);
+    /* A day later the restored stream trims what it shares with the snapshot. */
+    db_clock_advance(db, 25 * HOUR_MS);
+    put(db, "t", "c", 3, NULL);
+    CHECK_INT_EQ(snapshot_records(db), 2);
+    CHECK_INT_EQ(db_snapshot_restore(db, "s", true, &tables, &err), 0);
+    CHECK_INT_EQ(snapshot_records(db), 2);
+    CHECK_INT_EQ(db_snapshot_delete(db, "s", &err), 0);
+    put(db, "t", "d", 4, NULL); /* the last holder: its array, trimmed, no copy */
+    free(arn);
+    db_free(db);
+}
+
 int main(void)
 {
     RUN(test_stream_records_inserts_modifies_and_removes_in_commit_order);
@@ -682,5 +745,6 @@ int main(void)
     RUN(test_streams_errors_have_aws_types_and_texts);
     RUN(test_transaction_writes_appear_once_each);
     RUN(test_reset_namespace_forgets_tables_and_streams);
+    RUN(test_shared_records_added_and_trimmed_apart);
     return check_report();
 }
