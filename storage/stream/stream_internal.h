@@ -10,6 +10,7 @@
 #include "storage/persist/journal.h"
 #include "storage/stream/stream.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -60,8 +61,10 @@ struct stream {
 struct stream_registry {
     struct stream **streams; /* sorted by (namespace_id, arn) */
     size_t count, cap;
-    uint64_t next_seq; /* the next sequence number; never 0 */
-    uint64_t secret;   /* keys the iterators' hashes */
+    /* The next sequence number; never 0. Atomic: writers of different
+     * tables record at once, each under its own table's lock. */
+    _Atomic uint64_t next_seq;
+    uint64_t secret; /* keys the iterators' hashes */
 };
 
 /* Registry order: namespace, then ARN (ListStreams pages in ARN order). A
@@ -77,12 +80,17 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
 void registry_insert(struct stream_registry *reg, struct stream *s);
 /* Frees a stream that no registry holds any more (or never held). */
 void stream_free(struct stream *s);
-/* Drops a record's image references. */
+/* Drops a record's image references. Like the three below, a write reaches
+ * it through stream_record_change: the caller holds the stream's table's
+ * lock exclusively (or the catalog lock so). */
 void record_clear(struct stream_record *r);
-/* Record the stream's metadata, and one of its records, to its journal; no-ops in memory. */
+/* Record the stream's metadata, and one of its records, to its journal;
+ * no-ops in memory. The caller holds the table's lock exclusively (or the
+ * catalog lock so). */
 void persist_stream(const struct stream *s);
 void persist_record(const struct stream *s, const struct stream_record *r);
-/* Applies the rollover and trim that now_ms calls for to one stream. */
+/* Applies the rollover and trim that now_ms calls for to one stream; the
+ * caller holds the table's lock exclusively (or the catalog lock so). */
 void stream_maintain(struct stream *s, int64_t now_ms);
 /* The key attributes of item as a new VALUE_M, in key schema order; reads
  * only its arguments, so it needs no lock. */

@@ -92,7 +92,7 @@ int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
 void collection_sizes_add(struct collection_sizes *cs, uint64_t hash, const struct value *pk,
                           int64_t delta)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     size_t i;
 
     if (delta == 0) return;

@@ -39,7 +39,8 @@ void collection_sizes_clear(struct collection_sizes *cs);
 /* The total of the collection of partition key pk (whose hash is hash), 0 when none. */
 int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
                              const struct value *pk);
-/* Adds delta (may be negative) to the collection's total; pk is copied when new. */
+/* Adds delta (may be negative) to the collection's total; pk is copied when
+ * new. The caller holds the table's lock exclusively (or the catalog lock so). */
 void collection_sizes_add(struct collection_sizes *cs, uint64_t hash, const struct value *pk,
                           int64_t delta);
 
