@@ -130,7 +130,7 @@ void db_lock_tables(struct db *db, const struct db_scope *scope, const char *con
     }
     /* One order for every thread - the locks' addresses, ascending - so
      * that two calls over overlapping tables cannot wait for each other. */
-    qsort(locks, n, sizeof *locks, compare_lock_address);
+    if (n > 1) qsort(locks, n, sizeof *locks, compare_lock_address);
     for (size_t k = 0; k < n; k++) {
         if (how == LOCK_HOLD_EXCLUSIVE)
             pthread_rwlock_wrlock(locks[k]);
