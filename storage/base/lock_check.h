@@ -1,11 +1,17 @@
 /*
  * lock_check.h - the engine lock's contract, checked where it is stated.
  *
- * Storage has one lock (struct db's rwlock). Most functions below the db_*
- * entry points say "the caller holds db->lock" (shared to read, exclusive to
- * change); those rooms (table/, stream/) do not know struct db, so they
- * cannot look at the lock itself. db.c records, per thread, how the calling
- * thread holds the lock as it takes and releases it, and every such function
+ * Storage has two levels of engine lock (docs/architecture.md, "Locking"):
+ * the catalog lock (struct db's rwlock, "the engine lock" in older comments)
+ * and one rwlock per table (struct table's lock). The catalog lock held
+ * exclusively is everything: no table lock is needed under it. Item
+ * operations hold the catalog lock shared plus their tables' locks (shared to
+ * read, exclusive to change), taken in one order (table identity, db.c). Most
+ * functions below the db_* entry points say "the caller holds the lock" or
+ * "the caller holds the table's lock"; those rooms (table/, stream/) do not
+ * know struct db, so they cannot look at the locks themselves. db.c records,
+ * per thread, how the calling thread holds the catalog lock and which table
+ * locks it holds as it takes and releases them, and every such function
  * asserts the hold it needs, as SQLite asserts sqlite3_mutex_held().
  *
  * The other locks - a room's own mutex whose functions say "the caller
@@ -30,17 +36,42 @@
 
 enum lock_hold { LOCK_HOLD_NONE, LOCK_HOLD_SHARED, LOCK_HOLD_EXCLUSIVE };
 
-/* Called by db.c right after taking the lock, and right before releasing it. */
+/* Called by db.c right after taking the catalog lock, and right before releasing it. */
 void lock_check_acquired(enum lock_hold how);
 void lock_check_released(void);
 
-/* How the calling thread holds the engine lock. */
+/* How the calling thread holds the catalog (engine) lock. */
 enum lock_hold lock_check_hold(void);
 
-/* The caller holds the engine lock, shared or exclusive. */
+/* The most table locks one thread holds at once: a call names at most 100
+ * tables (TransactWriteItems' and BatchGetItem's limits). */
+#define LOCK_CHECK_MAX_TABLES 128
+
+/* Called by db.c right after taking a table's lock (named by its address),
+ * and right before releasing it. */
+void lock_check_table_acquired(const void *table_lock, enum lock_hold how);
+void lock_check_table_released(const void *table_lock);
+
+/* How the calling thread may use the table whose lock is table_lock:
+ * EXCLUSIVE under the catalog lock held exclusively or its own lock held
+ * exclusively (with the catalog lock shared), SHARED with its lock shared,
+ * else NONE. */
+enum lock_hold lock_check_table_hold(const void *table_lock);
+/* Whether the calling thread may change some table: the catalog lock held
+ * exclusively, or some table's lock held exclusively - for the rooms a
+ * table owns (its stream, history, indexes) that do not know their table. */
+bool lock_check_writing(void);
+
+/* The caller holds the catalog lock, shared or exclusive. */
 #define assert_lock_held() assert(lock_check_hold() != LOCK_HOLD_NONE)
-/* The caller holds the engine lock exclusively. */
+/* The caller holds the catalog lock exclusively. */
 #define assert_lock_exclusive() assert(lock_check_hold() == LOCK_HOLD_EXCLUSIVE)
+/* The caller may read the table whose lock is lk (&t->lock). */
+#define assert_table_held(lk) assert(lock_check_table_hold(lk) != LOCK_HOLD_NONE)
+/* The caller may change the table whose lock is lk (&t->lock). */
+#define assert_table_exclusive(lk) assert(lock_check_table_hold(lk) == LOCK_HOLD_EXCLUSIVE)
+/* The caller may change the table it works on (a room that does not know it). */
+#define assert_table_writing() assert(lock_check_writing())
 
 /* ---- a room's own mutex ---- */
 

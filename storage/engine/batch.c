@@ -6,8 +6,9 @@
  * table, an oversized item or two requests on one item before it writes
  * anything (dynalite actions/batchWriteItem.js and test/batchWriteItem.js,
  * recorded against AWS: the table check, then each request's key, then the
- * duplicate check, table by table). So every op is prepared under one
- * exclusive lock first (write.c's write_prepare), and only when all are fine
+ * duplicate check, table by table). So every op is prepared under its
+ * tables' locks, exclusively, first (write.c's write_prepare; db_lock_tables
+ * takes them all at once, in the one lock order), and only when all are fine
  * does each go through write_apply -> table_commit_write, the single write
  * path. Unlike a transaction the writes are independent: there are no
  * conditions, and capacity is a standard write per item.
@@ -21,7 +22,7 @@
  * ProvisionedThroughputExceededException" - API_BatchWriteItem.html).
  * BatchGetItem does the same for its keys with UnprocessedKeys.
  *
- * The caller holds no lock; db_batch_write takes it.
+ * The caller holds no lock; db_batch_get and db_batch_write take them.
  */
 #include "storage/engine/batch.h"
 
@@ -135,10 +136,10 @@ static void add_collection(struct batch_write_result *out, const struct table *t
 
 /* Counts one BatchWriteItem on each table of the batch (tables[i]: the table
  * of entry i), with the number of its entries as the batch's size there.
- * The caller holds the engine lock exclusively. */
+ * The caller holds the tables' locks exclusively (db_lock_tables). */
 static void count_batch_write(const struct table *const *tables, size_t n)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     for (size_t i = 0; i < n; i++) {
         struct insight_table *ins = tables[i]->insight;
         uint64_t items = 0;
@@ -160,6 +161,7 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
 {
     struct prepared_write *pws;
     const struct table **tables;
+    const char **names;
     struct ddb_error refused = {0};
     size_t refused_count = 0;
     int rc = -1;
@@ -172,7 +174,11 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
     }
     pws = xcalloc(op_count ? op_count : 1, sizeof *pws);
     tables = xcalloc(op_count ? op_count : 1, sizeof *tables);
-    db_write_lock(db);
+    names = xcalloc(op_count ? op_count : 1, sizeof *names);
+    for (size_t i = 0; i < op_count; i++)
+        names[i] = ops[i].table_name;
+    db_lock_tables(db, scope, names, op_count, LOCK_HOLD_EXCLUSIVE);
+    free(names);
     for (size_t i = 0; i < op_count; i++) {
         struct table *t;
         if (db_require_table(db, scope, ops[i].table_name, &t, err) != 0) goto out;
@@ -252,6 +258,7 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
 {
     struct ddb_error refused = {0};
     size_t total_keys = 0, refused_count = 0;
+    const char **names;
     int64_t now_ms;
     int rc = -1;
 
@@ -263,7 +270,11 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
             total_keys++;
         }
     }
-    db_read_lock(db);
+    names = xcalloc(table_count ? table_count : 1, sizeof *names);
+    for (size_t ti = 0; ti < table_count; ti++)
+        names[ti] = tables[ti].table_name;
+    db_lock_tables(db, scope, names, table_count, LOCK_HOLD_SHARED);
+    free(names);
     now_ms = db_now_ms(db);
     for (size_t ti = 0; ti < table_count; ti++) {
         struct batch_get_table *bt = &tables[ti];

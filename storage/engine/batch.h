@@ -45,9 +45,9 @@ struct batch_get_table {
 };
 
 /*
- * BatchGetItem's reads, table by table and key by key, under one shared
- * lock. DynamoDB reads each key independently (no snapshot is promised across
- * keys); one lock hold is simply cheaper. Errors in request order, the first
+ * BatchGetItem's reads, table by table and key by key, under its tables'
+ * locks held shared (db_lock_tables). DynamoDB reads each key independently (no snapshot is
+ * promised across keys); one lock hold is simply cheaper. Errors in request order, the first
  * winning: a missing table (ResourceNotFoundException), then a key that does
  * not fit its table (ValidationException). Charging is the caller's: it
  * answers only the keys that fit in the response and sums their read_units.
@@ -58,12 +58,11 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
 /*
  * BatchWriteItem: ops are PUTs and DELETEs (no conditions), grouped by table
  * in request order. Everything is checked before anything is written, under
- * one exclusive lock: item sizes, then per op the table (ResourceNotFound
- * "Requested resource not found"), its key against the schema ("The provided
- * key element does not match the schema" also for a Put whose item lacks or
- * mistypes a key attribute), and no two ops on one item ("Provided list of
- * item keys contains duplicates"). Then every write goes through the single
- * write path. On -1 nothing was written. *out is filled on success only.
+ * its tables' locks held exclusively (db_lock_tables): item sizes, then per op the table
+ * (ResourceNotFound "Requested resource not found"), its key against the schema ("The provided key
+ * element does not match the schema" also for a Put whose item lacks or mistypes a key attribute),
+ * and no two ops on one item ("Provided list of item keys contains duplicates"). Then every write
+ * goes through the single write path. On -1 nothing was written. *out is filled on success only.
  */
 int db_batch_write(struct db *db, const struct db_scope *scope, const struct write_op *ops,
                    size_t op_count, enum return_capacity return_capacity, bool want_metrics,

@@ -222,7 +222,8 @@ int db_describe_table(struct db *db, const struct db_scope *scope, const char *n
 
     int64_t now_ms;
 
-    db_read_lock(db);
+    /* Its counters (items, size) are its writers': its lock shared. */
+    db_lock_table(db, scope, name, LOCK_HOLD_SHARED);
     now_ms = db_now_ms(db);
     t = db_find_table_entry(db, scope, name);
     if (!t || catalog_deleted_by(t, now_ms)) {

@@ -14,6 +14,7 @@
 #include "storage/stream/stream.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,10 +86,71 @@ void db_free(struct db *db)
     free(db);
 }
 
+/* The table locks the calling thread holds under the catalog lock shared
+ * (db_lock_tables), in the order it took them; db_unlock releases them. */
+static _Thread_local struct {
+    pthread_rwlock_t *locks[LOCK_CHECK_MAX_TABLES];
+    size_t count;
+} tables_locked;
+
 void db_read_lock(struct db *db)
 {
     pthread_rwlock_rdlock(&db->lock);
     lock_check_acquired(LOCK_HOLD_SHARED);
+}
+
+static int compare_lock_address(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (pthread_rwlock_t *const *) a,
+              y = (uintptr_t) * (pthread_rwlock_t *const *) b;
+    return x < y ? -1 : x > y;
+}
+
+void db_lock_tables(struct db *db, const struct db_scope *scope, const char *const *names,
+                    size_t count, enum lock_hold how)
+{
+    pthread_rwlock_t **locks = tables_locked.locks;
+    size_t n = 0;
+
+    assert(how != LOCK_HOLD_NONE);
+    db_read_lock(db);
+    /* --consistency aws keeps state across tables (the held transactions)
+     * that every change reads and writes: changes are catalog-wide there. */
+    if (how == LOCK_HOLD_EXCLUSIVE && db->consistency_any) goto whole_catalog;
+    for (size_t i = 0; i < count; i++) {
+        /* DELETING ones too: DescribeTable reads them. */
+        struct table *t = db_find_table_entry(db, scope, names[i]);
+        bool seen = false;
+        if (!t) continue; /* the caller's lookup raises ResourceNotFoundException */
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = locks[k] == &t->lock;
+        if (seen) continue;
+        if (n == LOCK_CHECK_MAX_TABLES) goto whole_catalog;
+        locks[n++] = &t->lock;
+    }
+    /* One order for every thread - the locks' addresses, ascending - so
+     * that two calls over overlapping tables cannot wait for each other. */
+    if (n > 1) qsort(locks, n, sizeof *locks, compare_lock_address);
+    for (size_t k = 0; k < n; k++) {
+        if (how == LOCK_HOLD_EXCLUSIVE)
+            pthread_rwlock_wrlock(locks[k]);
+        else
+            pthread_rwlock_rdlock(locks[k]);
+        lock_check_table_acquired(locks[k], how);
+    }
+    tables_locked.count = n;
+    return;
+whole_catalog:
+    tables_locked.count = 0;
+    lock_check_released();
+    pthread_rwlock_unlock(&db->lock);
+    db_write_lock(db);
+}
+
+void db_lock_table(struct db *db, const struct db_scope *scope, const char *name,
+                   enum lock_hold how)
+{
+    db_lock_tables(db, scope, &name, 1, how);
 }
 
 void db_write_lock(struct db *db)
@@ -98,14 +160,21 @@ void db_write_lock(struct db *db)
 }
 
 /*
- * Releases the lock. With persistence, the changes the caller made under it
- * (only an exclusive holder makes any) go to the journal's log as one unit
- * first, in commit order; once it is appended they survive kill -9, so the
- * answer that acknowledges them can go out at once (journal.h).
+ * Releases the catalog lock and the table locks taken with it. With
+ * persistence, the changes the caller made under them (only a writer makes
+ * any) go to the journal's log as one unit first, still under the locks, so
+ * in commit order for every table they touched; once it is appended they
+ * survive kill -9, so the answer that acknowledges them can go out at once
+ * (journal.h).
  */
 void db_unlock(struct db *db)
 {
     if (db->journal) journal_submit(db->journal);
+    while (tables_locked.count) {
+        pthread_rwlock_t *lock = tables_locked.locks[--tables_locked.count];
+        lock_check_table_released(lock);
+        pthread_rwlock_unlock(lock);
+    }
     lock_check_released();
     pthread_rwlock_unlock(&db->lock);
 }

@@ -3,14 +3,34 @@
  *
  * Not for api/: the public surface is db.h.
  *
- * Locking: one writer-preferring rwlock. Reads (GetItem, Query, Scan,
- * Describe*) take it shared and never block each other; every change takes it
- * exclusively, so each db_* call is atomic and isolated and commit order is a
- * single total order (what streams and the journal will record).
+ * Locking (docs/architecture.md, "Locking"): two levels, always taken in
+ * this order - the catalog lock (db->lock, writer-preferring; "the engine
+ * lock" in the rooms' comments), then table locks (struct table's lock), in
+ * ascending address order.
+ *  - Item operations (GetItem, PutItem, UpdateItem, DeleteItem, Query, Scan,
+ *    batches and transactions, vector search) take the catalog lock shared
+ *    and their tables' locks: shared to read, exclusive to write
+ *    (db_lock_tables). Item operations on different tables run at once; on
+ *    one table, reads share and writes are isolated, so every db_* call is
+ *    still atomic and isolated, and each table's commit order is one total
+ *    order (what its stream, its history and the journal record).
+ *  - Everything else that changes something - table lifecycle, UpdateTable,
+ *    restores, snapshots, imports, the TTL sweeper's deletes, a transaction
+ *    with a ClientRequestToken, every change under --consistency aws - takes
+ *    the catalog lock exclusively: it waits for every item operation and
+ *    excludes them all, and needs no table lock.
+ *  - Control-plane reads take the catalog lock shared, plus the table lock
+ *    shared of a table whose items or counters they read.
+ * What item writes touch beyond their tables has its own protection: the
+ * stream sequence counter is atomic, the journal gives each thread its own
+ * unit and appends under its own mutex, the engine clock is atomic, client
+ * tokens and held transactions are only touched under the catalog lock
+ * exclusively, and a table's access-pattern counters are its own.
  */
 #ifndef DDB_DB_INTERNAL_H
 #define DDB_DB_INTERNAL_H
 
+#include "storage/base/lock_check.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_consistency.h"
 #include "storage/engine/db_items.h"
@@ -154,11 +174,22 @@ struct table *catalog_add_table(struct db *db, const struct db_scope *scope, str
  * (CreateTable, a restore): the table and its GSIs CREATING. */
 void catalog_describe_new(const struct table *t, struct table_desc *out);
 
-/* Take and release the one lock; they also record the hold for the
+/* Take and release the catalog lock; they also record the hold for the
  * "caller holds the lock" assertions of every room (base/lock_check.h). */
 void db_read_lock(struct db *db);
 void db_write_lock(struct db *db);
+/* Releases the catalog lock and every table lock taken with it. */
 void db_unlock(struct db *db);
+/* An item operation's way in: the catalog lock shared, then the locks of the
+ * scope's tables named in names (count of them; repeats and names of no
+ * table skipped), shared (how LOCK_HOLD_SHARED) or exclusively, in ascending
+ * address order. A change under --consistency aws (whose held transactions
+ * span tables) takes the catalog lock exclusively instead. db_unlock
+ * releases everything. */
+void db_lock_tables(struct db *db, const struct db_scope *scope, const char *const *names,
+                    size_t count, enum lock_hold how);
+void db_lock_table(struct db *db, const struct db_scope *scope, const char *name,
+                   enum lock_hold how);
 
 /* The namespace's table by name, or NULL; caller holds the lock. A DELETING
  * table (kept to be described, catalog.c) is NULL here: it is gone for
@@ -222,7 +253,8 @@ void persist_reset(struct db *db, const char *namespace_id);
  * the schema, find the current item. evaluate: the condition, then the new
  * item (UpdateItem's expression); sets matched = false when the condition
  * fails. apply: charge capacity and commit. Only apply changes anything.
- * Caller holds the lock exclusively.
+ * Caller holds the table's lock exclusively (db_lock_tables), or the catalog
+ * lock so.
  */
 struct prepared_write {
     const struct write_op *op;

@@ -166,7 +166,9 @@ int db_insight_report(struct db *db, const char *namespace_id, const char *table
 
     *out = NULL;
     *count = 0;
-    db_read_lock(db);
+    /* Every table's counters, which their writers change under their own
+     * locks only: the catalog lock exclusively stops them all. */
+    db_write_lock(db);
     now_ms = db_now_ms(db);
     for (size_t n = 0; n < db->namespace_count; n++) {
         const struct namespace *ns = &db->namespaces[n];

@@ -277,7 +277,7 @@ int db_search_vectors(struct db *db, const struct db_scope *scope, const struct 
 
     memset(out, 0, sizeof *out);
     memset(&shape, 0, sizeof shape);
-    db_read_lock(db);
+    db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
     if (find_index(t, op->index_name, db_now_ms(db), &vi, err) != 0) goto unlock;
     vec = xcalloc(vi->dims, sizeof *vec);

@@ -61,7 +61,7 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
 
     *item = NULL;
     memset(capacity, 0, sizeof *capacity);
-    db_read_lock(db);
+    db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto out;
     if (table_check_key(t, &op->key, err) != 0) goto out;
     if (op->projection && table_check_key_paths(t, op->projection, err) != 0) goto out;
@@ -807,7 +807,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     value_init_null(&kc.lo);
     value_init_null(&kc.hi);
     memset(&w, 0, sizeof w);
-    db_read_lock(db);
+    db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
     if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
     source_open = true;
@@ -906,7 +906,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     value_init_null(&out->last_evaluated_key);
     memset(&w, 0, sizeof w);
     memset(&probe, 0, sizeof probe);
-    db_read_lock(db);
+    db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
     if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
     source_open = true;

@@ -393,13 +393,13 @@ static void charge_condition_check(struct prepared_write *pw, struct consumed_ca
 
 /* Counts one transaction of n actions (tables[i]: the table of action i) on
  * each table it touches, and whether it was canceled. Caller holds the
- * engine lock exclusively, or shared with each table's insight lock taken
- * here (reads). */
+ * engine lock: with the tables' exclusively (or the catalog lock so), or
+ * with them shared and each table's insight lock taken here (reads). */
 static void count_transaction(struct table *const *tables, size_t n, enum insight_op op,
                               bool canceled, bool shared)
 {
     assert_lock_held();
-    assert(shared || lock_check_hold() == LOCK_HOLD_EXCLUSIVE);
+    assert(shared || lock_check_writing());
     for (size_t i = 0; i < n; i++) {
         struct insight_table *ins = tables[i]->insight;
         bool seen = false;
@@ -438,9 +438,20 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
             item_check_size(ops[i].put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0)
             goto out_unlocked;
     }
-    db_write_lock(db);
-    now_ms = db_now_ms(db);
-    db_forget_tokens(db, NULL, now_ms);
+    if (client_token) {
+        /* Client tokens are shared by every table of the account: a
+         * transaction that has one takes the catalog lock exclusively. */
+        db_write_lock(db);
+        now_ms = db_now_ms(db);
+        db_forget_tokens(db, NULL, now_ms);
+    } else {
+        const char **names = xcalloc(n, sizeof *names);
+        for (size_t i = 0; i < op_count; i++)
+            names[i] = ops[i].table_name;
+        db_lock_tables(db, scope, names, op_count, LOCK_HOLD_EXCLUSIVE);
+        free(names);
+        now_ms = db_now_ms(db);
+    }
     if (client_token) {
         struct client_token *ct = find_token(db, scope, client_token);
         if (ct && strcmp(ct->digest, request_digest) != 0) {
@@ -596,7 +607,13 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
     *capacity_count = 0;
     for (size_t i = 0; i < get_count; i++)
         items[i] = NULL;
-    db_read_lock(db);
+    {
+        const char **names = xcalloc(n, sizeof *names);
+        for (size_t i = 0; i < get_count; i++)
+            names[i] = gets[i].table_name;
+        db_lock_tables(db, scope, names, get_count, LOCK_HOLD_SHARED);
+        free(names);
+    }
     for (size_t i = 0; i < get_count; i++)
         targets[i] = (struct target){gets[i].table_name, &gets[i].key, false};
     if (check_targets(db, scope, targets, get_count, tables, err) != 0) goto out;

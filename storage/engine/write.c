@@ -240,12 +240,13 @@ static void charge_vector_writes(struct table *t, const struct item *old,
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
                   struct prepared_write *pw, struct ddb_error *err)
 {
-    assert_lock_exclusive();
+    assert_lock_held();
     memset(pw, 0, sizeof *pw);
     pw->op = op;
     pw->now_ms = db_now_ms(db);
     pw->throttle = db->aws_throughput;
     if (db_require_table(db, scope, op->table_name, &pw->t, err) != 0) return -1;
+    assert_table_exclusive(&pw->t->lock);
     if (op->kind == WRITE_PUT) {
         if (table_check_item(pw->t, &op->put_item->attrs, err) != 0) return -1;
         table_row_key(pw->t, &op->put_item->attrs, &pw->key);
@@ -261,7 +262,7 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
 
 int write_evaluate(struct prepared_write *pw, struct ddb_error *err)
 {
-    assert_lock_exclusive();
+    assert_table_exclusive(&pw->t->lock);
     const struct write_op *op = pw->op;
 
     pw->matched = true;
@@ -283,7 +284,7 @@ int write_evaluate(struct prepared_write *pw, struct ddb_error *err)
 
 int write_admit(const struct prepared_write *pw, struct ddb_error *err)
 {
-    assert_lock_exclusive();
+    assert_table_exclusive(&pw->t->lock);
     /* A transaction's ConditionCheck reads; transactions are admitted as a whole. */
     if (!pw->throttle || pw->op->kind == WRITE_CONDITION_CHECK) return 0;
     return throttle_admit_write(pw->t, &pw->key, pw->old, pw->new_item, pw->now_ms, err);
@@ -292,7 +293,7 @@ int write_admit(const struct prepared_write *pw, struct ddb_error *err)
 void write_apply(struct prepared_write *pw, enum return_capacity mode, double multiplier,
                  struct consumed_capacity *c)
 {
-    assert_lock_exclusive();
+    assert_table_exclusive(&pw->t->lock);
     const struct write_op *op = pw->op;
     size_t charged_bytes = pw->old ? pw->old->size_bytes : 0;
     bool writes = op->kind != WRITE_CONDITION_CHECK && (pw->old || pw->new_item);
@@ -377,7 +378,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
         item_check_size(op->put_item->size_bytes, ITEM_SIZE_GIVEN, err) != 0)
         return -1;
 
-    db_write_lock(db);
+    db_lock_table(db, scope, op->table_name, LOCK_HOLD_EXCLUSIVE);
     if (write_prepare(db, scope, op, &pw, err) != 0) goto out;
     insight_count_request(pw.t->insight, write_op_insight[op->kind]);
     /* --consistency aws: a transaction holding the item makes the write fail
@@ -420,7 +421,7 @@ int db_item_collection_metrics(struct db *db, const struct db_scope *scope, cons
 
     memset(out, 0, sizeof *out);
     value_init_null(&out->key);
-    db_read_lock(db);
+    db_lock_table(db, scope, table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, table_name, &t, err) != 0) goto out;
     if (!value_map_get(attrs, t->def.key.hash_names[0], strlen(t->def.key.hash_names[0]))) {
         rc = 0;

@@ -17,10 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* insight.h's rule, asserted by every function that records: the engine lock
- * held exclusively, or shared with ins->mu (insight_lock) held. */
+/* insight.h's rule, asserted by every function that records: a writer's
+ * locks (the catalog lock, or the table's lock, exclusively), or the catalog
+ * lock shared with ins->mu (insight_lock) held. The table is not known here,
+ * so "the table's lock" is any table lock the thread holds exclusively. */
 #define assert_lock_recording(ins)                                                                 \
-    assert(lock_check_hold() == LOCK_HOLD_EXCLUSIVE ||                                             \
+    assert(lock_check_writing() ||                                                                 \
            (lock_check_hold() == LOCK_HOLD_SHARED && checked_mutex_held(&(ins)->mu)))
 
 const char *insight_op_name(enum insight_op op)

@@ -13,9 +13,11 @@
  * and the largest items written.
  *
  * Locking, chosen so that recording costs no lock of its own on the write
- * path: the caller holds the engine lock - exclusively (a writer, which
- * excludes everyone else already), or shared with insight_lock() taken (a
- * reader: several may record at once). Every function that records asserts
+ * path: the caller holds the engine lock and the table's (or the catalog
+ * lock alone) - exclusively (a writer, which excludes everyone else from this
+ * table already), or shared with insight_lock() taken (a reader: several may
+ * record at once). Readers of the counters (the report, db_report.c) hold
+ * the catalog lock exclusively. Every function that records asserts
  * it (assert_lock_recording, insight.c). The few counts a Query or Scan learns only after the
  * engine lock is released (items returned, which the filter decides) are
  * atomics, reached through a struct insight_page that holds a reference to

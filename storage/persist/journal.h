@@ -3,11 +3,15 @@
  * journal that carries every committed change to them.
  *
  * The in-memory engine stays the source of truth; the files only follow it.
- * Every change is recorded, under the engine's exclusive lock and in commit
- * order, into the unit being built: the changes of one engine call (a put,
- * a transaction, a batch), encoded once. When the call releases the lock,
- * journal_submit() appends the unit to the log (wal_log.h) with one write()
- * - still under the lock, so the log's order is the commit order - and
+ * Every change is recorded, under the locks that order it (the catalog lock
+ * exclusively, or its table's lock: docs/architecture.md "Locking") and in
+ * commit order, into the calling thread's unit being built: the changes of
+ * one engine call (a put, a transaction, a batch), encoded once. When the
+ * call releases its locks, journal_submit() appends the unit to the log
+ * (wal_log.h) with one write() - still under them, so every table's changes
+ * are in the log in its commit order, and changes that conflict (one table,
+ * or the catalog) in theirs; units of calls on different tables, which
+ * commute, take their log numbers in the order they are appended - and
  * from then on the unit is as durable as it will be: the request is answered
  * at once. The writer thread folds the logged units into the SQLite files in
  * large groups (one transaction per file and group, so a unit is all or
@@ -66,8 +70,11 @@
  *
  * Locking: the recording functions (journal_file_for, journal_file_next_uid,
  * journal_put_* and the rest of their section below) are called with the
- * engine lock held exclusively, which orders them; journal_submit with it
- * held, just before it is released. Each asserts it (base/lock_check.h).
+ * engine lock held exclusively, which orders them, except those an item
+ * write makes (marked), which need only the table's lock exclusively: each
+ * thread records into its own unit; journal_submit is called with the locks
+ * held, just before they are released, and appends under its own mutex.
+ * Each asserts it (base/lock_check.h).
  * Opening, loading (before any request is served) and closing need no lock,
  * nor do the meta functions, which take a mutex of their own.
  */
@@ -154,17 +161,20 @@ struct journal_file *journal_file_for(struct journal *j, const char *namespace_i
 uint64_t journal_file_next_uid(struct journal_file *f);
 
 /* An item of table uid: item (a reference is taken) replaces the row at key;
- * NULL deletes it. */
+ * NULL deletes it. The caller holds the table's lock exclusively (or the
+ * catalog lock so). */
 void journal_put_item(struct journal_file *f, uint64_t uid, const struct row_key *key,
                       struct item *item);
 /* A table's definition and state (encoded by the caller), or its removal
  * with all its items. */
 void journal_put_table(struct journal_file *f, uint64_t uid, const void *state, size_t len);
 void journal_del_table(struct journal_file *f, uint64_t uid);
-/* A stream's metadata, its removal with its records, one record, and the
- * removal of its records up to seq (the 24-hour trim). */
-void journal_put_stream(struct journal_file *f, const char *arn, const void *state, size_t len);
+/* A stream's removal with its records. */
 void journal_del_stream(struct journal_file *f, const char *arn);
+/* A stream's metadata, one record, and the removal of its records up to seq
+ * (the 24-hour trim): an item write makes them, so the caller holds the
+ * table's lock exclusively (or the catalog lock so). */
+void journal_put_stream(struct journal_file *f, const char *arn, const void *state, size_t len);
 void journal_put_stream_record(struct journal_file *f, const char *arn, uint64_t seq,
                                const void *record, size_t len);
 void journal_trim_stream(struct journal_file *f, const char *arn, uint64_t upto_seq);
@@ -174,7 +184,8 @@ void journal_put_token(struct journal_file *f, const char *token, const char *di
 /* One change of table uid's point-in-time recovery history (references are
  * taken to both items, either may be NULL), and the removal of its changes
  * up to upto_seq (UINT64_MAX: all of them). A removed table's history goes
- * with it (journal_del_table). */
+ * with it (journal_del_table). The caller holds the table's lock exclusively
+ * (or the catalog lock so). */
 void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int64_t ms,
                          struct item *old_item, struct item *new_item);
 void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_seq);

@@ -1,12 +1,16 @@
 /*
- * journal_encode.c - the unit being built: each journal_put_* (journal.h,
- * "recording") encodes one change as an op of the unit's payload, in the
- * layout journal.h describes, into j->unit - the log record's header
+ * journal_encode.c - the units being built: each journal_put_* (journal.h,
+ * "recording") encodes one change as an op of the calling thread's unit, in
+ * the layout journal.h describes - the log record's header
  * (wal_log_unit_start), then the ops, each preceded by an OP_FILE when the
- * file changes. The engine's exclusive lock orders the callers, so j->unit
- * has no mutex of its own; journal_submit (journal_writer.c) hands the unit
- * to the log when the lock is released.
+ * file changes. Item operations on different tables record at the same time
+ * (docs/architecture.md, "Locking"), so each recording thread has its own
+ * unit (journal_unit_of), taken from the journal's spares on its first op;
+ * the locks it holds order its changes against every other change to the
+ * same tables, and journal_submit (journal_writer.c) hands the unit to the
+ * log, and back to the spares, before those locks are released.
  */
+#include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
 #include "storage/model/codec.h"
 #include "storage/persist/journal.h"
@@ -55,20 +59,53 @@ static void put_item_blob(struct text_buf *b, const struct item *item)
     put_blob_end(b, mark);
 }
 
-/* Starts op kind of file f in the unit being built, after an OP_FILE when
- * the unit's last op was of another file; returns the unit's buffer. */
+/* The unit the calling thread is building, NULL when none: borrowed from
+ * its journal between its first op and journal_submit. */
+static _Thread_local struct journal_unit *building;
+
+struct journal_unit *journal_unit_of(struct journal *j, bool create)
+{
+    struct journal_unit *u = building;
+
+    if (u || !create) return u;
+    checked_mutex_lock(&j->units_mutex);
+    if (j->spare_count) {
+        u = j->spare[--j->spare_count];
+    } else {
+        u = xcalloc(1, sizeof *u);
+        j->units = xrealloc(j->units, sizeof *j->units * (j->unit_count + 1));
+        j->units[j->unit_count++] = u;
+        j->spare = xrealloc(j->spare, sizeof *j->spare * j->unit_count);
+    }
+    checked_mutex_unlock(&j->units_mutex);
+    building = u;
+    return u;
+}
+
+void journal_unit_done(struct journal *j, struct journal_unit *u)
+{
+    u->buf.len = 0;
+    u->file = NULL;
+    building = NULL;
+    checked_mutex_lock(&j->units_mutex);
+    j->spare[j->spare_count++] = u;
+    checked_mutex_unlock(&j->units_mutex);
+}
+
+/* Starts op kind of file f in the calling thread's unit, after an OP_FILE
+ * when the unit's last op was of another file; returns the unit's buffer. */
 static struct text_buf *op_begin(struct journal_file *f, enum op kind)
 {
-    struct journal *j = f->j;
+    struct journal_unit *u = journal_unit_of(f->j, true);
 
-    if (!j->unit.len) wal_log_unit_start(&j->unit);
-    if (j->unit_file != f) {
-        codec_put_u8(&j->unit, OP_FILE);
-        put_text(&j->unit, f->namespace_id);
-        j->unit_file = f;
+    if (!u->buf.len) wal_log_unit_start(&u->buf);
+    if (u->file != f) {
+        codec_put_u8(&u->buf, OP_FILE);
+        put_text(&u->buf, f->namespace_id);
+        u->file = f;
     }
-    codec_put_u8(&j->unit, (uint8_t) kind);
-    return &j->unit;
+    codec_put_u8(&u->buf, (uint8_t) kind);
+    return &u->buf;
 }
 
 /* The primary key of an item's row: its partition hash, then its key values. */
@@ -85,7 +122,7 @@ static void put_key_blob(struct text_buf *b, const struct row_key *key)
 void journal_put_item(struct journal_file *f, uint64_t uid, const struct row_key *key,
                       struct item *item)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf *b = op_begin(f, item ? OP_ITEM_PUT : OP_ITEM_DEL);
 
     codec_put_uvar(b, uid);
@@ -110,7 +147,7 @@ void journal_del_table(struct journal_file *f, uint64_t uid)
 
 void journal_put_stream(struct journal_file *f, const char *arn, const void *state, size_t len)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf *b = op_begin(f, OP_STREAM_PUT);
 
     put_text(b, arn);
@@ -126,7 +163,7 @@ void journal_del_stream(struct journal_file *f, const char *arn)
 void journal_put_stream_record(struct journal_file *f, const char *arn, uint64_t seq,
                                const void *record, size_t len)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf *b = op_begin(f, OP_STREAM_RECORD);
 
     put_text(b, arn);
@@ -136,7 +173,7 @@ void journal_put_stream_record(struct journal_file *f, const char *arn, uint64_t
 
 void journal_trim_stream(struct journal_file *f, const char *arn, uint64_t upto_seq)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf *b = op_begin(f, OP_STREAM_TRIM);
 
     put_text(b, arn);
@@ -157,7 +194,7 @@ void journal_put_token(struct journal_file *f, const char *token, const char *di
 void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int64_t ms,
                          struct item *old_item, struct item *new_item)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf *b = op_begin(f, OP_HISTORY_PUT);
 
     codec_put_uvar(b, uid);
@@ -171,7 +208,7 @@ void journal_put_history(struct journal_file *f, uint64_t uid, uint64_t seq, int
 
 void journal_trim_history(struct journal_file *f, uint64_t uid, uint64_t upto_seq)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf *b = op_begin(f, OP_HISTORY_TRIM);
 
     codec_put_uvar(b, uid);

@@ -105,6 +105,13 @@ struct journal_file {
  * writer falls behind. */
 #define UNFOLDED_MAX_BYTES (64u << 20)
 
+/* One unit being built (journal.h): the log record's header, then the ops;
+ * file is the file its last OP_FILE named. */
+struct journal_unit {
+    struct text_buf buf;
+    struct journal_file *file;
+};
+
 struct journal {
     char *dir;
     int lock_fd;
@@ -115,11 +122,20 @@ struct journal {
     size_t file_count;
 
     struct wal_log *log;
-    /* The unit being built, under the engine's exclusive lock: the log
-     * record's header, then the ops; unit_file is the file its last OP_FILE
-     * named. */
-    struct text_buf unit;
-    struct journal_file *unit_file;
+    /* The units being built, one per thread that records (the catalog lock
+     * exclusively, or its tables' locks: several at once, docs/architecture.md
+     * "Locking"), and the spare ones, reused: each thread finds its own
+     * through journal_encode.c's thread-local pointer. Every unit ever made
+     * is in `units` (freed at close), the idle ones in `spare`; both under
+     * units_mutex. */
+    struct journal_unit **units;
+    size_t unit_count;
+    struct journal_unit **spare;
+    size_t spare_count;
+    struct checked_mutex units_mutex;
+    /* Orders the appends: a unit's log number, its place in the log and its
+     * place in the queue are taken together under it (journal_writer.c). */
+    struct checked_mutex append_mutex;
 
     struct checked_mutex mutex; /* guards everything down to the writer's own */
     pthread_cond_t work;        /* a unit is waiting, the group is full, or stop */
@@ -181,6 +197,14 @@ int journal_apply_unit(struct journal *j, uint64_t seq, const void *payload, siz
 /* Commits the group's transactions, each recording that its file holds
  * every unit through seq. */
 void journal_commit_group(struct journal *j, uint64_t seq);
+
+/* ---- journal_encode.c ---- */
+
+/* The calling thread's unit being built: with create, one is taken from the
+ * spares (or made) when it has none; without, NULL when it has none. */
+struct journal_unit *journal_unit_of(struct journal *j, bool create);
+/* The thread's unit u was submitted: emptied and back among the spares. */
+void journal_unit_done(struct journal *j, struct journal_unit *u);
 
 /* ---- journal_writer.c ---- */
 

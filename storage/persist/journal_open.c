@@ -92,6 +92,8 @@ struct journal *journal_open(const char *dir, char **why)
     j->dir = xstrdup(dir);
     j->lock_fd = -1;
     checked_mutex_init(&j->mutex);
+    checked_mutex_init(&j->units_mutex);
+    checked_mutex_init(&j->append_mutex);
     pthread_mutex_init(&j->meta_mutex, NULL);
     /* The writer's timed wait must not stretch when the wall clock is set back. */
     pthread_condattr_init(&attr);
@@ -123,7 +125,14 @@ void journal_close(struct journal *j)
     free(j->touched);
     sqlite3_close(j->meta);
     disk_unlock_dir(j->lock_fd);
-    text_buf_clear(&j->unit);
+    for (size_t i = 0; i < j->unit_count; i++) {
+        text_buf_clear(&j->units[i]->buf);
+        free(j->units[i]);
+    }
+    free(j->units);
+    free(j->spare);
+    checked_mutex_destroy(&j->units_mutex);
+    checked_mutex_destroy(&j->append_mutex);
     text_buf_clear(&j->queue);
     text_buf_clear(&j->group);
     pthread_cond_destroy(&j->work);

@@ -89,11 +89,18 @@ static void *writer_main(void *arg)
  * everything the engine recorded). */
 static void submit_unit(struct journal *j)
 {
+    struct journal_unit *u = journal_unit_of(j, false);
     uint64_t seq;
     char *why = NULL;
 
-    if (!j->unit.len) return;
-    if (wal_log_append(j->log, &j->unit, &seq, &why) != 0) journal_die(why);
+    if (!u) return;
+    if (!u->buf.len) {
+        journal_unit_done(j, u);
+        return;
+    }
+    /* The log's numbers, its order and the queue's order are one order. */
+    checked_mutex_lock(&j->append_mutex);
+    if (wal_log_append(j->log, &u->buf, &seq, &why) != 0) journal_die(why);
     checked_mutex_lock(&j->mutex);
     while (j->unfolded > UNFOLDED_MAX_BYTES) {
         j->room_waiters++;
@@ -101,8 +108,8 @@ static void submit_unit(struct journal *j)
         checked_mutex_wait(&j->room, &j->mutex, NULL);
         j->room_waiters--;
     }
-    text_buf_add(&j->queue, j->unit.data, j->unit.len);
-    j->unfolded += j->unit.len;
+    text_buf_add(&j->queue, u->buf.data, u->buf.len);
+    j->unfolded += u->buf.len;
     /* One wake-up a group: the first unit wakes the writer, a full group
      * ends its wait. */
     if (j->writer_idle || (j->writer_gathering && j->queue.len >= FOLD_GROUP_BYTES)) {
@@ -110,15 +117,15 @@ static void submit_unit(struct journal *j)
         pthread_cond_signal(&j->work);
     }
     checked_mutex_unlock(&j->mutex);
-    j->unit.len = 0;
-    j->unit_file = NULL;
+    checked_mutex_unlock(&j->append_mutex);
+    journal_unit_done(j, u);
 }
 
 void journal_submit(struct journal *j)
 {
     assert_lock_held();
-    /* Only an exclusive holder records (journal_put_* assert it). */
-    assert(!j->unit.len || lock_check_hold() == LOCK_HOLD_EXCLUSIVE);
+    /* Only a writer records (journal_put_* assert it). */
+    assert(!journal_unit_of(j, false) || lock_check_writing());
     submit_unit(j);
 }
 

@@ -8,7 +8,9 @@
  * (each record's struct, its images by reference), or takes it as it is
  * when it is the only holder left. So saving, restoring and forking a
  * stream of 100,000 records copies none (bench/README.md, "Snapshots").
- * The caller holds db->lock exclusively for every function here.
+ * The caller holds the stream's table's lock exclusively (or the catalog
+ * lock so); shard_share_records, which adds a holder, the catalog lock
+ * exclusively, so a writer that finds itself the only holder stays so.
  */
 #include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
@@ -19,7 +21,7 @@
 
 void record_clear(struct stream_record *r)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     item_unref(r->old_image);
     item_unref(r->new_image);
     item_unref(r->keys_only);
@@ -63,7 +65,7 @@ void shard_share_records(struct shard *from, struct shard *to)
 
 void shard_unshare(struct shard *sh)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct record_share *rs = sh->shared;
     struct stream_record *own;
     size_t n;
@@ -92,7 +94,7 @@ void shard_unshare(struct shard *sh)
 
 void shard_detach(struct shard *sh)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     if (!sh->shared) return;
     release_records(sh->shared);
     sh->shared = NULL;

@@ -17,7 +17,8 @@
  * forgotten once it has been closed for 24 hours and holds nothing; a disabled
  * stream is forgotten 24 hours after it was disabled.
  *
- * The caller holds db->lock exclusively for every function here.
+ * The caller holds db->lock exclusively for every function here, except the
+ * recording ones (stream_record_change and what it calls: stream.h).
  */
 #include "storage/stream/stream.h"
 
@@ -30,6 +31,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,10 +235,11 @@ static void encode_record(const struct stream_record *r, struct text_buf *b)
     }
 }
 
-/* Records the stream's metadata (its shards, their trim points); a no-op in memory. */
+/* Records the stream's metadata (its shards, their trim points); a no-op in
+ * memory. The caller holds the table's lock exclusively (or the catalog lock so). */
 void persist_stream(const struct stream *s)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf b = {0};
 
     if (!s->journal) return;
@@ -245,10 +248,11 @@ void persist_stream(const struct stream *s)
     text_buf_clear(&b);
 }
 
-/* Records one stream record; a no-op in memory. */
+/* Records one stream record; a no-op in memory. The caller holds the table's
+ * lock exclusively (or the catalog lock so). */
 void persist_record(const struct stream *s, const struct stream_record *r)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct text_buf b = {0};
 
     if (!s->journal) return;
@@ -321,7 +325,7 @@ static void shard_open(struct stream *s, int64_t created_ms, const char *parent_
     /* The starting number is reserved for the shard, so that a closed empty
      * shard still has StartingSequenceNumber <= EndingSequenceNumber below
      * its child's start. */
-    sh->start_seq = s->reg->next_seq++;
+    sh->start_seq = atomic_fetch_add(&s->reg->next_seq, 1);
     sh->last_seq = sh->start_seq;
     s->shard_count++;
 }
@@ -398,7 +402,7 @@ static void stream_trim(struct stream *s, int64_t now_ms)
 
 void stream_maintain(struct stream *s, int64_t now_ms)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     if (s->enabled) stream_roll_over(s, now_ms);
     stream_trim(s, now_ms);
 }
@@ -533,7 +537,7 @@ static size_t keys_size(const struct key_schema *k, const struct item *item)
 void stream_record_change(struct stream *s, struct item *old_item, struct item *new_item,
                           enum stream_origin origin, int64_t now_ms)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct shard *sh;
     struct stream_record *r;
     const struct item *any;
@@ -554,7 +558,7 @@ void stream_record_change(struct stream *s, struct item *old_item, struct item *
     }
     r = &sh->records[sh->count++];
     memset(r, 0, sizeof *r);
-    r->seq = s->reg->next_seq++;
+    r->seq = atomic_fetch_add(&s->reg->next_seq, 1);
     sh->last_seq = r->seq;
     r->created_ms = now_ms;
     r->event = !old_item   ? STREAM_EVENT_INSERT

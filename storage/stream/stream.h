@@ -25,7 +25,10 @@
  * points, which take the lock and read the clock.
  *
  * The caller holds db->lock exclusively for every function here (asserted:
- * base/lock_check.h).
+ * base/lock_check.h), except stream_record_change: an item write records
+ * under its table's lock only (docs/architecture.md, "Locking"), which is
+ * enough because a stream is its table's alone - the registry's one
+ * sequence counter, which every stream shares, is atomic.
  */
 #ifndef DDB_STREAM_H
 #define DDB_STREAM_H
@@ -93,7 +96,8 @@ bool stream_is_enabled(const struct stream *s);
 
 /* Records one committed change at now_ms (old and/or new item; references
  * are taken as the stream's view needs them). A write that changes nothing -
- * old and new equal, or neither present - records nothing. */
+ * old and new equal, or neither present - records nothing. The caller holds
+ * the stream's table's lock exclusively (or the catalog lock so). */
 void stream_record_change(struct stream *s, struct item *old_item, struct item *new_item,
                           enum stream_origin origin, int64_t now_ms);
 

@@ -72,8 +72,10 @@ struct stream {
 struct stream_registry {
     struct stream **streams; /* sorted by (namespace_id, arn) */
     size_t count, cap;
-    uint64_t next_seq; /* the next sequence number; never 0 */
-    uint64_t secret;   /* keys the iterators' hashes */
+    /* The next sequence number; never 0. Atomic: writers of different
+     * tables record at once, each under its own table's lock. */
+    _Atomic uint64_t next_seq;
+    uint64_t secret; /* keys the iterators' hashes */
 };
 
 /* Registry order: namespace, then ARN (ListStreams pages in ARN order). A
@@ -89,19 +91,24 @@ struct stream *registry_find(const struct stream_registry *reg, const char *name
 void registry_insert(struct stream_registry *reg, struct stream *s);
 /* Frees a stream that no registry holds any more (or never held). */
 void stream_free(struct stream *s);
-/* Drops a record's image references (shard_records.c). */
+/* Drops a record's image references (shard_records.c). Like shard_unshare and
+ * shard_detach, a write reaches it through stream_record_change: the caller
+ * holds the stream's table's lock exclusively (or the catalog lock so). */
 void record_clear(struct stream_record *r);
 /* Makes to (a copy of from's fields) read from's records, shared from now
- * on (shard_records.c). */
+ * on (shard_records.c); the caller holds the catalog lock exclusively. */
 void shard_share_records(struct shard *from, struct shard *to);
 /* Gives sh an array of its own before it changes its records (shard_records.c). */
 void shard_unshare(struct shard *sh);
 /* Lets go of sh's shared records without copying them (sh is being freed). */
 void shard_detach(struct shard *sh);
-/* Record the stream's metadata, and one of its records, to its journal; no-ops in memory. */
+/* Record the stream's metadata, and one of its records, to its journal;
+ * no-ops in memory. The caller holds the table's lock exclusively (or the
+ * catalog lock so). */
 void persist_stream(const struct stream *s);
 void persist_record(const struct stream *s, const struct stream_record *r);
-/* Applies the rollover and trim that now_ms calls for to one stream. */
+/* Applies the rollover and trim that now_ms calls for to one stream; the
+ * caller holds the table's lock exclusively (or the catalog lock so). */
 void stream_maintain(struct stream *s, int64_t now_ms);
 /* The key attributes of item as a new VALUE_M, in key schema order; reads
  * only its arguments, so it needs no lock. */

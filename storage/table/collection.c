@@ -25,7 +25,7 @@ void collection_sizes_init(struct collection_sizes *cs)
 
 void collection_sizes_clear(struct collection_sizes *cs)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     for (size_t i = 0; i < cs->cap; i++) {
         if (cs->slots[i].used) value_clear(&cs->slots[i].key);
     }
@@ -35,7 +35,7 @@ void collection_sizes_clear(struct collection_sizes *cs)
 
 void collection_sizes_copy(struct collection_sizes *dst, const struct collection_sizes *src)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     *dst = *src;
     if (!src->cap) return;
     dst->slots = xmalloc(sizeof *dst->slots * src->cap);
@@ -104,7 +104,7 @@ int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
 void collection_sizes_add(struct collection_sizes *cs, uint64_t hash, const struct value *pk,
                           int64_t delta)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     size_t i;
 
     if (delta == 0) return;

@@ -35,14 +35,18 @@ struct collection_sizes {
 };
 
 void collection_sizes_init(struct collection_sizes *cs);
+/* Frees cs's totals: a table freed, or a share let go of by a writer; the
+ * caller holds the table's lock exclusively (or the catalog lock so). */
 void collection_sizes_clear(struct collection_sizes *cs);
 /* Makes dst (uninitialised) a deep copy of src: a table copying the totals
- * it shared with a snapshot (table_share.c). */
+ * it shared with a snapshot (table_share.c). The caller holds the table's
+ * lock exclusively (or the catalog lock so). */
 void collection_sizes_copy(struct collection_sizes *dst, const struct collection_sizes *src);
 /* The total of the collection of partition key pk (whose hash is hash), 0 when none. */
 int64_t collection_sizes_get(const struct collection_sizes *cs, uint64_t hash,
                              const struct value *pk);
-/* Adds delta (may be negative) to the collection's total; pk is copied when new. */
+/* Adds delta (may be negative) to the collection's total; pk is copied when
+ * new. The caller holds the table's lock exclusively (or the catalog lock so). */
 void collection_sizes_add(struct collection_sizes *cs, uint64_t hash, const struct value *pk,
                           int64_t delta);
 

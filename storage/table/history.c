@@ -49,7 +49,7 @@ static struct history_entry *push(struct history *h)
 const struct history_entry *history_append(struct history *h, int64_t ms, struct item *old_item,
                                            struct item *new_item)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct history_entry *e = push(h);
 
     e->seq = h->next_seq++;
@@ -74,7 +74,7 @@ void history_restore(struct history *h, uint64_t seq, int64_t ms, struct item *o
 
 bool history_trim(struct history *h, int64_t before_ms, uint64_t *upto_seq)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     bool dropped = false;
 
     while (h->start < h->end && h->entries[h->start].ms < before_ms) {

@@ -40,7 +40,8 @@ void history_init(struct history *h);
 /* Drops every entry (the references with them); the seqs go on increasing. */
 void history_clear(struct history *h);
 /* Appends a change at ms, taking a new reference to old_item and new_item
- * (either may be NULL); returns the entry, valid until the next change. */
+ * (either may be NULL); returns the entry, valid until the next change. The
+ * caller holds the table's lock exclusively (or the catalog lock so). */
 const struct history_entry *history_append(struct history *h, int64_t ms, struct item *old_item,
                                            struct item *new_item);
 /* Appends an entry read back from disk with its own seq (loading is in seq
@@ -48,7 +49,8 @@ const struct history_entry *history_append(struct history *h, int64_t ms, struct
 void history_restore(struct history *h, uint64_t seq, int64_t ms, struct item *old_item,
                      struct item *new_item);
 /* Drops the entries made before before_ms. Returns true, with *upto_seq the
- * seq of the last one dropped, when it dropped any. */
+ * seq of the last one dropped, when it dropped any. The caller holds the
+ * table's lock exclusively (or the catalog lock so). */
 bool history_trim(struct history *h, int64_t before_ms, uint64_t *upto_seq);
 
 static inline size_t history_count(const struct history *h)

@@ -143,7 +143,7 @@ static bool backfill_covers(const struct table_index *idx, const struct row_key 
 void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct row_key old_key, new_key;
     bool had, has;
 

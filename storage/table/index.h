@@ -70,7 +70,8 @@ void index_clear(struct table_index *idx);
  * released, through a copy of the definition. */
 bool index_row_key(const struct table_index *idx, const struct value *attrs, struct row_key *out);
 /* Moves one item's row from old_item to new_item (either may be NULL); table_key is the
- * row's key in the table. Rows beyond a running backfill's cursor are left to it. */
+ * row's key in the table. Rows beyond a running backfill's cursor are left to it.
+ * The caller holds the index's table's lock exclusively (or the catalog lock so). */
 void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item);
 /* Fills the empty index, not backfilling, with the rows of items (the

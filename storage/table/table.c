@@ -168,6 +168,7 @@ struct table *table_new(struct table_def *def, const char *region, int64_t now_m
     struct table *t = xcalloc(1, sizeof *t);
     size_t arn_len;
 
+    pthread_rwlock_init(&t->lock, NULL);
     t->def = *def;
     memset(def, 0, sizeof *def);
     t->region = xstrdup(region);
@@ -218,6 +219,7 @@ void table_free(struct table *t, int64_t now_ms)
     history_clear(&t->history);
     versions_free(t->recent);
     restore_summary_clear(&t->restore);
+    pthread_rwlock_destroy(&t->lock);
     table_meta_clear(&t->meta);
     for (size_t i = 0; i < t->deleting_gsi_count; i++) {
         index_def_clear(&t->deleting_gsis[i].def);
@@ -263,7 +265,7 @@ static struct index_desc *describe_indexes(const struct table *t, size_t first, 
 
 void table_describe(const struct table *t, struct table_desc *out)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     memset(out, 0, sizeof *out);
     table_def_copy(&out->def, &t->def);
     out->status = t->status;
@@ -413,7 +415,7 @@ static int check_index_keys(const struct table *t, const struct index_def *idx,
 
 int table_check_stored_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     const struct key_schema *k = &t->def.key;
     const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
     size_t count = k->range_count ? 2 : 1;
@@ -439,7 +441,7 @@ int table_check_stored_item(const struct table *t, const struct value *attrs, st
 
 int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     if (table_check_stored_item(t, attrs, err) != 0) return -1;
     for (size_t i = 0; i < t->def.gsi_count; i++) {
         if (check_index_keys(t, &t->def.gsis[i], attrs, err) != 0) return -1;
@@ -487,7 +489,7 @@ int table_check_key_paths(const struct table *t, const struct expr *e, struct dd
 
 struct item *table_find(const struct table *t, const struct row_key *key)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     struct skiplist_node *n = key_index_find(&t->item_keys, key_index_hash(key), key);
     return n ? n->item : NULL;
 }
@@ -511,7 +513,7 @@ static int64_t collection_share(const struct table *t, const struct item *item)
 
 int64_t table_collection_size(const struct table *t, const struct value *attrs)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     const char *hash_name = t->def.key.hash_names[0];
     const struct value *pk = value_map_get(attrs, hash_name, strlen(hash_name));
     assert(pk);
@@ -521,7 +523,7 @@ int64_t table_collection_size(const struct table *t, const struct value *attrs)
 int table_check_collection(const struct table *t, const struct item *old,
                            const struct item *new_item, struct ddb_error *err)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     int64_t delta;
     if (!t->def.lsi_count || !new_item) return 0;
     delta = collection_share(t, new_item) - collection_share(t, old);
@@ -555,7 +557,7 @@ static void record_history(struct table *t, struct item *old_item, struct item *
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info)
 {
-    assert_lock_exclusive();
+    assert_table_exclusive(&t->lock);
     uint64_t exact_hash = key_index_hash(key);
     struct skiplist_node *node;
     struct item *old_item;
@@ -615,7 +617,7 @@ static struct item **list_items(const struct skiplist *sl, size_t *count)
 
 void table_row_orders(const struct table *t, struct row_order **out, size_t *count)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     struct row_order *o = xcalloc(t->index_count + 1, sizeof *o);
 
     for (size_t i = 0; i < t->index_count; i++)
@@ -634,7 +636,7 @@ void table_row_orders(const struct table *t, struct row_order **out, size_t *cou
 void table_commit_sorted(struct table *t, struct item *const *items, size_t count,
                          const struct row_order *orders, const struct commit_info *info)
 {
-    assert_lock_exclusive();
+    assert_table_exclusive(&t->lock);
     struct skiplist_builder b;
     struct row_key *keys;
 
@@ -719,7 +721,7 @@ static void scratch_put(const struct table *t, struct skiplist *sl, struct item 
 
 void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, size_t *count)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     const struct history *h = &t->history;
     struct skiplist scratch;
     size_t n = 0;

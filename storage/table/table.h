@@ -11,8 +11,11 @@
  * stream records and the persistence journal see every change exactly once,
  * in commit order.
  *
- * The caller holds db->lock: shared for the const functions, exclusive for
- * the others; each function asserts it (base/lock_check.h).
+ * The caller holds the table's lock (t->lock, under the catalog lock shared)
+ * or the catalog lock exclusively: shared for the const functions, exclusive
+ * for the others; each function asserts it (base/lock_check.h). The table
+ * changes its definition, indexes and stream only under the catalog lock
+ * exclusively (table lifecycle, UpdateTable); items only need t->lock.
  */
 #ifndef DDB_TABLE_H
 #define DDB_TABLE_H
@@ -34,6 +37,7 @@
 #include "storage/table/ttl_index.h"
 #include "storage/table/vector_index.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -81,6 +85,11 @@ struct deleting_index {
 struct versions;
 
 struct table {
+    /* Its items' lock (docs/architecture.md, "Locking"): item operations take
+     * it, under the catalog lock shared - shared to read, exclusive to write,
+     * several in ascending address order (db.c db_lock_tables). Under the
+     * catalog lock exclusively it is not taken. */
+    pthread_rwlock_t lock;
     struct table_def def;
     char *arn;
     char *table_id;
@@ -132,23 +141,29 @@ struct table {
 /* Creates a table from def (taken). Caller holds the lock exclusively. */
 struct table *table_new(struct table_def *def, const char *region, int64_t now_ms);
 /* Frees the table. Its open stream is closed at now_ms and stays readable,
- * owned by the registry, for 24 hours. */
+ * owned by the registry, for 24 hours. Caller holds the lock exclusively
+ * (the catalog lock: nobody else may hold t->lock). */
 void table_free(struct table *t, int64_t now_ms);
 /* Deep copy of the table's description into *out. */
 void table_describe(const struct table *t, struct table_desc *out);
 
-/* The status DynamoDB reports at now_ms: the delayed status until its time, then ACTIVE. */
+/* The status DynamoDB reports at now_ms: the delayed status until its time,
+ * then ACTIVE. Like the other lookups of the definition below (down to
+ * table_check_key), it reads only what changes under the catalog lock
+ * exclusively, so the caller holds the lock, shared or not, and needs no
+ * table lock. */
 enum table_status table_status_at(const struct table *t, int64_t now_ms);
 /* A DELETING table kept only to be described until its time (catalog.c):
- * every other lookup treats it as gone. */
+ * every other lookup treats it as gone. Caller holds the lock. */
 bool table_is_deleting(const struct table *t);
 
 /* The row key of an item (or of a request's Key map) whose key attributes
- * have been checked by table_check_key/table_check_item. */
+ * have been checked by table_check_key/table_check_item. Caller holds the lock. */
 void table_row_key(const struct table *t, const struct value *attrs, struct row_key *out);
 
 /* Checks a request's Key map against the key schema: exactly the key
- * attributes, with the declared types, non-empty, within the key size limits. */
+ * attributes, with the declared types, non-empty, within the key size limits.
+ * Caller holds the lock. */
 int table_check_key(const struct table *t, const struct value *key, struct ddb_error *err);
 /* Checks a whole item that is about to be written: key attributes present
  * with the declared types and sizes, secondary index key attributes (when
@@ -162,7 +177,8 @@ int table_check_stored_item(const struct table *t, const struct value *attrs,
                             struct ddb_error *err);
 
 /* Key attributes are scalars: ValidationException when a path of e (NULL:
- * none) goes inside a key attribute of t or of one of its indexes. */
+ * none) goes inside a key attribute of t or of one of its indexes. Caller
+ * holds the lock. */
 int table_check_key_paths(const struct table *t, const struct expr *e, struct ddb_error *err);
 
 /* The stored item with this key, borrowed (valid while the lock is held), or NULL. */
@@ -199,12 +215,13 @@ void table_row_orders(const struct table *t, struct row_order **out, size_t *cou
  * *items is an owned array of owned references, in key order. The caller
  * checked that at_ms lies in the recovery window. */
 void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, size_t *count);
-/* Turns the point-in-time history off and drops it (PITR disabled). */
+/* Turns the point-in-time history off and drops it (PITR disabled); caller
+ * holds the lock exclusively (the catalog lock). */
 void table_drop_history(struct table *t);
 
-/* The index named name, or NULL. */
+/* The index named name, or NULL; caller holds the lock. */
 struct table_index *table_find_index(const struct table *t, const char *name);
-/* The index whose id is id, or NULL (it was deleted). */
+/* The index whose id is id, or NULL (it was deleted); caller holds the lock. */
 struct table_index *table_find_index_by_id(const struct table *t, uint64_t id);
 
 /* ---- index changes (UpdateTable); the caller holds the lock exclusively ---- */
@@ -223,19 +240,22 @@ void table_remove_gsi(struct table *t, const char *name);
 /* Makes the vector indexes of t->def (at creation). */
 void table_vectors_init(struct table *t);
 void table_vectors_clear(struct table *t);
-/* The vector index named name, or NULL. */
+/* The vector index named name, or NULL; caller holds the lock. */
 struct vector_index *table_find_vector(const struct table *t, const char *name);
 /* Every vector index's rules for an item about to be written (vector_index.h). */
 int table_vectors_check_item(const struct table *t, const struct value *attrs,
                              struct ddb_error *err);
 /* One committed write reaches every vector index. */
 void table_vectors_apply_write(struct table *t, struct item *old_item, struct item *new_item);
-/* Descriptions parallel to def.vectors (caller frees with the table_desc). */
+/* Descriptions parallel to def.vectors (caller frees with the table_desc);
+ * the caller holds the table's lock. */
 struct index_desc *table_vectors_describe(const struct table *t);
 /* Adds a vector index (def taken), filled from the table's items at once
- * (those a live write would refuse are skipped); returns it. */
+ * (those a live write would refuse are skipped); returns it. Caller holds the
+ * lock exclusively (the catalog lock). */
 struct vector_index *table_add_vector(struct table *t, struct vector_index_def *def);
-/* Removes the vector index named name and its vectors. */
+/* Removes the vector index named name and its vectors; caller holds the lock
+ * exclusively (the catalog lock). */
 void table_remove_vector(struct table *t, const char *name);
 
 /* ---- item collections (tables with an LSI) ---- */
@@ -247,12 +267,14 @@ int64_t table_collection_size(const struct table *t, const struct value *attrs);
 int table_check_collection(const struct table *t, const struct item *old,
                            const struct item *new_item, struct ddb_error *err);
 
-/* Gives the table a new stream ARN and label (enabling, or re-enabling, a stream). */
+/* Gives the table a new stream ARN and label (enabling, or re-enabling, a
+ * stream); caller holds the lock exclusively (the catalog lock). */
 void table_start_stream(struct table *t, int64_t now_ms);
 /* Makes t's open stream match its definition: opens a stream in reg named by
  * t->latest_stream_arn/label when the table's stream is enabled and that
  * stream is not open yet (a new table, or a re-enable, which minted a new
- * ARN), and closes the open one when the stream was disabled or replaced. */
+ * ARN), and closes the open one when the stream was disabled or replaced.
+ * Caller holds the lock exclusively (the catalog lock). */
 void table_sync_stream(struct table *t, struct stream_registry *reg, const char *namespace_id,
                        int64_t now_ms);
 

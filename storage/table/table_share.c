@@ -132,14 +132,15 @@ static void copy_rows(const struct skiplist *from, struct skiplist *to, struct k
 
 void table_unshare(struct table *t)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct table_share *s = t->shared;
 
     if (!s) return;
     t->shared = NULL;
     if (atomic_load(&s->refs) == 1) {
-        /* No one else holds it (a new holder needs t's lock, which the
-         * caller has): t's fields are the share's structures; keep them. */
+        /* No one else holds it (a new holder needs the catalog lock
+         * exclusively, which a writer of t excludes; a holder lets go only
+         * after it copied): t's fields are the share's structures; keep them. */
         free(s->index_rows);
         free(s->index_bytes);
         free(s);
@@ -156,7 +157,7 @@ void table_unshare(struct table *t)
 
 void table_detach_share(struct table *t)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     struct table_share *s = t->shared;
 
     if (!s) return;
@@ -167,7 +168,7 @@ void table_detach_share(struct table *t)
 
 void table_share_release(struct table_share *s)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     if (!s || atomic_fetch_sub(&s->refs, 1) != 1) return;
     for (size_t i = 0; i < s->index_count; i++)
         skiplist_clear(&s->index_rows[i]);

@@ -18,8 +18,12 @@
  * than they need today: the share is never changed while shared, and its
  * count of holders is atomic (tables of different namespaces may hold it).
  * Ownership: each holder owns one reference; the last one frees the
- * structures and their item references. The caller holds the engine lock
- * exclusively for every function here.
+ * structures and their item references. Adding a holder (table_share,
+ * table_adopt_share) needs the catalog lock exclusively; letting go
+ * (table_unshare, table_detach_share, table_share_release) the table's lock
+ * exclusively (or the catalog lock so): tables of different namespaces that
+ * hold one share may let go of it at the same time, which the atomic count
+ * orders.
  */
 #ifndef DDB_TABLE_SHARE_H
 #define DDB_TABLE_SHARE_H

@@ -49,7 +49,7 @@ struct vector_index *table_find_vector(const struct table *t, const char *name)
 int table_vectors_check_item(const struct table *t, const struct value *attrs,
                              struct ddb_error *err)
 {
-    assert_lock_held();
+    assert_table_held(&t->lock);
     for (size_t i = 0; i < t->def.vector_count; i++) {
         if (vector_index_check_item(&t->def.vectors[i], &t->def, attrs, err) != 0) return -1;
     }
@@ -58,13 +58,14 @@ int table_vectors_check_item(const struct table *t, const struct value *attrs,
 
 void table_vectors_apply_write(struct table *t, struct item *old_item, struct item *new_item)
 {
-    assert_lock_exclusive();
+    assert_table_exclusive(&t->lock);
     for (size_t i = 0; i < t->vector_count; i++)
         vector_index_apply_write(&t->vectors[i], old_item, new_item);
 }
 
 struct index_desc *table_vectors_describe(const struct table *t)
 {
+    assert_table_held(&t->lock);
     struct index_desc *descs;
 
     assert_lock_held();

@@ -86,7 +86,7 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
                            const struct row_key *old_key, const struct item *old_item,
                            const struct row_key *new_key, struct item *new_item)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     int64_t old_ms = 0, new_ms = 0;
     bool had = old_item && ttl_index_expiry_ms(old_item, attr, attr_len, &old_ms);
     bool has = new_item && ttl_index_expiry_ms(new_item, attr, attr_len, &new_ms);

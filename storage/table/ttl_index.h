@@ -44,7 +44,8 @@ bool ttl_index_expiry_ms(const struct item *item, const char *attr, size_t attr_
 
 /* Replaces the row of old_item (at table row key old_key; NULL: none) by the
  * row of new_item (at new_key, whose parts point into new_item; NULL: none).
- * attr is the table's TTL attribute. */
+ * attr is the table's TTL attribute. The caller holds the table's lock
+ * exclusively (or the catalog lock so). */
 void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_len,
                            const struct row_key *old_key, const struct item *old_item,
                            const struct row_key *new_key, struct item *new_item);

@@ -261,7 +261,7 @@ static void group_remove(struct vector_index *vi, const struct value *hash, stru
 
 void vector_index_apply_write(struct vector_index *vi, struct item *old_item, struct item *new_item)
 {
-    assert_lock_exclusive();
+    assert_table_writing();
     float *vec = xmalloc(sizeof *vec * (vi->dims ? vi->dims : 1));
     const struct value *hash;
 

@@ -84,7 +84,8 @@ void vector_index_init(struct vector_index *vi, const struct vector_index_def *d
                        const struct table_def *table);
 /* Frees the index's groups. Needs no lock: its table is no longer shared. */
 void vector_index_clear(struct vector_index *vi);
-/* Moves one item from old_item to new_item (either may be NULL). */
+/* Moves one item from old_item to new_item (either may be NULL). The caller
+ * holds the table's lock exclusively (or the catalog lock so). */
 void vector_index_apply_write(struct vector_index *vi, struct item *old_item,
                               struct item *new_item);
 /* The status DynamoDB reports at now_ms. Reads only vi's own fields, which
