@@ -23,6 +23,7 @@
 #include "storage/engine/db_tables.h"
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,14 +45,19 @@ struct options {
 struct leg {
     struct db *db; /* NULL: the CPU-bound reference */
     const struct options *opt;
-    atomic_bool stop;
-    atomic_ullong done; /* puts, or reference iterations in thousands */
-    atomic_bool failed;
+    /* Read by every worker at every step: alone on its cache line, so that
+     * no worker's counting makes the others miss on it. */
+    alignas(64) atomic_bool stop;
+    alignas(64) atomic_bool failed;
 };
 
+/* Each worker counts in its own cache line: a shared counter would make the
+ * two writers pass one line back and forth at every put, which the engine
+ * does not do and the measurement must not add. */
 struct worker {
-    struct leg *leg;
-    unsigned index; /* its table, and its seed */
+    alignas(64) struct leg *leg;
+    unsigned index;     /* its table, and its seed */
+    atomic_ullong done; /* puts, or reference iterations in thousands */
 };
 
 static double now_s(void)
@@ -110,7 +116,7 @@ static void *writer_main(void *arg)
             write_result_clear(&res);
         }
         item_unref(op.put_item);
-        atomic_fetch_add_explicit(&leg->done, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&w->done, 1, memory_order_relaxed);
     }
     return NULL;
 }
@@ -129,7 +135,7 @@ static void *spinner_main(void *arg)
             x ^= x << 17;
             sink += x;
         }
-        atomic_fetch_add_explicit(&leg->done, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&w->done, 1, memory_order_relaxed);
     }
     if (sink == 42) fputc(' ', stderr); /* keeps the loop */
     return NULL;
@@ -142,13 +148,15 @@ static double run_slice(struct db *db, const struct options *opt, unsigned threa
     struct worker workers[2];
     pthread_t tids[2];
     double start, elapsed;
+    unsigned long long done = 0;
 
     atomic_init(&leg.stop, false);
-    atomic_init(&leg.done, 0);
     atomic_init(&leg.failed, false);
     start = now_s();
     for (unsigned i = 0; i < threads; i++) {
-        workers[i] = (struct worker){&leg, i};
+        workers[i].leg = &leg;
+        workers[i].index = i;
+        atomic_init(&workers[i].done, 0);
         pthread_create(&tids[i], NULL, db ? writer_main : spinner_main, &workers[i]);
     }
     while (now_s() - start < opt->slice_s) {
@@ -160,7 +168,9 @@ static double run_slice(struct db *db, const struct options *opt, unsigned threa
         pthread_join(tids[i], NULL);
     elapsed = now_s() - start;
     if (atomic_load(&leg.failed)) *failed = true;
-    return (double) atomic_load(&leg.done) / elapsed;
+    for (unsigned i = 0; i < threads; i++)
+        done += atomic_load(&workers[i].done);
+    return (double) done / elapsed;
 }
 
 static int compare_double(const void *a, const void *b)
