@@ -46,33 +46,52 @@ static struct item *ref_or_null(struct item *item)
     return item ? item_ref(item) : NULL;
 }
 
+/* A reference to each of t's items, in key order (what a snapshot and its
+ * disk job keep when they do not share t's rows); the lock is held
+ * exclusively. */
+static struct item **item_refs(const struct table *t, size_t *count)
+{
+    assert_lock_exclusive();
+    struct item **items = xmalloc(sizeof *items * (t->items.count ? t->items.count : 1));
+    size_t n = 0;
+
+    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
+        items[n++] = item_ref(node->item);
+    *count = n;
+    return items;
+}
+
+/* h's entries, oldest first, with references to their images; the lock is
+ * held exclusively. */
+static struct history_entry *history_refs(const struct history *h, size_t *count)
+{
+    assert_lock_exclusive();
+    size_t n = history_count(h);
+    struct history_entry *entries = xmalloc(sizeof *entries * (n ? n : 1));
+
+    for (size_t i = 0; i < n; i++) {
+        entries[i] = h->entries[h->start + i];
+        entries[i].old_item = ref_or_null(entries[i].old_item);
+        entries[i].new_item = ref_or_null(entries[i].new_item);
+    }
+    *count = n;
+    return entries;
+}
+
 /* The table as it is now (the lock is held exclusively: t starts sharing). */
 static void save_table(struct table *t, struct snap_table *st)
 {
     assert_lock_exclusive();
-    const struct history *h = &t->history;
-    size_t n = 0;
-
     memset(st, 0, sizeof *st);
     table_record_encode(t, &st->record);
     if (table_can_share(t)) {
         st->share = table_share(t);
         st->item_count = table_share_item_count(st->share);
     } else {
-        st->items = xmalloc(sizeof *st->items * (t->items.count ? t->items.count : 1));
-        for (struct skiplist_node *node = skiplist_first(&t->items); node;
-             node = skiplist_next(node))
-            st->items[n++] = item_ref(node->item);
-        st->item_count = n;
+        st->items = item_refs(t, &st->item_count);
         table_row_orders(t, &st->orders, &st->order_count);
     }
-    st->history_count = history_count(h);
-    st->history = xmalloc(sizeof *st->history * (st->history_count ? st->history_count : 1));
-    for (size_t i = 0; i < st->history_count; i++) {
-        st->history[i] = h->entries[h->start + i];
-        st->history[i].old_item = ref_or_null(st->history[i].old_item);
-        st->history[i].new_item = ref_or_null(st->history[i].new_item);
-    }
+    st->history = history_refs(&t->history, &st->history_count);
 }
 
 static void save_namespace(struct db *db, const struct namespace *ns, struct snap_namespace *sn)
@@ -137,21 +156,9 @@ static void describe_disk(struct db *db, struct snapshot_info *out)
 static void job_table_take(const struct table *t, struct snapshot_job_table *jt)
 {
     assert_lock_exclusive();
-    const struct history *h = &t->history;
-    size_t n = 0;
-
     table_record_encode(t, &jt->record);
-    jt->items = xmalloc(sizeof *jt->items * (t->items.count ? t->items.count : 1));
-    for (struct skiplist_node *node = skiplist_first(&t->items); node; node = skiplist_next(node))
-        jt->items[n++] = item_ref(node->item);
-    jt->item_count = n;
-    jt->history_count = history_count(h);
-    jt->history = xmalloc(sizeof *jt->history * (jt->history_count ? jt->history_count : 1));
-    for (size_t i = 0; i < jt->history_count; i++) {
-        jt->history[i] = h->entries[h->start + i];
-        jt->history[i].old_item = ref_or_null(jt->history[i].old_item);
-        jt->history[i].new_item = ref_or_null(jt->history[i].new_item);
-    }
+    jt->items = item_refs(t, &jt->item_count);
+    jt->history = history_refs(&t->history, &jt->history_count);
 }
 
 /* The namespace id (ns: its tables, NULL: none) as save_namespace keeps it. */

@@ -10,6 +10,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/lock_check.h"
+#include "storage/jobs/snapshot_record.h"
 #include "storage/persist/snapshot_file.h"
 
 #include <pthread.h>
@@ -48,14 +49,7 @@ static void job_free(struct snapshot_job *job)
         for (size_t k = 0; k < jn->table_count; k++) {
             struct snapshot_job_table *jt = &jn->tables[k];
             text_buf_clear(&jt->record);
-            for (size_t n = 0; n < jt->item_count; n++)
-                item_unref(jt->items[n]);
-            free(jt->items);
-            for (size_t n = 0; n < jt->history_count; n++) {
-                item_unref(jt->history[n].old_item);
-                item_unref(jt->history[n].new_item);
-            }
-            free(jt->history);
+            snapshot_refs_free(jt->items, jt->item_count, jt->history, jt->history_count);
         }
         free(jn->tables);
         for (size_t k = 0; k < jn->stream_count; k++) {

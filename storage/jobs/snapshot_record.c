@@ -11,18 +11,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+void snapshot_refs_free(struct item **items, size_t item_count, struct history_entry *history,
+                        size_t history_count)
+{
+    for (size_t i = 0; items && i < item_count; i++)
+        item_unref(items[i]);
+    free(items);
+    for (size_t i = 0; i < history_count; i++) {
+        item_unref(history[i].old_item);
+        item_unref(history[i].new_item);
+    }
+    free(history);
+}
+
 static void snap_table_clear(struct snap_table *st)
 {
     text_buf_clear(&st->record);
     table_share_release(st->share);
-    for (size_t i = 0; st->items && i < st->item_count; i++)
-        item_unref(st->items[i]);
-    free(st->items);
-    for (size_t i = 0; i < st->history_count; i++) {
-        item_unref(st->history[i].old_item);
-        item_unref(st->history[i].new_item);
-    }
-    free(st->history);
+    snapshot_refs_free(st->items, st->item_count, st->history, st->history_count);
     for (size_t i = 0; i < st->order_count; i++)
         free(st->orders[i].items);
     free(st->orders);

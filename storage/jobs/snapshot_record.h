@@ -60,6 +60,10 @@ struct snapshot_store {
     size_t count;
 };
 
+/* Drops the item references and history-image references a snapshot's table
+ * (or its disk job, engine/snapshots_disk.h) holds, and frees both arrays. */
+void snapshot_refs_free(struct item **items, size_t item_count, struct history_entry *history,
+                        size_t history_count);
 /* Frees a snapshot and all it holds (NULL: nothing). */
 void snapshot_free(struct snapshot *s);
 /* Frees the store and its snapshots (NULL: nothing). */

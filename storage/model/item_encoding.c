@@ -10,6 +10,7 @@
 
 #include "storage/base/alloc.h"
 #include "storage/base/error.h"
+#include "storage/model/codec.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -86,24 +87,6 @@ static size_t uvar_size(uint64_t v)
     return n;
 }
 
-static void put_uvar(struct text_buf *b, uint64_t v)
-{
-    char out[10];
-    size_t n = 0;
-    do {
-        unsigned char c = v & 0x7F;
-        v >>= 7;
-        if (v) c |= 0x80;
-        out[n++] = (char) c;
-    } while (v);
-    text_buf_add(b, out, n);
-}
-
-static void put_u8(struct text_buf *b, uint8_t v)
-{
-    text_buf_add(b, (const char *) &v, 1);
-}
-
 static size_t number_text_comparable(const char *text, size_t len, uint8_t out[])
 {
     struct ddb_error err = {0};
@@ -175,33 +158,33 @@ static void put_value(struct text_buf *b, const struct value *v)
     switch (v->type) {
     case VALUE_S:
     case VALUE_B:
-        put_uvar(b, v->u.str.len);
+        codec_put_uvar(b, v->u.str.len);
         text_buf_add(b, v->u.str.data, v->u.str.len);
         return;
     case VALUE_N:
         n = number_text_comparable(v->u.str.data, v->u.str.len, num);
-        put_uvar(b, n);
+        codec_put_uvar(b, n);
         text_buf_add(b, (const char *) num, n);
         return;
     case VALUE_BOOL:
     case VALUE_NULL: return;
     case VALUE_M:
         start = body_begin(b);
-        put_uvar(b, v->u.map.count);
+        codec_put_uvar(b, v->u.map.count);
         for (size_t i = 0; i < v->u.map.count; i++) {
             const struct attr *a = &v->u.map.attrs[i];
-            put_uvar(b, a->name_len);
+            codec_put_uvar(b, a->name_len);
             text_buf_add(b, a->name, a->name_len);
-            put_u8(b, (uint8_t) enc_type_of(&a->value));
+            codec_put_u8(b, (uint8_t) enc_type_of(&a->value));
             put_value(b, &a->value);
         }
         body_end(b, start);
         return;
     case VALUE_L:
         start = body_begin(b);
-        put_uvar(b, v->u.list.count);
+        codec_put_uvar(b, v->u.list.count);
         for (size_t i = 0; i < v->u.list.count; i++) {
-            put_u8(b, (uint8_t) enc_type_of(&v->u.list.elems[i]));
+            codec_put_u8(b, (uint8_t) enc_type_of(&v->u.list.elems[i]));
             put_value(b, &v->u.list.elems[i]);
         }
         body_end(b, start);
@@ -210,7 +193,7 @@ static void put_value(struct text_buf *b, const struct value *v)
     case VALUE_NS:
     case VALUE_BS:
         start = body_begin(b);
-        put_uvar(b, v->u.list.count);
+        codec_put_uvar(b, v->u.list.count);
         for (size_t i = 0; i < v->u.list.count; i++)
             put_value(b, &v->u.list.elems[i]);
         body_end(b, start);
@@ -221,17 +204,17 @@ static void put_value(struct text_buf *b, const struct value *v)
 void item_encode(struct text_buf *out, const struct value *attrs, struct name_dict *dict)
 {
     assert(attrs->type == VALUE_M);
-    put_uvar(out, attrs->u.map.count);
+    codec_put_uvar(out, attrs->u.map.count);
     for (size_t i = 0; i < attrs->u.map.count; i++) {
         const struct attr *a = &attrs->u.map.attrs[i];
         uint32_t id;
         if (dict && name_dict_intern(dict, a->name, a->name_len, &id)) {
-            put_uvar(out, (uint64_t) id << 1);
+            codec_put_uvar(out, (uint64_t) id << 1);
         } else {
-            put_uvar(out, ((uint64_t) a->name_len << 1) | 1);
+            codec_put_uvar(out, ((uint64_t) a->name_len << 1) | 1);
             text_buf_add(out, a->name, a->name_len);
         }
-        put_u8(out, (uint8_t) enc_type_of(&a->value));
+        codec_put_u8(out, (uint8_t) enc_type_of(&a->value));
         put_value(out, &a->value);
     }
 }
