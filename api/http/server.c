@@ -56,6 +56,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -89,8 +90,24 @@ struct server {
 /* Library messages printed per second at most; the rest are counted. */
 #define LOG_LINES_PER_SECOND 5
 
-/* Each connection's pool for its request line, headers and read buffer. */
-#define CONNECTION_MEMORY_BYTES (64 * 1024)
+/*
+ * Each connection's pool for its request line, headers and read buffer.
+ * libmicrohttpd 0.9.75 zeroes the whole pool after every request on a
+ * kept-alive connection (MHD_pool_reset), so its size is paid per request:
+ * 64 KiB was ~98,000 instructions of memset a request, and flushed the
+ * worker's L1 cache each time. 32 KiB still holds a request line or headers
+ * well past DynamoDB's 16 KB bounds (so that they get DynamoDB's 400, not
+ * libmicrohttpd's 414/431: test_emulator_http_edge.py pins the sizes); the
+ * body never lives there (body_append copies it out as it arrives).
+ */
+#define CONNECTION_MEMORY_BYTES (32 * 1024)
+
+/* A finished request's state is kept by its worker thread for the next
+ * request, with its body buffer when that is at most this large: a fresh
+ * 4 KiB buffer per request was a large-chunk malloc, which makes glibc merge
+ * its fastbins first (malloc_consolidate) - scattered over the heap of a
+ * large table, 1-4% of a single-item request's time. */
+#define SPARE_BODY_BYTES (64 * 1024)
 
 /* One request in flight. */
 struct request_state {
@@ -109,6 +126,10 @@ struct request_state {
     bool holding;              /* the connection is suspended; held is its answer */
     struct http_response held; /* owned while holding */
 };
+
+/* Each thread's spare request_state (NULL when none); freed at thread exit. */
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
 
 /* ---- struct http_request / http_response helpers ---- */
 
@@ -241,6 +262,64 @@ static void body_free(struct server *srv, struct request_state *st)
     st->body_len = st->body_cap = 0;
 }
 
+static void state_free(void *p)
+{
+    struct request_state *st = p;
+
+    if (!st) return;
+    if (st->holding) http_response_clear(&st->held);
+    free(st->body);
+    free(st->headers);
+    free(st->query);
+    free(st);
+}
+
+static void spare_key_create(void)
+{
+    if (pthread_key_create(&spare_key, state_free) != 0) abort(); /* only out of keys */
+}
+
+/* A request's state: this thread's spare one if it has one (its body buffer
+ * counted in the body budget again, or dropped if the budget is full), else
+ * a new one. */
+static struct request_state *state_take(struct server *srv)
+{
+    struct request_state *st = pthread_getspecific(spare_key);
+
+    if (!st) return xcalloc(1, sizeof *st);
+    pthread_setspecific(spare_key, NULL);
+    if (st->body_cap && !budget_take(srv, st->body_cap)) {
+        free(st->body);
+        st->body = NULL;
+        st->body_cap = 0;
+    }
+    return st;
+}
+
+/* The request is over: its state becomes this thread's spare one (emptied,
+ * its body buffer kept out of the body budget if small), or is freed when
+ * the thread has one already or the server is stopping (the thread may not
+ * be a worker then). */
+static void state_give_back(struct server *srv, struct request_state *st)
+{
+    if (st->holding) http_response_clear(&st->held);
+    st->holding = false;
+    if (st->body_cap > SPARE_BODY_BYTES || atomic_load(&srv->stopping)) body_free(srv, st);
+    atomic_fetch_sub(&srv->body_memory, st->body_cap);
+    if (atomic_load(&srv->stopping) || pthread_getspecific(spare_key) ||
+        pthread_setspecific(spare_key, st) != 0) {
+        st->body_cap = 0; /* already out of the budget */
+        state_free(st);
+        return;
+    }
+    st->body_len = 0;
+    st->refused = false;
+    st->dropping = 0;
+    st->discarded = 0;
+    st->header_count = 0;
+    st->query_count = 0;
+}
+
 /* Appends a chunk of body. Returns 0, or the status to answer once the body
  * has been dropped: 413 when it would pass the cap, 503 when the server's
  * body budget cannot hold it. */
@@ -371,7 +450,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!st) {
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        st = xcalloc(1, sizeof *st);
+        st = state_take(srv);
         *con_cls = st;
         if (head_too_large(srv, conn, method, url, version)) {
             /* Refused before reading the body, as an oversized one. */
@@ -496,11 +575,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void) conn;
     (void) toe;
     if (!st) return;
-    body_free(cls, st);
-    if (st->holding) http_response_clear(&st->held);
-    free(st->headers);
-    free(st->query);
-    free(st);
+    state_give_back(cls, st);
     *con_cls = NULL;
 }
 
@@ -588,6 +663,7 @@ struct server *server_start(const struct server_config *config, const char **err
     assert(config->handler && config->max_body_bytes > 0);
     assert(config->max_connections > 0 && config->idle_timeout_s > 0);
     assert(config->request_timeout_s > 0 && config->max_body_memory > config->max_body_bytes);
+    pthread_once(&spare_once, spare_key_create);
     srv->config = *config;
     /* libmicrohttpd shares the bound among the workers: each needs a slot. */
     if (threads > config->max_connections) threads = config->max_connections;
