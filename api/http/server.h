@@ -75,8 +75,8 @@ void http_response_clear(struct http_response *resp);
 typedef void http_handler_fn(void *arg, const struct http_request *req, struct http_response *resp);
 
 /* The bounds' defaults (README "Connections and floods"). 1,000 connections
- * of a 64 KiB header pool each, and 256 MiB of bodies (sixteen of DynamoDB's
- * largest requests at once), keep a flood to about 320 MiB. */
+ * of a 32 KiB header pool each, and 256 MiB of bodies (sixteen of DynamoDB's
+ * largest requests at once), keep a flood to about 290 MiB. */
 #define SERVER_DEFAULT_MAX_CONNECTIONS   1000
 #define SERVER_DEFAULT_MAX_BODY_MEMORY   ((size_t) 256 * 1024 * 1024)
 #define SERVER_DEFAULT_IDLE_TIMEOUT_S    60
