@@ -133,10 +133,22 @@ static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
 
 /* ---- struct http_request / http_response helpers ---- */
 
+/* ASCII lower case of c (header names are ASCII tokens). */
+static unsigned char ascii_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char) (c | 0x20) : c;
+}
+
 const char *http_request_header(const struct http_request *req, const char *name)
 {
+    unsigned char first = ascii_lower((unsigned char) name[0]);
+
+    /* A request is looked up ~50 times: most names differ in their first
+     * letter, which is compared before strcasecmp is called. */
     for (size_t i = 0; i < req->header_count; i++)
-        if (strcasecmp(req->headers[i].name, name) == 0) return req->headers[i].value;
+        if (ascii_lower((unsigned char) req->headers[i].name[0]) == first &&
+            strcasecmp(req->headers[i].name, name) == 0)
+            return req->headers[i].value;
     return NULL;
 }
 
@@ -151,11 +163,26 @@ bool http_request_query(const struct http_request *req, const char *name, const 
     return false;
 }
 
+/* Sets header i to copies of name and value, both in one allocation (name's;
+ * value follows it), then frees what header i held (name or value may point
+ * into it). */
+static void response_header_put(struct http_response *resp, size_t i, const char *name,
+                                const char *value)
+{
+    size_t name_len = strlen(name), value_len = strlen(value);
+    char *both = xmalloc(name_len + value_len + 2);
+
+    memcpy(both, name, name_len + 1);
+    memcpy(both + name_len + 1, value, value_len + 1);
+    if (i < resp->header_count) free(resp->headers[i].name);
+    resp->headers[i].name = both;
+    resp->headers[i].value = both + name_len + 1;
+}
+
 void http_response_add_header(struct http_response *resp, const char *name, const char *value)
 {
     assert(resp->header_count < HTTP_MAX_RESPONSE_HEADERS);
-    resp->headers[resp->header_count].name = xstrdup(name);
-    resp->headers[resp->header_count].value = xstrdup(value);
+    response_header_put(resp, resp->header_count, name, value);
     resp->header_count++;
 }
 
@@ -163,8 +190,9 @@ void http_response_set_header(struct http_response *resp, const char *name, cons
 {
     for (size_t i = 0; i < resp->header_count; i++) {
         if (strcasecmp(resp->headers[i].name, name) == 0) {
-            free(resp->headers[i].value);
-            resp->headers[i].value = xstrdup(value);
+            /* The name as first given (its case) is kept: copied before
+             * its block is freed. */
+            response_header_put(resp, i, resp->headers[i].name, value);
             return;
         }
     }
@@ -181,10 +209,8 @@ void http_response_set_body(struct http_response *resp, char *body, size_t len)
 void http_response_clear(struct http_response *resp)
 {
     free(resp->body);
-    for (size_t i = 0; i < resp->header_count; i++) {
-        free(resp->headers[i].name);
-        free(resp->headers[i].value);
-    }
+    for (size_t i = 0; i < resp->header_count; i++)
+        free(resp->headers[i].name); /* and its value, in the same block */
     memset(resp, 0, sizeof *resp);
 }
 

@@ -45,8 +45,8 @@ struct http_response {
     char *body; /* owned (malloc); may be NULL for an empty body */
     size_t body_len;
     struct {
-        char *name;  /* owned */
-        char *value; /* owned */
+        char *name;  /* owned: one block with the value (http_response_add_header) */
+        char *value; /* inside name's block: never freed on its own */
     } headers[HTTP_MAX_RESPONSE_HEADERS];
     size_t header_count;
     /* Set by a fault (api/faults/faults.h) after the request has done its work:
