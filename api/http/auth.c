@@ -80,28 +80,39 @@ static void copy_text(char *out, size_t out_size, const char *s, size_t len)
     out[len] = '\0';
 }
 
-/* Finds "name=value" among the comma/space separated parameters after the
- * algorithm in an Authorization header; copies value (up to the next
- * separator) into out. Returns false when absent or empty. */
-static bool auth_param(const char *auth, const char *name, char *out, size_t out_size)
-{
-    size_t name_len = strlen(name);
-    const char *p = auth + strcspn(auth, " ,"); /* skip the algorithm */
+#define AUTH_PARAMS 3
+static const char *const auth_param_names[AUTH_PARAMS] = {"Credential", "Signature",
+                                                          "SignedHeaders"};
 
+/* Finds each "name=value" of auth_param_names among the comma/space
+ * separated parameters after the algorithm in an Authorization header, in
+ * one pass: value[i] and len[i] give the value (up to the next separator) of
+ * the first parameter of that name, value[i] NULL when there is none or it is
+ * empty. */
+static void auth_params(const char *auth, const char *value[AUTH_PARAMS], size_t len[AUTH_PARAMS])
+{
+    const char *p = auth + strcspn(auth, " ,"); /* skip the algorithm */
+    bool seen[AUTH_PARAMS] = {false};
+
+    for (int i = 0; i < AUTH_PARAMS; i++)
+        value[i] = NULL;
     while (*p) {
-        size_t len;
+        size_t n;
         p += strspn(p, " ,");
-        len = strcspn(p, " ,");
-        if (len > name_len && memcmp(p, name, name_len) == 0 && p[name_len] == '=') {
-            const char *v = p + name_len + 1;
-            size_t vlen = strcspn(v, " ,=");
-            if (vlen == 0) return false;
-            if (out) copy_text(out, out_size, v, vlen);
-            return true;
+        n = strcspn(p, " ,");
+        for (int i = 0; i < AUTH_PARAMS; i++) {
+            size_t name_len = strlen(auth_param_names[i]);
+            if (!seen[i] && n > name_len && memcmp(p, auth_param_names[i], name_len) == 0 &&
+                p[name_len] == '=') {
+                const char *v = p + name_len + 1;
+                seen[i] = true;
+                len[i] = strcspn(v, " ,=");
+                if (len[i]) value[i] = v;
+                break;
+            }
         }
-        p += len;
+        p += n;
     }
-    return false;
 }
 
 static void append(char *buf, size_t size, const char *fmt, ...)
@@ -121,14 +132,14 @@ static void append(char *buf, size_t size, const char *fmt, ...)
 static int read_signature(const struct http_request *req, struct signed_request *s,
                           struct ddb_error *err)
 {
-    static const char *const header_params[] = {"Credential", "Signature", "SignedHeaders"};
     static const char *const query_params[] = {"X-Amz-Algorithm", "X-Amz-Credential",
                                                "X-Amz-Signature", "X-Amz-SignedHeaders",
                                                "X-Amz-Date"};
     const char *auth = http_request_header(req, "Authorization");
     const char *value = NULL;
-    char missing[1024] = "";
+    char missing[1024];
 
+    missing[0] = '\0';
     memset(s, 0, sizeof *s);
     s->by_query = http_request_query(req, "X-Amz-Algorithm", NULL);
     if (auth && s->by_query)
@@ -140,10 +151,13 @@ static int read_signature(const struct http_request *req, struct signed_request 
         if (strncmp(a, "AWS4-", 5) != 0)
             return ddb_error_set(err, DDB_MISSING_AUTHENTICATION_TOKEN,
                                  "Request is missing Authentication Token");
-        for (size_t i = 0; i < sizeof header_params / sizeof *header_params; i++)
-            if (!auth_param(a, header_params[i], NULL, 0))
+        const char *param[AUTH_PARAMS];
+        size_t param_len[AUTH_PARAMS];
+        auth_params(a, param, param_len);
+        for (int i = 0; i < AUTH_PARAMS; i++)
+            if (!param[i])
                 append(missing, sizeof missing, "Authorization header requires '%s' parameter. ",
-                       header_params[i]);
+                       auth_param_names[i]);
         s->date = http_request_header(req, "X-Amz-Date");
         if (!s->date) s->date = http_request_header(req, "Date");
         if (!s->date)
@@ -154,9 +168,9 @@ static int read_signature(const struct http_request *req, struct signed_request 
             return ddb_error_set(err, DDB_INCOMPLETE_SIGNATURE, "%sAuthorization=%s", missing,
                                  auth);
         copy_text(s->algorithm, sizeof s->algorithm, a, strcspn(a, " ,"));
-        auth_param(a, "Credential", s->credential, sizeof s->credential);
-        auth_param(a, "Signature", s->signature, sizeof s->signature);
-        auth_param(a, "SignedHeaders", s->signed_headers, sizeof s->signed_headers);
+        copy_text(s->credential, sizeof s->credential, param[0], param_len[0]);
+        copy_text(s->signature, sizeof s->signature, param[1], param_len[1]);
+        copy_text(s->signed_headers, sizeof s->signed_headers, param[2], param_len[2]);
         s->token = http_request_header(req, "X-Amz-Security-Token");
         return 0;
     }

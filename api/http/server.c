@@ -56,6 +56,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -89,8 +90,24 @@ struct server {
 /* Library messages printed per second at most; the rest are counted. */
 #define LOG_LINES_PER_SECOND 5
 
-/* Each connection's pool for its request line, headers and read buffer. */
-#define CONNECTION_MEMORY_BYTES (64 * 1024)
+/*
+ * Each connection's pool for its request line, headers and read buffer.
+ * libmicrohttpd 0.9.75 zeroes the whole pool after every request on a
+ * kept-alive connection (MHD_pool_reset), so its size is paid per request:
+ * 64 KiB was ~98,000 instructions of memset a request, and flushed the
+ * worker's L1 cache each time. 32 KiB still holds a request line or headers
+ * well past DynamoDB's 16 KB bounds (so that they get DynamoDB's 400, not
+ * libmicrohttpd's 414/431: test_emulator_http_edge.py pins the sizes); the
+ * body never lives there (body_append copies it out as it arrives).
+ */
+#define CONNECTION_MEMORY_BYTES (32 * 1024)
+
+/* A finished request's state is kept by its worker thread for the next
+ * request, with its body buffer when that is at most this large: a fresh
+ * 4 KiB buffer per request was a large-chunk malloc, which makes glibc merge
+ * its fastbins first (malloc_consolidate) - scattered over the heap of a
+ * large table, 1-4% of a single-item request's time. */
+#define SPARE_BODY_BYTES (64 * 1024)
 
 /* One request in flight. */
 struct request_state {
@@ -110,12 +127,28 @@ struct request_state {
     struct http_response held; /* owned while holding */
 };
 
+/* Each thread's spare request_state (NULL when none); freed at thread exit. */
+static pthread_key_t spare_key;
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
 /* ---- struct http_request / http_response helpers ---- */
+
+/* ASCII lower case of c (header names are ASCII tokens). */
+static unsigned char ascii_lower(unsigned char c)
+{
+    return c >= 'A' && c <= 'Z' ? (unsigned char) (c | 0x20) : c;
+}
 
 const char *http_request_header(const struct http_request *req, const char *name)
 {
+    unsigned char first = ascii_lower((unsigned char) name[0]);
+
+    /* A request is looked up ~50 times: most names differ in their first
+     * letter, which is compared before strcasecmp is called. */
     for (size_t i = 0; i < req->header_count; i++)
-        if (strcasecmp(req->headers[i].name, name) == 0) return req->headers[i].value;
+        if (ascii_lower((unsigned char) req->headers[i].name[0]) == first &&
+            strcasecmp(req->headers[i].name, name) == 0)
+            return req->headers[i].value;
     return NULL;
 }
 
@@ -130,11 +163,26 @@ bool http_request_query(const struct http_request *req, const char *name, const 
     return false;
 }
 
+/* Sets header i to copies of name and value, both in one allocation (name's;
+ * value follows it), then frees what header i held (name or value may point
+ * into it). */
+static void response_header_put(struct http_response *resp, size_t i, const char *name,
+                                const char *value)
+{
+    size_t name_len = strlen(name), value_len = strlen(value);
+    char *both = xmalloc(name_len + value_len + 2);
+
+    memcpy(both, name, name_len + 1);
+    memcpy(both + name_len + 1, value, value_len + 1);
+    if (i < resp->header_count) free(resp->headers[i].name);
+    resp->headers[i].name = both;
+    resp->headers[i].value = both + name_len + 1;
+}
+
 void http_response_add_header(struct http_response *resp, const char *name, const char *value)
 {
     assert(resp->header_count < HTTP_MAX_RESPONSE_HEADERS);
-    resp->headers[resp->header_count].name = xstrdup(name);
-    resp->headers[resp->header_count].value = xstrdup(value);
+    response_header_put(resp, resp->header_count, name, value);
     resp->header_count++;
 }
 
@@ -142,8 +190,9 @@ void http_response_set_header(struct http_response *resp, const char *name, cons
 {
     for (size_t i = 0; i < resp->header_count; i++) {
         if (strcasecmp(resp->headers[i].name, name) == 0) {
-            free(resp->headers[i].value);
-            resp->headers[i].value = xstrdup(value);
+            /* The name as first given (its case) is kept: copied before
+             * its block is freed. */
+            response_header_put(resp, i, resp->headers[i].name, value);
             return;
         }
     }
@@ -160,10 +209,8 @@ void http_response_set_body(struct http_response *resp, char *body, size_t len)
 void http_response_clear(struct http_response *resp)
 {
     free(resp->body);
-    for (size_t i = 0; i < resp->header_count; i++) {
-        free(resp->headers[i].name);
-        free(resp->headers[i].value);
-    }
+    for (size_t i = 0; i < resp->header_count; i++)
+        free(resp->headers[i].name); /* and its value, in the same block */
     memset(resp, 0, sizeof *resp);
 }
 
@@ -239,6 +286,64 @@ static void body_free(struct server *srv, struct request_state *st)
     free(st->body);
     st->body = NULL;
     st->body_len = st->body_cap = 0;
+}
+
+static void state_free(void *p)
+{
+    struct request_state *st = p;
+
+    if (!st) return;
+    if (st->holding) http_response_clear(&st->held);
+    free(st->body);
+    free(st->headers);
+    free(st->query);
+    free(st);
+}
+
+static void spare_key_create(void)
+{
+    if (pthread_key_create(&spare_key, state_free) != 0) abort(); /* only out of keys */
+}
+
+/* A request's state: this thread's spare one if it has one (its body buffer
+ * counted in the body budget again, or dropped if the budget is full), else
+ * a new one. */
+static struct request_state *state_take(struct server *srv)
+{
+    struct request_state *st = pthread_getspecific(spare_key);
+
+    if (!st) return xcalloc(1, sizeof *st);
+    pthread_setspecific(spare_key, NULL);
+    if (st->body_cap && !budget_take(srv, st->body_cap)) {
+        free(st->body);
+        st->body = NULL;
+        st->body_cap = 0;
+    }
+    return st;
+}
+
+/* The request is over: its state becomes this thread's spare one (emptied,
+ * its body buffer kept out of the body budget if small), or is freed when
+ * the thread has one already or the server is stopping (the thread may not
+ * be a worker then). */
+static void state_give_back(struct server *srv, struct request_state *st)
+{
+    if (st->holding) http_response_clear(&st->held);
+    st->holding = false;
+    if (st->body_cap > SPARE_BODY_BYTES || atomic_load(&srv->stopping)) body_free(srv, st);
+    atomic_fetch_sub(&srv->body_memory, st->body_cap);
+    if (atomic_load(&srv->stopping) || pthread_getspecific(spare_key) ||
+        pthread_setspecific(spare_key, st) != 0) {
+        st->body_cap = 0; /* already out of the budget */
+        state_free(st);
+        return;
+    }
+    st->body_len = 0;
+    st->refused = false;
+    st->dropping = 0;
+    st->discarded = 0;
+    st->header_count = 0;
+    st->query_count = 0;
 }
 
 /* Appends a chunk of body. Returns 0, or the status to answer once the body
@@ -371,7 +476,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (!st) {
         const char *cl =
             MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        st = xcalloc(1, sizeof *st);
+        st = state_take(srv);
         *con_cls = st;
         if (head_too_large(srv, conn, method, url, version)) {
             /* Refused before reading the body, as an oversized one. */
@@ -496,11 +601,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     (void) conn;
     (void) toe;
     if (!st) return;
-    body_free(cls, st);
-    if (st->holding) http_response_clear(&st->held);
-    free(st->headers);
-    free(st->query);
-    free(st);
+    state_give_back(cls, st);
     *con_cls = NULL;
 }
 
@@ -588,6 +689,7 @@ struct server *server_start(const struct server_config *config, const char **err
     assert(config->handler && config->max_body_bytes > 0);
     assert(config->max_connections > 0 && config->idle_timeout_s > 0);
     assert(config->request_timeout_s > 0 && config->max_body_memory > config->max_body_bytes);
+    pthread_once(&spare_once, spare_key_create);
     srv->config = *config;
     /* libmicrohttpd shares the bound among the workers: each needs a slot. */
     if (threads > config->max_connections) threads = config->max_connections;

@@ -45,8 +45,8 @@ struct http_response {
     char *body; /* owned (malloc); may be NULL for an empty body */
     size_t body_len;
     struct {
-        char *name;  /* owned */
-        char *value; /* owned */
+        char *name;  /* owned: one block with the value (http_response_add_header) */
+        char *value; /* inside name's block: never freed on its own */
     } headers[HTTP_MAX_RESPONSE_HEADERS];
     size_t header_count;
     /* Set by a fault (api/faults/faults.h) after the request has done its work:
@@ -75,8 +75,8 @@ void http_response_clear(struct http_response *resp);
 typedef void http_handler_fn(void *arg, const struct http_request *req, struct http_response *resp);
 
 /* The bounds' defaults (README "Connections and floods"). 1,000 connections
- * of a 64 KiB header pool each, and 256 MiB of bodies (sixteen of DynamoDB's
- * largest requests at once), keep a flood to about 320 MiB. */
+ * of a 32 KiB header pool each, and 256 MiB of bodies (sixteen of DynamoDB's
+ * largest requests at once), keep a flood to about 290 MiB. */
 #define SERVER_DEFAULT_MAX_CONNECTIONS   1000
 #define SERVER_DEFAULT_MAX_BODY_MEMORY   ((size_t) 256 * 1024 * 1024)
 #define SERVER_DEFAULT_IDLE_TIMEOUT_S    60

@@ -111,6 +111,16 @@ static void test_json_in_reads_like_jansson_next_to_a_nul_key(void)
         "{\"\\\"\": [\"\\\\\", \"plain\"]}",
         "\"run\\nrun\\nrun\"",
         "\"ends with escape\\",
+        /* Plain strings read a word at a time: only all-ASCII ones skip
+         * jansson's UTF-8 check, so bad bytes inside a word, in the tail
+         * after the words, and in keys are refused as jansson refuses them. */
+        "\"abcdefgh\xffijklmnop\"",
+        "\"abcdefghijklmno\xc3\"",
+        "\"\xed\xa0\x80"
+        "abcdefgh\"",
+        "{\"abcdefgh\xff\": 1}",
+        "{\"k\xc3\": 1}",
+        "{\"abcdefgh\xc3\xa9\": \"ijklmnop\xc3\xa9\", \"plain ascii key\": \"plain value\"}",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         check_like_jansson(cases[i]);

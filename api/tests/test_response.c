@@ -186,6 +186,23 @@ static void test_request_ids(void)
     for (int i = 0; i < 52; i++)
         CHECK(isdigit((unsigned char) a[i]) || isupper((unsigned char) a[i]));
     CHECK(strcmp(a, b) != 0);
+    /* Every character can appear at every position (several characters come
+     * from each random draw: none of them may be confined to a few values).
+     * A character missing from one position in 2,000 ids happens with
+     * probability ~1e-21. */
+    {
+        static bool seen[52][36];
+        int missing = 0;
+        for (int n = 0; n < 2000; n++) {
+            response_request_id(a);
+            for (int i = 0; i < 52; i++)
+                seen[i][isdigit((unsigned char) a[i]) ? a[i] - '0' : a[i] - 'A' + 10] = true;
+        }
+        for (int i = 0; i < 52; i++)
+            for (int c = 0; c < 36; c++)
+                missing += !seen[i][c];
+        CHECK_INT_EQ(missing, 0);
+    }
 }
 
 int main(void)

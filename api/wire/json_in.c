@@ -13,7 +13,9 @@
  * It accepts exactly what jansson's json_loadb(JSON_ALLOW_NUL |
  * JSON_DECODE_ANY) accepts, and reads it the same, except that it also reads
  * object keys holding NUL, which jansson refuses: strings are checked as
- * UTF-8 by jansson's own constructors (json_stringn, json_object_setn_new),
+ * UTF-8 by jansson's own constructors (json_stringn, json_object_setn_new;
+ * a string whose bytes are all ASCII is valid as it is, and goes to their
+ * _nocheck forms, which differ only in not checking),
  * lone surrogate escapes and raw control characters are refused, any number
  * but a short integer is handed to jansson's decoder token by token (so
  * integer and real limits are jansson's), duplicate keys keep the last value
@@ -99,36 +101,45 @@ static bool is_plain_word(uint64_t x)
 }
 
 /* Moves r->p past plain string bytes: eight at a time while a whole word is
- * plain (most of a request body's strings), then byte by byte. */
-static void skip_plain(struct reader *r)
+ * plain (most of a request body's strings), then byte by byte. Returns the
+ * OR of the bytes passed: no 0x80 bit in it means they are ASCII. */
+static uint64_t skip_plain(struct reader *r)
 {
+    uint64_t seen = 0;
+
     while (r->end - r->p >= 8) {
         uint64_t word;
         memcpy(&word, r->p, sizeof word);
         if (!is_plain_word(word)) break;
+        seen |= word;
         r->p += 8;
     }
     while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char) *r->p >= 0x20)
-        r->p++;
+        seen |= (unsigned char) *r->p++;
+    return seen;
 }
 
 /* The body of a string whose opening quote was just read: on success *out
- * and *len give its unescaped bytes (not yet checked as UTF-8), in the text
- * itself when it has no escape, else in r->scratch until the next string.
+ * and *len give its unescaped bytes, in the text itself when it has no
+ * escape, else in r->scratch until the next string, and *ascii whether they
+ * are known to be ASCII (then valid UTF-8; otherwise not yet checked).
  * False on a syntax error. */
-static bool read_string(struct reader *r, const char **out, size_t *len)
+static bool read_string(struct reader *r, const char **out, size_t *len, bool *ascii)
 {
     const char *run = r->p;
     struct text_buf *b = &r->scratch;
+    uint64_t seen;
 
     /* The common case: plain bytes up to the closing quote. */
-    skip_plain(r);
+    seen = skip_plain(r);
     if (r->p == r->end || (unsigned char) *r->p < 0x20) return false;
     if (*r->p == '"') {
         *out = run;
         *len = (size_t) (r->p++ - run);
+        *ascii = (seen & 0x8080808080808080ULL) == 0;
         return true;
     }
+    *ascii = false; /* with escapes: left to jansson's check */
     b->len = 0;
     text_buf_reserve(b, 0); /* "" has data, so an empty key is not NULL */
     for (;;) {
@@ -184,13 +195,21 @@ static json_t *read_object(struct reader *r)
         size_t key_len;
         char *key_copy;
         json_t *v;
+        bool ascii, ok;
 
-        if (!take(r, '"') || !read_string(r, &key, &key_len)) break;
+        if (!take(r, '"') || !read_string(r, &key, &key_len, &ascii)) break;
         /* The value's strings may reuse the scratch buffer the key is in. */
         key_copy = key == r->scratch.data ? xmemdup(key, key_len) : NULL;
         v = take(r, ':') ? read_value(r) : NULL;
-        /* json_object_setn_new checks the key as UTF-8 and steals v either way. */
-        bool ok = v && json_object_setn_new(obj, key_copy ? key_copy : key, key_len, v) == 0;
+        /* json_object_setn_new checks the key as UTF-8 (not needed for an
+         * ASCII one: the _nocheck form is the same but for that) and steals
+         * v either way. */
+        if (!v)
+            ok = false;
+        else if (ascii)
+            ok = json_object_setn_new_nocheck(obj, key_copy ? key_copy : key, key_len, v) == 0;
+        else
+            ok = json_object_setn_new(obj, key_copy ? key_copy : key, key_len, v) == 0;
         free(key_copy);
         if (!ok) break;
         if (take(r, '}')) return obj;
@@ -274,8 +293,10 @@ static json_t *read_value(struct reader *r)
     case '"': {
         const char *s;
         size_t len;
+        bool ascii;
         r->p++;
-        return read_string(r, &s, &len) ? json_stringn(s, len) : NULL;
+        if (!read_string(r, &s, &len, &ascii)) return NULL;
+        return ascii ? json_stringn_nocheck(s, len) : json_stringn(s, len);
     }
     case 't': return take_word(r, "true") ? json_true() : NULL;
     case 'f': return take_word(r, "false") ? json_false() : NULL;
