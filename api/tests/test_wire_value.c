@@ -280,9 +280,56 @@ static void test_wire_encoded_projection_skips(void)
     CHECK(wire_value_map_from_json(j, &m, &err) == 0);
     json_decref(j);
     char *got = encode_from_encoding(&m, NULL, &keep);
-    CHECK_STR_EQ(got, "{\"pk\":{\"S\":\"a\"},\"n\":{\"N\":\"-2.5\"}}");
+    CHECK_STR_EQ(got, "{\"n\":{\"N\":\"-2.5\"},\"pk\":{\"S\":\"a\"}}");
+    free(got);
+    /* Found before the end: the walk stops there (and keep's order holds). */
+    static const char *const two[] = {"pk", "big"};
+    static const size_t two_lens[] = {2, 3};
+    struct wire_top_names first_two = {two, two_lens, 2};
+    got = encode_from_encoding(&m, NULL, &first_two);
+    CHECK_STR_EQ(got, "{\"pk\":{\"S\":\"a\"},\"big\":{\"L\":[{\"N\":\"1\"}]}}");
     free(got);
     value_clear(&m);
+}
+
+/* A projection of more names than fit on the writer's stack, interned and
+ * inline, some absent: the kept ones in keep's order, each once. */
+static void test_wire_encoded_projection_of_many_names(void)
+{
+    struct name_dict *dict = name_dict_new();
+    struct value m;
+    char names[40][8], want[2048];
+    const char *keep_names[40];
+    size_t keep_lens[40], len = 0;
+
+    value_init_map(&m);
+    for (int i = 0; i < 30; i++) {
+        struct value v;
+        snprintf(names[i], sizeof names[i], "a%02d", i);
+        value_init_number_text(&v, "7", 1);
+        value_map_append(&m, names[i], 3, &v);
+    }
+    /* keep: a39..a10 (a30..a39 absent), backwards */
+    len += (size_t) snprintf(want + len, sizeof want - len, "{");
+    for (int k = 0; k < 30; k++) {
+        int i = 39 - k;
+        snprintf(names[i], sizeof names[i], "a%02d", i);
+        keep_names[k] = names[i];
+        keep_lens[k] = 3;
+        if (i < 30)
+            len += (size_t) snprintf(want + len, sizeof want - len, "%s\"a%02d\":{\"N\":\"7\"}",
+                                     len > 1 ? "," : "", i);
+    }
+    snprintf(want + len, sizeof want - len, "}");
+    struct wire_top_names keep = {keep_names, keep_lens, 30};
+    char *got = encode_from_encoding(&m, dict, &keep);
+    CHECK_STR_EQ(got, want);
+    free(got);
+    got = encode_from_encoding(&m, NULL, &keep);
+    CHECK_STR_EQ(got, want);
+    free(got);
+    value_clear(&m);
+    name_dict_unref(dict);
 }
 
 /* The item JSON text, written from the tree and from the encoding (names
@@ -544,6 +591,7 @@ int main(void)
     RUN(test_wire_value_map_errors);
     RUN(test_wire_encoded_writes_what_the_tree_writes);
     RUN(test_wire_encoded_projection_skips);
+    RUN(test_wire_encoded_projection_of_many_names);
     RUN(test_wire_encoded_numbers_of_every_shape);
     RUN(test_wire_encoded_random_numbers_and_strings);
     return check_report();

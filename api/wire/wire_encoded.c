@@ -10,6 +10,9 @@
  */
 #include "api/wire/wire_encoded.h"
 
+#include "storage/base/alloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
 /* Appends a literal's bytes (its length known at compile time: the copy is a store or two). */
@@ -129,13 +132,55 @@ static bool put_value(struct json_out *w, const struct enc_value *v, bool colon)
     return true;
 }
 
-static bool kept(const struct wire_top_names *keep, const char *name, size_t len)
+/* The index of name in keep, or keep->count when it is not kept. */
+static size_t kept_index(const struct wire_top_names *keep, const char *name, size_t len)
 {
-    if (!keep) return true;
     for (size_t i = 0; i < keep->count; i++) {
-        if (keep->lens[i] == len && memcmp(keep->names[i], name, len) == 0) return true;
+        if (keep->lens[i] == len && (len == 0 || keep->names[i][0] == name[0]) &&
+            memcmp(keep->names[i], name, len) == 0)
+            return i;
     }
-    return false;
+    return keep->count;
+}
+
+/* A member "name":AttributeValue of the item's object. */
+static bool put_attr(struct json_out *w, const struct enc_attr *a, bool first)
+{
+    struct enc_value v = {a->type, a->value, a->value_len};
+
+    if (!first) PUT_LIT(w, ",");
+    json_out_raw_string(w, a->name, a->name_len);
+    return put_value(w, &v, true);
+}
+
+/* Kept attributes found on the stack up to this many names; more are allocated. */
+#define KEEP_ON_STACK 16
+
+/* The projection: one walk finds each kept name's attribute (an item's names
+ * are distinct, so it stops once all are found), then they are written in
+ * keep's order. */
+static bool write_kept(struct json_out *w, struct enc_cursor *c, const struct wire_top_names *keep)
+{
+    struct enc_attr stack[KEEP_ON_STACK], a;
+    struct enc_attr *found =
+        keep->count <= KEEP_ON_STACK ? stack : xmalloc(keep->count * sizeof *found);
+    size_t seen = 0, written = 0;
+    bool ok = true;
+
+    for (size_t i = 0; i < keep->count; i++)
+        found[i].name = NULL;
+    while (seen < keep->count && enc_cursor_next(c, &a)) {
+        size_t i = kept_index(keep, a.name, a.name_len);
+        if (i == keep->count || found[i].name) continue;
+        found[i] = a;
+        seen++;
+    }
+    if (seen < keep->count) ok = !c->bad && c->p == c->end;
+    for (size_t i = 0; ok && i < keep->count; i++) {
+        if (found[i].name) ok = put_attr(w, &found[i], written++ == 0);
+    }
+    if (found != stack) free(found);
+    return ok;
 }
 
 bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
@@ -148,15 +193,16 @@ bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
     enc_cursor_init(&c, data, len, dict);
     json_out_raw_begin(w);
     PUT_LIT(w, "{");
-    while (enc_cursor_next(&c, &a)) {
-        if (!kept(keep, a.name, a.name_len)) continue;
-        struct enc_value v = {a.type, a.value, a.value_len};
-        if (!first) PUT_LIT(w, ",");
-        first = false;
-        json_out_raw_string(w, a.name, a.name_len);
-        if (!put_value(w, &v, true)) return false;
+    if (keep) {
+        if (!write_kept(w, &c, keep)) return false;
+    } else {
+        while (enc_cursor_next(&c, &a)) {
+            if (!put_attr(w, &a, first)) return false;
+            first = false;
+        }
+        if (c.bad || c.p != c.end) return false;
     }
     PUT_LIT(w, "}");
     json_out_raw_end(w);
-    return !c.bad && c.p == c.end;
+    return true;
 }
