@@ -2,9 +2,11 @@
  * json_out.c - a small JSON writer into one growable buffer; see json_out.h.
  *
  * The buffer grows geometrically and always keeps one spare byte for the
- * '\0' that json_out_take promises. Strings are copied in runs: the scan
- * stops only at bytes that need an escape or at the start of a multi-byte
- * UTF-8 sequence, which text_utf8_decode validates by the same rules
+ * '\0' that json_out_take promises. A plain ASCII string (almost every one)
+ * is checked and copied in one pass, sixteen bytes at a time; from the first
+ * byte that needs a look the rest is copied in runs: the scan stops only at
+ * bytes that need an escape or at the start of a multi-byte UTF-8 sequence,
+ * which text_utf8_decode validates by the same rules
  * jansson's parser applies (utf8_check_first/utf8_check_full in jansson's
  * utf.c), so exactly the strings jansson would have dumped come out raw.
  *
