@@ -277,94 +277,8 @@ static inline bool skip_value(struct reader *r, enum enc_type t)
     return false;
 }
 
-static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth);
-
-static bool decode_scalar(const uint8_t *data, size_t len, enum enc_type t, struct value *out)
-{
-    struct number n;
-    char text[NUMBER_TEXT_MAX];
-    switch (t) {
-    case ENC_S: value_init_string(out, (const char *) data, len); return true;
-    case ENC_B: value_init_binary(out, data, len); return true;
-    case ENC_N:
-        if (!number_from_comparable(data, len, &n)) return false;
-        value_init_number_text(out, text, number_format(&n, text, sizeof text));
-        return true;
-    default: return false;
-    }
-}
-
-/* The members of a container whose body is r (exactly). */
-static bool decode_body(struct reader *r, enum enc_type t, struct value *out, int depth)
-{
-    uint64_t count;
-    if (!get_uvar(r, &count) || count > (uint64_t) (r->end - r->p)) return false;
-    if (t == ENC_M) {
-        value_init_map(out);
-        for (uint64_t i = 0; i < count; i++) {
-            const uint8_t *name;
-            size_t name_len;
-            struct value v;
-            if (!get_bytes(r, &name, &name_len) || r->p >= r->end) return false;
-            enum enc_type vt = *r->p++;
-            if (!decode_value(r, vt, &v, depth + 1)) return false;
-            value_map_append(out, (const char *) name, name_len, &v);
-        }
-        return r->p == r->end;
-    }
-    value_init_list(out, t == ENC_L    ? VALUE_L
-                         : t == ENC_SS ? VALUE_SS
-                         : t == ENC_NS ? VALUE_NS
-                                       : VALUE_BS);
-    for (uint64_t i = 0; i < count; i++) {
-        struct value v;
-        enum enc_type vt;
-        if (t == ENC_L) {
-            if (r->p >= r->end) return false;
-            vt = *r->p++;
-        } else {
-            vt = t == ENC_SS ? ENC_S : t == ENC_NS ? ENC_N : ENC_B;
-        }
-        if (!decode_value(r, vt, &v, depth + 1)) return false;
-        value_list_append(out, &v);
-    }
-    /* Writers assert set order (value.h): a damaged set must not reach them. */
-    if (t != ENC_L && !value_set_is_sorted(out)) return false;
-    return r->p == r->end;
-}
-
 /* Values nest no deeper than DynamoDB's 32 levels; a bound keeps damage from recursing far. */
 #define DECODE_MAX_DEPTH 64
-
-static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth)
-{
-    const uint8_t *data;
-    size_t len;
-    value_init_null(out);
-    if (depth > DECODE_MAX_DEPTH) return false;
-    switch (t) {
-    case ENC_TRUE: value_init_bool(out, true); return true;
-    case ENC_FALSE: value_init_bool(out, false); return true;
-    case ENC_NULL: return true;
-    case ENC_S:
-    case ENC_N:
-    case ENC_B:
-        if (!get_bytes(r, &data, &len)) return false;
-        return decode_scalar(data, len, t, out);
-    case ENC_M:
-    case ENC_L:
-    case ENC_SS:
-    case ENC_NS:
-    case ENC_BS: {
-        if (!get_bytes(r, &data, &len)) return false;
-        struct reader body = {data, data + len};
-        if (decode_body(&body, t, out, depth)) return true;
-        value_clear(out);
-        return false;
-    }
-    }
-    return false;
-}
 
 void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
                      const struct name_dict *dict)
@@ -414,35 +328,6 @@ size_t item_encoded_length(const void *data, size_t max, const struct name_dict 
     while (enc_cursor_next(&c, &a))
         ;
     return c.bad ? 0 : (size_t) (c.p - (const uint8_t *) data);
-}
-
-bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
-{
-    struct reader r = {p, p + len};
-    if (decode_value(&r, type, out, 0) && r.p == r.end) return true;
-    value_clear(out);
-    return false;
-}
-
-bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
-{
-    struct enc_cursor c;
-    struct enc_attr a;
-
-    value_init_map(out);
-    enc_cursor_init(&c, data, len, dict);
-    if (c.left > len) c.bad = true;
-    while (enc_cursor_next(&c, &a)) {
-        struct value v;
-        if (!enc_value_decode(a.type, a.value, a.value_len, &v)) {
-            c.bad = true;
-            break;
-        }
-        value_map_append(out, a.name, a.name_len, &v);
-    }
-    if (!c.bad && c.p == c.end) return true;
-    value_clear(out);
-    return false;
 }
 
 /* ---- reading in place ---- */
@@ -767,4 +652,43 @@ bool item_decode_in(struct decode_arena *a, const void *data, size_t len,
 bad:
     out->type = VALUE_NULL;
     return false;
+}
+
+/* ---- decoding into malloc'd trees ----
+ *
+ * One decoder (arena_value above) serves both forms: a tree the caller owns
+ * is decoded into a scratch arena, then value_copy-ed out (one malloc per
+ * node, as value_clear expects) and the arena freed. */
+
+bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
+{
+    struct decode_arena a;
+    struct reader r = {p, p + len};
+    struct value in;
+    bool ok;
+
+    decode_arena_init(&a);
+    ok = arena_value(&a, &r, type, &in, 0) && r.p == r.end;
+    if (ok)
+        value_copy(out, &in);
+    else
+        value_init_null(out);
+    decode_arena_clear(&a);
+    return ok;
+}
+
+bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
+{
+    struct decode_arena a;
+    struct value in;
+    bool ok;
+
+    decode_arena_init(&a);
+    ok = item_decode_in(&a, data, len, dict, &in);
+    if (ok)
+        value_copy(out, &in);
+    else
+        value_init_null(out);
+    decode_arena_clear(&a);
+    return ok;
 }
