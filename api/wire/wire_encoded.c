@@ -6,7 +6,8 @@
  * of bare payloads), but lays them out itself (json_out's raw values): the
  * type's key and the braces around it are one literal, commas are placed by
  * position, numbers are turned into text in the answer's buffer. A call per
- * token cost more than the token (bench/README.md, "Memory per item").
+ * token cost more than the token (bench/README.md, "Answers written from
+ * the encoding").
  */
 #include "api/wire/wire_encoded.h"
 
