@@ -193,9 +193,14 @@ static void crc32_init(void)
 
 uint32_t response_crc32(const void *data, size_t len)
 {
+    return response_crc32_update(0, data, len);
+}
+
+uint32_t response_crc32_update(uint32_t crc32, const void *data, size_t len)
+{
     const uint32_t(*t)[256] = (const uint32_t(*)[256]) crc32_tables;
     const unsigned char *p = data;
-    uint32_t crc = 0xFFFFFFFFU;
+    uint32_t crc = crc32 ^ 0xFFFFFFFFU;
 
     pthread_once(&crc32_tables_once, crc32_init);
     if (crc32_has_fold && len >= CRC32_FOLD_MIN) {

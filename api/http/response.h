@@ -24,6 +24,9 @@
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()) of len bytes. */
 uint32_t response_crc32(const void *data, size_t len);
+/* The CRC-32 of what crc32 covered followed by len more bytes (crc32 0 for
+ * none), as zlib's crc32(crc, buf, len): a body's CRC from its pieces. */
+uint32_t response_crc32_update(uint32_t crc32, const void *data, size_t len);
 
 /* Writes a fresh 52-character request id and its NUL into out. Thread-safe. */
 void response_request_id(char out[53]);

@@ -16,7 +16,9 @@
  *     be equal and write the canonical JSON (into a tree of its own and
  *     into a decode arena), and the answer writer that
  *     reads the encoding in place (wire_encoded_write_item) must write the
- *     same bytes; every truncation of it must be refused by both readers.
+ *     same bytes, and a projection of some of its names (in the order
+ *     asked) the tree writer's bytes for those; every truncation of it must
+ *     be refused by both readers.
  * Nothing may crash, trip an assertion or sanitizer, or leak. Built only with
  * -DDDB_FUZZ=ON and clang (see api/CMakeLists.txt).
  */
@@ -56,6 +58,43 @@ static void check_same_json(const char *want, size_t want_len, const struct valu
     free(got);
 }
 
+/* A projection of m's last and first attributes (in that order) and of a
+ * name it lacks, written from the encoding: the tree writer's JSON of those
+ * attributes in that order. */
+static void check_projection(const struct text_buf *enc, const struct value *m,
+                             const struct name_dict *dict)
+{
+    size_t count = m->u.map.count, n = 0, len, want_len;
+    const char *names[3];
+    size_t lens[3];
+    struct value projected;
+    struct json_out w;
+
+    value_init_map(&projected);
+    for (size_t k = 0; k < 2 && k < count; k++) {
+        const struct attr *a = &m->u.map.attrs[k == 0 ? count - 1 : 0];
+        struct value copy;
+        if (n == 1 && a == &m->u.map.attrs[count - 1]) break; /* one attribute: once */
+        names[n] = a->name;
+        lens[n++] = a->name_len;
+        value_copy(&copy, &a->value);
+        value_map_append(&projected, a->name, a->name_len, &copy);
+    }
+    if (!value_map_get(m, "\001absent", 7)) {
+        names[n] = "\001absent";
+        lens[n++] = 7;
+    }
+    char *want = write_json(&projected, &want_len);
+    struct wire_top_names keep = {names, lens, n};
+    json_out_init(&w);
+    if (!wire_encoded_write_item(&w, enc->data, enc->len, dict, &keep)) __builtin_trap();
+    char *got = json_out_take(&w, &len);
+    if (len != want_len || memcmp(got, want, len) != 0) __builtin_trap();
+    free(got);
+    free(want);
+    value_clear(&projected);
+}
+
 /* The encoding of m (with dict or inline names) must give m and its JSON back. */
 static void check_encoding(const char *canon, size_t canon_len, const struct value *m,
                            struct name_dict *dict)
@@ -83,6 +122,7 @@ static void check_encoding(const char *canon, size_t canon_len, const struct val
     json_out_clear(&w);
     if (len != canon_len || memcmp(got, canon, len) != 0) __builtin_trap();
     free(got);
+    check_projection(&enc, m, dict);
 
     /* A cut encoding is damage to both readers, never a read past its end. */
     for (size_t cut = enc.len; cut-- > 0 && cut + 64 > enc.len;) {

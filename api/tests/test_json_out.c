@@ -159,21 +159,42 @@ static void test_json_out_strings_match_jansson(void)
     }
 }
 
-/* Plain text is skipped eight bytes at a time: a byte that needs an escape
- * (or starts UTF-8) is found at every position of strings of every length. */
+/* Plain text is checked sixteen, eight, four or three bytes at a time
+ * (json_out_raw_string): a byte that needs an escape, starts UTF-8 or is a
+ * stray continuation byte is found at every position of strings of every
+ * length, first, middle and last bytes of the shortest included. */
 static void test_json_out_special_byte_at_every_position(void)
 {
-    static const char *const specials[] = {
-        "\x00", "\x1f", "\"", "\\", "\x7f", "~", " ", "\xc3\xa9", "\xf0\x9f\x98\x80"};
+    static const char *const specials[] = {"\x00",
+                                           "\x1f",
+                                           "\"",
+                                           "\\",
+                                           "\x7f",
+                                           "~",
+                                           " ",
+                                           "\x80",
+                                           "\xff",
+                                           "\xc3\xa9",
+                                           "\xf0\x9f\x98\x80"};
 
-    for (size_t len = 1; len <= 40; len++) {
+    for (size_t len = 1; len <= 72; len++) {
         for (size_t pos = 0; pos < len; pos++) {
             for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
-                char buf[64];
+                char buf[96];
                 size_t n = strlen(specials[k]) ? strlen(specials[k]) : 1, total = len - 1 + n;
                 memset(buf, 'a' + (int) (len % 26), sizeof buf);
                 memcpy(buf + pos, specials[k], n);
                 struct bytes b = {buf, total};
+                if ((unsigned char) specials[k][0] == 0x80 ||
+                    (unsigned char) specials[k][0] == 0xff) {
+                    /* Not UTF-8 (jansson refuses it): the writer puts U+FFFD's escape there. */
+                    char want[128], *got = written(fill_string, &b);
+                    snprintf(want, sizeof want, "\"%.*s\\uFFFD%.*s\"", (int) pos, buf,
+                             (int) (total - pos - 1), buf + pos + 1);
+                    CHECK_STR_EQ(got, want);
+                    free(got);
+                    continue;
+                }
                 check_like_jansson(json_stringn(buf, total), fill_string, &b);
             }
         }
@@ -281,6 +302,40 @@ static void test_json_out_base64_pads(void)
     free(text);
 }
 
+/* A value laid out raw among token-written siblings: json_out_raw_begin
+ * places the ',' and json_out_raw_end makes the next value take one;
+ * json_out_raw_string and json_out_raw_base64 write what json_out_stringn
+ * and json_out_base64 write, without a ','. */
+static void fill_raw(struct json_out *w, const void *arg)
+{
+    (void) arg;
+    json_out_array_begin(w);
+    json_out_integer(w, 1);
+    json_out_raw_begin(w);
+    memcpy(json_out_room(w, 5), "{\"a\":", 5);
+    w->len += 5;
+    json_out_raw_string(w, "q\"", 2);
+    memcpy(json_out_room(w, 5), ",\"b\":", 5);
+    w->len += 5;
+    json_out_raw_base64(w, "\0ab", 3);
+    memcpy(json_out_room(w, 1), "}", 1);
+    w->len += 1;
+    json_out_raw_end(w);
+    json_out_raw_begin(w);
+    json_out_raw_string(w, "", 0);
+    json_out_raw_end(w);
+    json_out_string(w, "after");
+    json_out_array_end(w);
+}
+
+static void test_json_out_raw_values_take_their_commas(void)
+{
+    char *text = written(fill_raw, NULL);
+
+    CHECK_STR_EQ(text, "[1,{\"a\":\"q\\\"\",\"b\":\"AGFi\"},\"\",\"after\"]");
+    free(text);
+}
+
 static void fill_json(struct json_out *w, const void *arg)
 {
     json_out_object_begin(w);
@@ -343,6 +398,7 @@ int main(void)
     RUN(test_json_out_reals_print_as_jansson_does);
     RUN(test_json_out_nesting_places_commas);
     RUN(test_json_out_base64_pads);
+    RUN(test_json_out_raw_values_take_their_commas);
     RUN(test_json_out_embeds_jansson_values);
     RUN(test_json_out_take_and_clear);
     return check_report();

@@ -60,6 +60,37 @@ static void test_crc32_every_length(void)
     free(buf);
 }
 
+/* Random bodies cut into random pieces (empty ones, ones under the fold's
+ * 64 bytes, long ones): the CRC chained over the pieces with
+ * response_crc32_update is the whole body's. */
+static void test_crc32_update_chains_pieces(void)
+{
+    size_t cap = 20000;
+    unsigned char *buf = xmalloc(cap);
+    uint64_t state = 0x2545F4914F6CDD1DULL;
+
+    for (int body = 0; body < 400; body++) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        size_t len = (size_t) (state >> 33) % cap, at = 0;
+        for (size_t i = 0; i < len; i++) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            buf[i] = (unsigned char) (state >> 56);
+        }
+        uint32_t crc = 0;
+        while (at < len) {
+            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+            size_t piece = (size_t) (state >> 40) % (state % 4 == 0 ? 3000 : 100);
+            if (piece > len - at) piece = len - at;
+            crc = response_crc32_update(crc, buf + at, piece);
+            at += piece;
+        }
+        CHECK_INT_EQ(crc, response_crc32(buf, len));
+        CHECK_INT_EQ(crc, crc32_bitwise(buf, len));
+    }
+    CHECK_INT_EQ(response_crc32_update(response_crc32("1234", 4), "56789", 5), 0xCBF43926U);
+    free(buf);
+}
+
 static const char *header(const struct http_response *r, const char *name)
 {
     for (size_t i = 0; i < r->header_count; i++)
@@ -209,6 +240,7 @@ int main(void)
 {
     RUN(test_crc32_vectors);
     RUN(test_crc32_every_length);
+    RUN(test_crc32_update_chains_pieces);
     RUN(test_error_bodies_match_aws);
     RUN(test_transaction_cancelled_body_matches_aws);
     RUN(test_success_body);

@@ -280,9 +280,200 @@ static void test_wire_encoded_projection_skips(void)
     CHECK(wire_value_map_from_json(j, &m, &err) == 0);
     json_decref(j);
     char *got = encode_from_encoding(&m, NULL, &keep);
-    CHECK_STR_EQ(got, "{\"pk\":{\"S\":\"a\"},\"n\":{\"N\":\"-2.5\"}}");
+    CHECK_STR_EQ(got, "{\"n\":{\"N\":\"-2.5\"},\"pk\":{\"S\":\"a\"}}");
+    free(got);
+    /* Found before the end: the walk stops there (and keep's order holds). */
+    static const char *const two[] = {"pk", "big"};
+    static const size_t two_lens[] = {2, 3};
+    struct wire_top_names first_two = {two, two_lens, 2};
+    got = encode_from_encoding(&m, NULL, &first_two);
+    CHECK_STR_EQ(got, "{\"pk\":{\"S\":\"a\"},\"big\":{\"L\":[{\"N\":\"1\"}]}}");
     free(got);
     value_clear(&m);
+}
+
+/* A projection of more names than fit on the writer's stack, interned and
+ * inline, some absent: the kept ones in keep's order, each once. */
+static void test_wire_encoded_projection_of_many_names(void)
+{
+    struct name_dict *dict = name_dict_new();
+    struct value m;
+    char names[40][8], want[2048];
+    const char *keep_names[40];
+    size_t keep_lens[40], len = 0;
+
+    value_init_map(&m);
+    for (int i = 0; i < 30; i++) {
+        struct value v;
+        snprintf(names[i], sizeof names[i], "a%02d", i);
+        value_init_number_text(&v, "7", 1);
+        value_map_append(&m, names[i], 3, &v);
+    }
+    /* keep: a39..a10 (a30..a39 absent), backwards */
+    len += (size_t) snprintf(want + len, sizeof want - len, "{");
+    for (int k = 0; k < 30; k++) {
+        int i = 39 - k;
+        snprintf(names[i], sizeof names[i], "a%02d", i);
+        keep_names[k] = names[i];
+        keep_lens[k] = 3;
+        if (i < 30)
+            len += (size_t) snprintf(want + len, sizeof want - len, "%s\"a%02d\":{\"N\":\"7\"}",
+                                     len > 1 ? "," : "", i);
+    }
+    snprintf(want + len, sizeof want - len, "}");
+    struct wire_top_names keep = {keep_names, keep_lens, 30};
+    char *got = encode_from_encoding(&m, dict, &keep);
+    CHECK_STR_EQ(got, want);
+    free(got);
+    got = encode_from_encoding(&m, NULL, &keep);
+    CHECK_STR_EQ(got, want);
+    free(got);
+    value_clear(&m);
+    name_dict_unref(dict);
+}
+
+/* The item JSON text, written from the tree and from the encoding (names
+ * interned and inline): all three must be the same bytes. */
+static void check_encoded_like_tree(const char *item_json, struct name_dict *dict)
+{
+    struct ddb_error err = {0};
+    struct value m;
+    json_t *j = parse(item_json);
+
+    CHECK(j != NULL);
+    if (wire_value_map_from_json(j, &m, &err) != 0) {
+        fprintf(stderr, "item %s: %s\n", item_json, err.message);
+        CHECK(0);
+        ddb_error_clear(&err);
+        json_decref(j);
+        return;
+    }
+    json_decref(j);
+    char *want = encode(&m, true);
+    char *got = encode_from_encoding(&m, dict, NULL);
+    CHECK_STR_EQ(got, want);
+    free(got);
+    got = encode_from_encoding(&m, NULL, NULL);
+    CHECK_STR_EQ(got, want);
+    free(got);
+    free(want);
+    value_clear(&m);
+}
+
+/* Numbers of every shape: sign, integers with and without trailing zeros,
+ * fractions, exponents at both ends of DynamoDB's range, 38 digits with the
+ * point anywhere. */
+static const char *const number_shapes[] = {
+    "0",
+    "-0",
+    "0.000",
+    "1",
+    "-1",
+    "7",
+    "10",
+    "-10",
+    "100",
+    "1000000",
+    "1e2",
+    "1.5e3",
+    "120.0",
+    "-120.50",
+    "25.000",
+    "0.0100",
+    "0.1",
+    "-0.1",
+    "0.000001",
+    "1e-7",
+    "3.14159",
+    "-2.50",
+    "1234.5678",
+    "1700000000123",
+    "1700000000000",
+    "1e-130",
+    "-1e-130",
+    "1.5e-129",
+    "1E+125",
+    "-1E+125",
+    "9.9999999999999999999999999999999999999E+125",
+    "-9.9999999999999999999999999999999999999E+125",
+    "12345678901234567890123456789012345678",
+    "-12345678901234567890123456789012345678",
+    "1234567890123456789012345678901234567.8",
+    "1.2345678901234567890123456789012345678",
+    "0.12345678901234567890123456789012345678",
+    "-0.00012345678901234567890123456789012345678",
+    "1.2345678901234567890123456789012345678e-100",
+    "12345678901234567890123456789012345678e50",
+    "10000000000000000000000000000000000000",
+    "100000000000000000000000000000000000000000000000000000",
+};
+
+/* Each number shape alone, in a list, in a map and in a number set. */
+static void test_wire_encoded_numbers_of_every_shape(void)
+{
+    struct name_dict *dict = name_dict_new();
+    for (size_t i = 0; i < sizeof number_shapes / sizeof number_shapes[0]; i++) {
+        char item[512];
+        const char *n = number_shapes[i];
+        snprintf(item, sizeof item,
+                 "{\"n\": {\"N\": \"%s\"}, \"l\": {\"L\": [{\"N\": \"%s\"}, {\"S\": \"x\"}]},"
+                 " \"m\": {\"M\": {\"k\": {\"N\": \"%s\"}}}, \"ns\": {\"NS\": [\"%s\"]}}",
+                 n, n, n, n);
+        check_encoded_like_tree(item, dict);
+    }
+    name_dict_unref(dict);
+}
+
+/* xorshift64: the same pseudo-random inputs on every run. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Random numbers (1 to 38 digits, zeros anywhere, the point or exponent
+ * anywhere in range) and random strings of every length with a byte that
+ * needs escaping at random places, as values and as names. */
+static void test_wire_encoded_random_numbers_and_strings(void)
+{
+    struct name_dict *dict = name_dict_new();
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+
+    for (int n = 0; n < 3000; n++) {
+        char digits[40], item[512];
+        size_t count = 1 + next_random(&state) % 38;
+        for (size_t i = 0; i < count; i++) {
+            uint64_t r = next_random(&state);
+            digits[i] = (char) ('0' + (r % 3 == 0 ? 0 : r % 10));
+        }
+        digits[0] = (char) ('1' + next_random(&state) % 9);
+        digits[count] = '\0';
+        int exponent = (int) (next_random(&state) % 200) - 100 - (int) count;
+        snprintf(item, sizeof item, "{\"a\": {\"N\": \"%s%se%d\"}}",
+                 next_random(&state) % 2 ? "-" : "", digits, exponent);
+        check_encoded_like_tree(item, dict);
+    }
+    static const char *const pieces[] = {
+        "a",       "Z",       " ",      "\\\"",   "\\\\",           "/", "\\n",
+        "\\u0001", "\\u001f", "\u00e9", "\u20ac", "\\ud83d\\ude00", "~"};
+    for (int n = 0; n < 3000; n++) {
+        char text[400], item[1400];
+        size_t len = 0, count = next_random(&state) % 60;
+        for (size_t i = 0; i < count; i++) {
+            const char *p = next_random(&state) % 4
+                                ? "a"
+                                : pieces[next_random(&state) % (sizeof pieces / sizeof pieces[0])];
+            memcpy(text + len, p, strlen(p));
+            len += strlen(p);
+        }
+        text[len] = '\0';
+        snprintf(item, sizeof item, "{\"k%s\": {\"S\": \"%s\"}, \"ss\": {\"SS\": [\"%s\"]}}", text,
+                 text, text);
+        check_encoded_like_tree(item, dict);
+    }
+    name_dict_unref(dict);
 }
 
 static void test_wire_value_binary_is_stored_decoded(void)
@@ -400,5 +591,8 @@ int main(void)
     RUN(test_wire_value_map_errors);
     RUN(test_wire_encoded_writes_what_the_tree_writes);
     RUN(test_wire_encoded_projection_skips);
+    RUN(test_wire_encoded_projection_of_many_names);
+    RUN(test_wire_encoded_numbers_of_every_shape);
+    RUN(test_wire_encoded_random_numbers_and_strings);
     return check_report();
 }

@@ -2,9 +2,11 @@
  * json_out.c - a small JSON writer into one growable buffer; see json_out.h.
  *
  * The buffer grows geometrically and always keeps one spare byte for the
- * '\0' that json_out_take promises. Strings are copied in runs: the scan
- * stops only at bytes that need an escape or at the start of a multi-byte
- * UTF-8 sequence, which text_utf8_decode validates by the same rules
+ * '\0' that json_out_take promises. A plain ASCII string (almost every one)
+ * is checked and copied in one pass, sixteen bytes at a time; from the first
+ * byte that needs a look the rest is copied in runs: the scan stops only at
+ * bytes that need an escape or at the start of a multi-byte UTF-8 sequence,
+ * which text_utf8_decode validates by the same rules
  * jansson's parser applies (utf8_check_first/utf8_check_full in jansson's
  * utf.c), so exactly the strings jansson would have dumped come out raw.
  *
@@ -17,6 +19,9 @@
 
 #include <assert.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* json_out_raw_string's plain-text test */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,17 +31,24 @@
 
 /* ---- the buffer ---- */
 
-/* Makes room for n more bytes plus the final '\0'. */
-static void reserve(struct json_out *w, size_t n)
+/* Makes room for n more bytes plus the final '\0'; returns where they go. */
+char *json_out_grow(struct json_out *w, size_t n)
 {
     size_t need = w->len + n + 1, cap;
 
-    if (need <= w->cap) return;
-    cap = w->cap ? w->cap : INITIAL_CAPACITY;
-    while (cap < need)
-        cap *= 2;
-    w->data = xrealloc(w->data, cap);
-    w->cap = cap;
+    if (need > w->cap) {
+        cap = w->cap ? w->cap : INITIAL_CAPACITY;
+        while (cap < need)
+            cap *= 2;
+        w->data = xrealloc(w->data, cap);
+        w->cap = cap;
+    }
+    return w->data + w->len;
+}
+
+static void reserve(struct json_out *w, size_t n)
+{
+    (void) json_out_room(w, n);
 }
 
 /* Appends n bytes; the caller has reserved them. */
@@ -184,19 +196,26 @@ static uint64_t load_word(const unsigned char *p)
     return word;
 }
 
-/*
- * A quoted, escaped string; see the file comment. Plain text is skipped
- * eight bytes at a time; the last few bytes of a string of eight or more are
- * checked as the word that ends the string (its first bytes, already passed,
- * are checked again), so only short strings and the bytes around a special
- * one go byte by byte.
- */
-static void put_string(struct json_out *w, const char *s, size_t len)
+/* Bytes that go into a string as they are (0x20..0x7F but '"' and '\\'). */
+static bool is_plain_byte(unsigned char c)
 {
-    const unsigned char *p = (const unsigned char *) s, *end = p + len, *run = p;
+    return (unsigned char) (c - 0x20) < 0x60 && c != '"' && c != '\\';
+}
 
-    reserve(w, len + 2);
-    w->data[w->len++] = '"';
+/*
+ * The escaping tail of json_out_raw_string: the string's bytes from p on, where one
+ * needs a look (an escape, or UTF-8 to validate), and the closing quote.
+ * Plain text is skipped eight bytes at a time and copied in runs; the last
+ * few bytes of a string of eight or more are checked as the word that ends
+ * the string (its first bytes, already passed, are checked again), so only
+ * short strings and the bytes around a special one go byte by byte.
+ */
+__attribute__((noinline)) static void string_escaped_tail(struct json_out *w,
+                                                          const unsigned char *p,
+                                                          const unsigned char *end, size_t len)
+{
+    const unsigned char *run = p;
+
     while (p < end) {
         unsigned char c;
         size_t n;
@@ -211,7 +230,7 @@ static void put_string(struct json_out *w, const char *s, size_t len)
             break;
         }
         c = *p;
-        if ((unsigned char) (c - 0x20) < 0x60 && c != '"' && c != '\\') {
+        if (is_plain_byte(c)) {
             p++;
             continue;
         }
@@ -230,11 +249,110 @@ static void put_string(struct json_out *w, const char *s, size_t len)
     append_char(w, '"');
 }
 
+/*
+ * The plain-text tests of json_out_raw_string's fast path: eight bytes in a word, or
+ * sixteen at p. With SSE2 (every x86-64) a signed compare flags bytes below
+ * 0x20 and from 0x80 up at once and the constants live in vector registers;
+ * elsewhere the word tricks of is_plain_word.
+ */
+#if defined(__SSE2__)
+static inline int special_mask(__m128i v)
+{
+    __m128i control_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    return _mm_movemask_epi8(_mm_or_si128(control_or_high, _mm_or_si128(quote, backslash)));
+}
+
+static inline bool plain8(uint64_t x)
+{
+    return (special_mask(_mm_cvtsi64_si128((long long) x)) & 0xFF) == 0;
+}
+
+static inline bool plain16(const unsigned char *p)
+{
+    return special_mask(_mm_loadu_si128((const __m128i *) (const void *) p)) == 0;
+}
+#else
+static inline bool plain8(uint64_t x)
+{
+    return is_plain_word(x);
+}
+
+static inline bool plain16(const unsigned char *p)
+{
+    return is_plain_word(load_word(p)) && is_plain_word(load_word(p + 8));
+}
+#endif
+
+static inline uint32_t load_u32(const unsigned char *p)
+{
+    uint32_t v;
+
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/*
+ * A quoted, escaped string; see the file comment. Almost every string an
+ * answer holds (names, keys, text) is plain ASCII: its bytes are checked
+ * and copied in the same pass into room reserved once - sixteen at a time,
+ * the last sixteen as the block that ends the string (overlapping bytes
+ * already copied with the same ones); a string under sixteen as two
+ * overlapping words, two overlapping halves of one, or its first, middle
+ * and last bytes, padded with spaces to a word. The first check that finds
+ * a byte needing a look hands the rest to string_escaped_tail.
+ */
+void json_out_raw_string(struct json_out *w, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *) s, *end = p + len;
+    char *o = json_out_room(w, len + 2 + 16);
+
+    *o++ = '"';
+    if (len >= 16) {
+        for (; end - p >= 16; p += 16, o += 16) {
+            if (!plain16(p)) goto escaped;
+            memcpy(o, p, 16);
+        }
+        if (p < end) {
+            if (!plain16(end - 16)) goto escaped;
+            memcpy(o + (end - p) - 16, end - 16, 16);
+            o += end - p;
+        }
+    } else if (len >= 8) {
+        uint64_t head = load_word(p), tail = load_word(end - 8);
+        if (!plain8(head) || !plain8(tail)) goto escaped;
+        memcpy(o, &head, 8);
+        memcpy(o + len - 8, &tail, 8);
+        o += len;
+    } else if (len >= 4) {
+        uint32_t head = load_u32(p), tail = load_u32(end - 4);
+        if (!plain8(head | (uint64_t) tail << 32)) goto escaped;
+        memcpy(o, &head, 4);
+        memcpy(o + len - 4, &tail, 4);
+        o += len;
+    } else if (len > 0) {
+        unsigned char first = p[0], middle = p[len / 2], last = p[len - 1];
+        if (!plain8(first | (uint64_t) middle << 8 | (uint64_t) last << 16 | 0x2020202020000000ULL))
+            goto escaped;
+        o[0] = (char) first;
+        o[len / 2] = (char) middle;
+        o[len - 1] = (char) last;
+        o += len;
+    }
+    *o++ = '"';
+    w->len = (size_t) (o - w->data);
+    return;
+escaped:
+    w->len = (size_t) (o - w->data);
+    string_escaped_tail(w, p, end, len);
+}
+
 /* Writes "key": (escaped like any string); the member's value comes next. */
 void json_out_keyn(struct json_out *w, const char *key, size_t len)
 {
     separate(w);
-    put_string(w, key, len);
+    json_out_raw_string(w, key, len);
     append_char(w, ':');
     w->need_comma = false;
 }
@@ -245,11 +363,11 @@ void json_out_key(struct json_out *w, const char *key)
     json_out_keyn(w, key, strlen(key));
 }
 
-/* Writes len bytes (NUL allowed) as a JSON string value; see put_string. */
+/* Writes len bytes (NUL allowed) as a JSON string value; see json_out_raw_string. */
 void json_out_stringn(struct json_out *w, const char *s, size_t len)
 {
     separate(w);
-    put_string(w, s, len);
+    json_out_raw_string(w, s, len);
     w->need_comma = true;
 }
 
@@ -263,15 +381,35 @@ void json_out_string(struct json_out *w, const char *s)
  * value: how B and BS values travel. Nothing in base64 needs an escape. */
 void json_out_base64(struct json_out *w, const void *data, size_t len)
 {
-    size_t encoded = text_base64_encoded_length(len);
-
     separate(w);
-    reserve(w, encoded + 3); /* the quotes and text_base64_encode's NUL */
-    w->data[w->len] = '"';
-    text_base64_encode(data, len, w->data + w->len + 1);
-    w->len += encoded + 1;
-    w->data[w->len++] = '"';
+    json_out_raw_base64(w, data, len);
     w->need_comma = true;
+}
+
+/* ---- values laid out by their writer ---- */
+
+/* The ',' before a value written raw, when it follows a sibling. */
+void json_out_raw_begin(struct json_out *w)
+{
+    separate(w);
+}
+
+/* The raw value is complete: the next key or value follows a sibling. */
+void json_out_raw_end(struct json_out *w)
+{
+    w->need_comma = true;
+}
+
+/* json_out_base64 without the separator. */
+void json_out_raw_base64(struct json_out *w, const void *data, size_t len)
+{
+    size_t encoded = text_base64_encoded_length(len);
+    char *o = json_out_room(w, encoded + 3); /* the quotes and text_base64_encode's NUL */
+
+    o[0] = '"';
+    text_base64_encode(data, len, o + 1);
+    o[encoded + 1] = '"';
+    w->len += encoded + 2;
 }
 
 /* ---- other values ---- */

@@ -79,4 +79,29 @@ void json_out_null(struct json_out *w);
  * answers that echo a piece of the request. */
 void json_out_json(struct json_out *w, const json_t *value);
 
+/* ---- values laid out by their writer ----
+ *
+ * A writer that knows a whole value's shape (wire_encoded.c: an item from
+ * its encoding) writes its text itself instead of token by token: one call
+ * per token costs more than the token. json_out_raw_begin places the ','
+ * when the value follows a sibling; the writer then puts bytes at
+ * json_out_room(w, n) (room for n, counted with w->len += k, k <= n),
+ * strings through json_out_raw_string and base64 through json_out_raw_base64;
+ * json_out_raw_end counts the value as written. The bytes between must be
+ * one complete JSON value, compact as the token calls would write it. */
+void json_out_raw_begin(struct json_out *w);
+void json_out_raw_end(struct json_out *w);
+/* Grows the buffer for n more bytes (and the final '\0'); where they go. */
+char *json_out_grow(struct json_out *w, size_t n);
+/* Where the next n bytes go, the buffer grown if they do not fit. */
+static inline char *json_out_room(struct json_out *w, size_t n)
+{
+    if (w->cap - w->len > n) return w->data + w->len;
+    return json_out_grow(w, n);
+}
+/* A string's quoted, escaped text (as json_out_stringn writes it), no ','. */
+void json_out_raw_string(struct json_out *w, const char *s, size_t len);
+/* The quoted base64 of len bytes (as json_out_base64 writes it), no ','. */
+void json_out_raw_base64(struct json_out *w, const void *data, size_t len);
+
 #endif

@@ -1,91 +1,187 @@
 /*
  * wire_encoded.c - item JSON from the compact encoding; see wire_encoded.h.
  *
- * Mirrors wire_value.c's writer token for token (an object per
+ * Writes the bytes wire_value.c's writer writes (an object per
  * AttributeValue with its type name as the key; NULL as true; sets as arrays
- * of bare payloads), so both give the same bytes for one item.
+ * of bare payloads), but lays them out itself (json_out's raw values): the
+ * type's key and the braces around it are one literal, commas are placed by
+ * position, numbers are turned into text in the answer's buffer. A call per
+ * token cost more than the token (bench/README.md, "Answers written from
+ * the encoding").
  */
 #include "api/wire/wire_encoded.h"
 
+#include "storage/base/alloc.h"
+
+#include <stdlib.h>
 #include <string.h>
 
-static const char *const type_names[] = {
-    [ENC_S] = "S",        [ENC_N] = "N",       [ENC_B] = "B",   [ENC_TRUE] = "BOOL",
-    [ENC_FALSE] = "BOOL", [ENC_NULL] = "NULL", [ENC_M] = "M",   [ENC_L] = "L",
-    [ENC_SS] = "SS",      [ENC_NS] = "NS",     [ENC_BS] = "BS",
-};
+/* Appends a literal's bytes (its length known at compile time: the copy is a store or two). */
+#define PUT_LIT(w, lit) put_bytes(w, lit, sizeof lit - 1)
 
-static bool write_value(struct json_out *w, const struct enc_value *v);
+static inline void put_bytes(struct json_out *w, const char *bytes, size_t n)
+{
+    memcpy(json_out_room(w, n), bytes, n);
+    w->len += n;
+}
 
-/* The bare payload of a value (what follows "S": and what a set's array holds). */
-static bool write_payload(struct json_out *w, const struct enc_value *v)
+/* The payload of an S, N or B value. Nearly every one is under 128 bytes,
+ * its length one byte (item_encoding.h: len:uvar bytes): read here, without
+ * the call; longer ones through enc_value_bytes. */
+static inline bool scalar_bytes(const struct enc_value *v, const uint8_t **data, size_t *len)
+{
+    if (v->len > 0 && v->p[0] < 0x80 && (size_t) v->p[0] + 1 == v->len) {
+        *data = v->p + 1;
+        *len = v->p[0];
+        return true;
+    }
+    return enc_value_bytes(v, data, len);
+}
+
+/* A number's quoted text, turned from its comparable bytes in the answer's buffer. */
+static bool put_number(struct json_out *w, const uint8_t *data, size_t len)
+{
+    char *o = json_out_room(w, NUMBER_TEXT_MAX + 2);
+    size_t n = enc_number_text(data, len, o + 1);
+
+    if (!n) return false;
+    o[0] = '"';
+    o[n + 1] = '"';
+    w->len += n + 2;
+    return true;
+}
+
+/* The quoted payload of an S, N or B value (what follows "S": and what a set's array holds). */
+static inline bool put_scalar(struct json_out *w, const struct enc_value *v)
 {
     const uint8_t *data;
     size_t len;
-    char text[NUMBER_TEXT_MAX];
+
+    if (!scalar_bytes(v, &data, &len)) return false;
+    if (v->type == ENC_S)
+        json_out_raw_string(w, (const char *) data, len);
+    else if (v->type == ENC_N)
+        return put_number(w, data, len);
+    else
+        json_out_raw_base64(w, data, len);
+    return true;
+}
+
+static bool put_value(struct json_out *w, const struct enc_value *v, bool colon);
+
+/* A container's payload: {"name":AttributeValue,...} for M, [AttributeValue,...]
+ * for L, [payload,...] for sets. */
+static bool put_members(struct json_out *w, const struct enc_value *v)
+{
     struct enc_members m;
     struct enc_value e;
     const char *name = NULL;
     size_t name_len = 0;
+    bool first = true;
 
-    switch (v->type) {
-    case ENC_S:
-        if (!enc_value_bytes(v, &data, &len)) return false;
-        json_out_stringn(w, (const char *) data, len);
-        return true;
-    case ENC_B:
-        if (!enc_value_bytes(v, &data, &len)) return false;
-        json_out_base64(w, data, len);
-        return true;
-    case ENC_N:
-        if (!enc_value_bytes(v, &data, &len) || !(len = enc_number_text(data, len, text)))
+    if (!enc_members_init(&m, v)) return false;
+    put_bytes(w, v->type == ENC_M ? "{" : "[", 1);
+    while (enc_members_next(&m, &name, &name_len, &e)) {
+        if (!first) PUT_LIT(w, ",");
+        first = false;
+        if (v->type == ENC_M) json_out_raw_string(w, name, name_len);
+        if (!(v->type == ENC_M || v->type == ENC_L ? put_value(w, &e, v->type == ENC_M)
+                                                   : put_scalar(w, &e)))
             return false;
-        json_out_stringn(w, text, len);
-        return true;
-    case ENC_TRUE:
-    case ENC_NULL: json_out_bool(w, true); return true;
-    case ENC_FALSE: json_out_bool(w, false); return true;
-    case ENC_M:
-        if (!enc_members_init(&m, v)) return false;
-        json_out_object_begin(w);
-        while (enc_members_next(&m, &name, &name_len, &e)) {
-            json_out_keyn(w, name, name_len);
-            if (!write_value(w, &e)) return false;
-        }
-        json_out_object_end(w);
-        return !m.bad;
-    case ENC_L:
-    case ENC_SS:
-    case ENC_NS:
-    case ENC_BS:
-        if (!enc_members_init(&m, v)) return false;
-        json_out_array_begin(w);
-        while (enc_members_next(&m, &name, &name_len, &e)) {
-            if (!(v->type == ENC_L ? write_value(w, &e) : write_payload(w, &e))) return false;
-        }
-        json_out_array_end(w);
-        return !m.bad;
     }
-    return false;
+    put_bytes(w, v->type == ENC_M ? "}" : "]", 1);
+    return !m.bad;
 }
 
-static bool write_value(struct json_out *w, const struct enc_value *v)
+/*
+ * What opens each type's AttributeValue, after the ':' of the member it
+ * is the value of (a list element or set member starts at text + 1): the
+ * type's key, and for BOOL and NULL the whole value. Copied as one 16-byte
+ * block, so each text has room for it.
+ */
+static const struct {
+    char text[24];
+    uint8_t len; /* with the ':' */
+    bool whole;  /* the value is complete: no payload, no closing '}' */
+} openers[] = {
+    [ENC_S] = {":{\"S\":", 6, false},
+    [ENC_N] = {":{\"N\":", 6, false},
+    [ENC_B] = {":{\"B\":", 6, false},
+    [ENC_TRUE] = {":{\"BOOL\":true}", 14, true},
+    [ENC_FALSE] = {":{\"BOOL\":false}", 15, true},
+    [ENC_NULL] = {":{\"NULL\":true}", 14, true},
+    [ENC_M] = {":{\"M\":", 6, false},
+    [ENC_L] = {":{\"L\":", 6, false},
+    [ENC_SS] = {":{\"SS\":", 7, false},
+    [ENC_NS] = {":{\"NS\":", 7, false},
+    [ENC_BS] = {":{\"BS\":", 7, false},
+};
+
+/* An AttributeValue, after the ':' that precedes it when colon is set. */
+static bool put_value(struct json_out *w, const struct enc_value *v, bool colon)
 {
+    size_t skip = !colon;
+    char *o;
+
     if (v->type < ENC_S || v->type > ENC_BS) return false;
-    json_out_object_begin(w);
-    json_out_key(w, type_names[v->type]);
-    if (!write_payload(w, v)) return false;
-    json_out_object_end(w);
+    o = json_out_room(w, 16);
+    memcpy(o, openers[v->type].text + skip, 16);
+    w->len += openers[v->type].len - skip;
+    if (openers[v->type].whole) return true;
+    if (!(v->type <= ENC_B ? put_scalar(w, v) : put_members(w, v))) return false;
+    PUT_LIT(w, "}");
     return true;
 }
 
-static bool kept(const struct wire_top_names *keep, const char *name, size_t len)
+/* The index of name in keep, or keep->count when it is not kept. */
+static size_t kept_index(const struct wire_top_names *keep, const char *name, size_t len)
 {
-    if (!keep) return true;
     for (size_t i = 0; i < keep->count; i++) {
-        if (keep->lens[i] == len && memcmp(keep->names[i], name, len) == 0) return true;
+        if (keep->lens[i] == len && (len == 0 || keep->names[i][0] == name[0]) &&
+            memcmp(keep->names[i], name, len) == 0)
+            return i;
     }
-    return false;
+    return keep->count;
+}
+
+/* A member "name":AttributeValue of the item's object. */
+static bool put_attr(struct json_out *w, const struct enc_attr *a, bool first)
+{
+    struct enc_value v = {a->type, a->value, a->value_len};
+
+    if (!first) PUT_LIT(w, ",");
+    json_out_raw_string(w, a->name, a->name_len);
+    return put_value(w, &v, true);
+}
+
+/* Kept attributes found on the stack up to this many names; more are allocated. */
+#define KEEP_ON_STACK 16
+
+/* The projection: one walk finds each kept name's attribute (an item's names
+ * are distinct, so it stops once all are found), then they are written in
+ * keep's order. */
+static bool write_kept(struct json_out *w, struct enc_cursor *c, const struct wire_top_names *keep)
+{
+    struct enc_attr stack[KEEP_ON_STACK], a;
+    struct enc_attr *found =
+        keep->count <= KEEP_ON_STACK ? stack : xmalloc(keep->count * sizeof *found);
+    size_t seen = 0, written = 0;
+    bool ok = true;
+
+    for (size_t i = 0; i < keep->count; i++)
+        found[i].name = NULL;
+    while (seen < keep->count && enc_cursor_next(c, &a)) {
+        size_t i = kept_index(keep, a.name, a.name_len);
+        if (i == keep->count || found[i].name) continue;
+        found[i] = a;
+        seen++;
+    }
+    if (seen < keep->count) ok = !c->bad && c->p == c->end;
+    for (size_t i = 0; ok && i < keep->count; i++) {
+        if (found[i].name) ok = put_attr(w, &found[i], written++ == 0);
+    }
+    if (found != stack) free(found);
+    return ok;
 }
 
 bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
@@ -93,15 +189,21 @@ bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
 {
     struct enc_cursor c;
     struct enc_attr a;
+    bool first = true;
 
     enc_cursor_init(&c, data, len, dict);
-    json_out_object_begin(w);
-    while (enc_cursor_next(&c, &a)) {
-        if (!kept(keep, a.name, a.name_len)) continue;
-        struct enc_value v = {a.type, a.value, a.value_len};
-        json_out_keyn(w, a.name, a.name_len);
-        if (!write_value(w, &v)) return false;
+    json_out_raw_begin(w);
+    PUT_LIT(w, "{");
+    if (keep) {
+        if (!write_kept(w, &c, keep)) return false;
+    } else {
+        while (enc_cursor_next(&c, &a)) {
+            if (!put_attr(w, &a, first)) return false;
+            first = false;
+        }
+        if (c.bad || c.p != c.end) return false;
     }
-    json_out_object_end(w);
-    return !c.bad && c.p == c.end;
+    PUT_LIT(w, "}");
+    json_out_raw_end(w);
+    return true;
 }

@@ -9,7 +9,10 @@
  * the decoded item (fuzz_item_codec checks it on arbitrary items).
  *
  * A projection of top-level attributes is a skip: names not kept are passed
- * over without reading their values.
+ * over without reading their values, and the walk stops once every kept
+ * name is found. The kept attributes are written in the order the caller
+ * lists them (today's projected answers, from expr_project, list them
+ * sorted by name: bench/item_encoding checks the bytes are the same).
  */
 #ifndef DDB_API_WIRE_ENCODED_H
 #define DDB_API_WIRE_ENCODED_H
@@ -20,18 +23,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Which top-level attributes to write: names[0..count), or every one when names is NULL. */
+/* Which top-level attributes to write, and in which order: names[0..count),
+ * distinct (an item's attribute of each name, when it has one). */
 struct wire_top_names {
-    const char *const *names; /* each NUL-free; borrowed */
+    const char *const *names; /* borrowed */
     const size_t *lens;
     size_t count;
 };
 
 /* Writes {"name": AttributeValue, ...} for the item encoded in data[0..len)
- * (dict: the name dictionary it was encoded with, or NULL), keeping only
- * keep's names when keep is not NULL. Returns false, with w holding a
- * partial object, only for bytes that are not an encoding item_encode
- * wrote (never for a stored item). */
+ * (dict: the name dictionary it was encoded with, or NULL): every attribute
+ * in stored order, or with keep only keep's names, in keep's order. Returns
+ * false, with w holding a partial object, only for bytes that are not an
+ * encoding item_encode wrote (never for a stored item); with keep, the
+ * attributes after the last kept one are not read, so damage there goes
+ * unseen. */
 bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
                              const struct name_dict *dict, const struct wire_top_names *keep);
 

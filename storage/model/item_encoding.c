@@ -277,94 +277,8 @@ static inline bool skip_value(struct reader *r, enum enc_type t)
     return false;
 }
 
-static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth);
-
-static bool decode_scalar(const uint8_t *data, size_t len, enum enc_type t, struct value *out)
-{
-    struct number n;
-    char text[NUMBER_TEXT_MAX];
-    switch (t) {
-    case ENC_S: value_init_string(out, (const char *) data, len); return true;
-    case ENC_B: value_init_binary(out, data, len); return true;
-    case ENC_N:
-        if (!number_from_comparable(data, len, &n)) return false;
-        value_init_number_text(out, text, number_format(&n, text, sizeof text));
-        return true;
-    default: return false;
-    }
-}
-
-/* The members of a container whose body is r (exactly). */
-static bool decode_body(struct reader *r, enum enc_type t, struct value *out, int depth)
-{
-    uint64_t count;
-    if (!get_uvar(r, &count) || count > (uint64_t) (r->end - r->p)) return false;
-    if (t == ENC_M) {
-        value_init_map(out);
-        for (uint64_t i = 0; i < count; i++) {
-            const uint8_t *name;
-            size_t name_len;
-            struct value v;
-            if (!get_bytes(r, &name, &name_len) || r->p >= r->end) return false;
-            enum enc_type vt = *r->p++;
-            if (!decode_value(r, vt, &v, depth + 1)) return false;
-            value_map_append(out, (const char *) name, name_len, &v);
-        }
-        return r->p == r->end;
-    }
-    value_init_list(out, t == ENC_L    ? VALUE_L
-                         : t == ENC_SS ? VALUE_SS
-                         : t == ENC_NS ? VALUE_NS
-                                       : VALUE_BS);
-    for (uint64_t i = 0; i < count; i++) {
-        struct value v;
-        enum enc_type vt;
-        if (t == ENC_L) {
-            if (r->p >= r->end) return false;
-            vt = *r->p++;
-        } else {
-            vt = t == ENC_SS ? ENC_S : t == ENC_NS ? ENC_N : ENC_B;
-        }
-        if (!decode_value(r, vt, &v, depth + 1)) return false;
-        value_list_append(out, &v);
-    }
-    /* Writers assert set order (value.h): a damaged set must not reach them. */
-    if (t != ENC_L && !value_set_is_sorted(out)) return false;
-    return r->p == r->end;
-}
-
 /* Values nest no deeper than DynamoDB's 32 levels; a bound keeps damage from recursing far. */
 #define DECODE_MAX_DEPTH 64
-
-static bool decode_value(struct reader *r, enum enc_type t, struct value *out, int depth)
-{
-    const uint8_t *data;
-    size_t len;
-    value_init_null(out);
-    if (depth > DECODE_MAX_DEPTH) return false;
-    switch (t) {
-    case ENC_TRUE: value_init_bool(out, true); return true;
-    case ENC_FALSE: value_init_bool(out, false); return true;
-    case ENC_NULL: return true;
-    case ENC_S:
-    case ENC_N:
-    case ENC_B:
-        if (!get_bytes(r, &data, &len)) return false;
-        return decode_scalar(data, len, t, out);
-    case ENC_M:
-    case ENC_L:
-    case ENC_SS:
-    case ENC_NS:
-    case ENC_BS: {
-        if (!get_bytes(r, &data, &len)) return false;
-        struct reader body = {data, data + len};
-        if (decode_body(&body, t, out, depth)) return true;
-        value_clear(out);
-        return false;
-    }
-    }
-    return false;
-}
 
 void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
                      const struct name_dict *dict)
@@ -416,35 +330,6 @@ size_t item_encoded_length(const void *data, size_t max, const struct name_dict 
     return c.bad ? 0 : (size_t) (c.p - (const uint8_t *) data);
 }
 
-bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
-{
-    struct reader r = {p, p + len};
-    if (decode_value(&r, type, out, 0) && r.p == r.end) return true;
-    value_clear(out);
-    return false;
-}
-
-bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
-{
-    struct enc_cursor c;
-    struct enc_attr a;
-
-    value_init_map(out);
-    enc_cursor_init(&c, data, len, dict);
-    if (c.left > len) c.bad = true;
-    while (enc_cursor_next(&c, &a)) {
-        struct value v;
-        if (!enc_value_decode(a.type, a.value, a.value_len, &v)) {
-            c.bad = true;
-            break;
-        }
-        value_map_append(out, a.name, a.name_len, &v);
-    }
-    if (!c.bad && c.p == c.end) return true;
-    value_clear(out);
-    return false;
-}
-
 /* ---- reading in place ---- */
 
 bool enc_value_bytes(const struct enc_value *v, const uint8_t **data, size_t *len)
@@ -454,19 +339,36 @@ bool enc_value_bytes(const struct enc_value *v, const uint8_t **data, size_t *le
     return get_bytes(&r, data, len) && r.p == r.end;
 }
 
+/* A digit byte's two characters ('0' - 1 + nibble: '/' for a padding 0) and
+ * whether it is damage anywhere but last (a nibble outside 1..10). */
+struct digit_pair {
+    char text[2];
+    uint8_t bad;
+};
+#define DP(b)                                                                                      \
+    {                                                                                              \
+        {(char) ('0' - 1 + (b) / 16), (char) ('0' - 1 + (b) % 16)},                                \
+            (b) / 16 - 1u > 9u || (b) % 16 - 1u > 9u                                               \
+    }
+#define DP4(b)  DP(b), DP((b) + 1), DP((b) + 2), DP((b) + 3)
+#define DP16(b) DP4(b), DP4((b) + 4), DP4((b) + 8), DP4((b) + 12)
+#define DP64(b) DP16(b), DP16((b) + 16), DP16((b) + 32), DP16((b) + 48)
+static const struct digit_pair digit_pairs[256] = {DP64(0), DP64(64), DP64(128), DP64(192)};
+
 /*
  * The answer writers' number: the comparable bytes straight to
  * number_format's text (plain notation; value = 0.d1..dn * 10^e), checked as
- * number_from_comparable checks them but without a struct number between:
- * half the instructions of the two steps, on every number of every answer
- * (bench/README.md, "Memory per item": the compact encoding). test_item_encoding compares
- * both on its table of numbers.
+ * number_from_comparable checks them but without a struct number between,
+ * each byte's two digits looked up (digit_pairs) and written where they go,
+ * no call for a text without padding zeros (bench/README.md, "Memory per item":
+ * the compact encoding). test_item_encoding compares both on its table of
+ * numbers. buf may be an answer's buffer: the writer passes its room.
  */
 size_t enc_number_text(const uint8_t *data, size_t len, char *buf)
 {
-    char digits[DDB_NUMBER_MAX_DIGITS];
-    size_t count = 0, end = len, k = 0;
-    uint8_t flip;
+    size_t end = len, count, k = 0;
+    unsigned bad = 0, flip, last;
+    char *d;
     int e;
 
     if (len == 1 && data[0] == CLASS_ZERO) {
@@ -480,39 +382,39 @@ size_t enc_number_text(const uint8_t *data, size_t len, char *buf)
         if (len < 4 || data[len - 1] != 0xFF) return 0;
         end = len - 1;
     }
+    if (end - 2 > (DDB_NUMBER_MAX_DIGITS + 1) / 2) return 0;
     e = (data[1] ^ flip) - EXP_BIAS;
-    for (size_t i = 2; i < end; i++) {
-        uint8_t b = data[i] ^ flip, hi = b >> 4, lo = b & 0x0F;
-        if (hi < 1 || hi > 10 || lo > 10 || count + 2 > DDB_NUMBER_MAX_DIGITS + 1) return 0;
-        digits[count++] = (char) ('0' + hi - 1);
-        if (lo == 0) {
-            if (i + 1 != end) return 0;
-            break;
-        }
-        if (count == DDB_NUMBER_MAX_DIGITS) return 0;
-        digits[count++] = (char) ('0' + lo - 1);
-    }
-    if (digits[0] == '0' || digits[count - 1] == '0') return 0;
-
     if (flip) buf[k++] = '-';
     if (e <= 0) {
         buf[k++] = '0';
         buf[k++] = '.';
-        memset(buf + k, '0', (size_t) -e);
+        if (e < 0) memset(buf + k, '0', (size_t) -e);
         k += (size_t) -e;
-        memcpy(buf + k, digits, count);
+    }
+    /* Digit + 1 in each nibble: 1..10, and 0 (padding) only in the last low one. */
+    d = buf + k;
+    for (size_t i = 2; i + 1 < end; i++, d += 2) {
+        const struct digit_pair *pair = &digit_pairs[data[i] ^ flip];
+        memcpy(d, pair->text, 2);
+        bad |= pair->bad;
+    }
+    last = data[end - 1] ^ flip;
+    bad |= (last >> 4) - 1u > 9u || (last & 0x0F) > 10u;
+    memcpy(d, digit_pairs[last].text, 2);
+    count = 2 * (end - 2) - ((last & 0x0F) == 0);
+    d = buf + k;
+    /* Normalized: no leading or trailing zero digit (number.h). */
+    if (bad || d[0] == '0' || d[count - 1] == '0') return 0;
+    if (e <= 0) {
         k += count;
     } else if ((size_t) e >= count) {
-        memcpy(buf + k, digits, count);
-        k += count;
-        memset(buf + k, '0', (size_t) e - count);
-        k += (size_t) e - count;
-    } else {
-        memcpy(buf + k, digits, (size_t) e);
+        if ((size_t) e > count) memset(d + count, '0', (size_t) e - count);
         k += (size_t) e;
-        buf[k++] = '.';
-        memcpy(buf + k, digits + e, count - (size_t) e);
-        k += count - (size_t) e;
+    } else {
+        for (size_t i = count; i > (size_t) e; i--)
+            d[i] = d[i - 1];
+        d[e] = '.';
+        k += count + 1;
     }
     buf[k] = '\0';
     return k;
@@ -750,4 +652,43 @@ bool item_decode_in(struct decode_arena *a, const void *data, size_t len,
 bad:
     out->type = VALUE_NULL;
     return false;
+}
+
+/* ---- decoding into malloc'd trees ----
+ *
+ * One decoder (arena_value above) serves both forms: a tree the caller owns
+ * is decoded into a scratch arena, then value_copy-ed out (one malloc per
+ * node, as value_clear expects) and the arena freed. */
+
+bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
+{
+    struct decode_arena a;
+    struct reader r = {p, p + len};
+    struct value in;
+    bool ok;
+
+    decode_arena_init(&a);
+    ok = arena_value(&a, &r, type, &in, 0) && r.p == r.end;
+    if (ok)
+        value_copy(out, &in);
+    else
+        value_init_null(out);
+    decode_arena_clear(&a);
+    return ok;
+}
+
+bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
+{
+    struct decode_arena a;
+    struct value in;
+    bool ok;
+
+    decode_arena_init(&a);
+    ok = item_decode_in(&a, data, len, dict, &in);
+    if (ok)
+        value_copy(out, &in);
+    else
+        value_init_null(out);
+    decode_arena_clear(&a);
+    return ok;
 }

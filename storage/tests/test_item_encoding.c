@@ -126,6 +126,54 @@ static void test_number_rejects_damage(void)
     CHECK(number_from_comparable(zero, 1, &n) && n.digit_count == 0);
 }
 
+/* xorshift64: the same pseudo-random inputs on every run. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* Random byte strings shaped like comparable numbers (a class byte, an
+ * exponent, digit bytes mostly valid, a negative's terminator mostly there):
+ * enc_number_text takes exactly what number_from_comparable takes, and its
+ * text is number_format's. */
+static void test_number_text_accepts_what_decodes(void)
+{
+    uint64_t state = 0x2545F4914F6CDD1DULL;
+    size_t valid = 0;
+
+    for (int n = 0; n < 200000; n++) {
+        uint8_t b[NUMBER_COMPARABLE_MAX + 2];
+        size_t len = 1 + next_random(&state) % (sizeof b);
+        uint64_t r = next_random(&state);
+        b[0] = r % 16 == 0 ? (uint8_t) (r >> 8) : (uint8_t) (r % 2 ? 0 : 2);
+        for (size_t i = 1; i < len; i++) {
+            uint64_t x = next_random(&state);
+            uint8_t hi = (uint8_t) (1 + x % 10), lo = (uint8_t) (1 + (x >> 8) % 10);
+            if (x % 97 == 0) hi = (uint8_t) ((x >> 16) % 16);
+            if (x % 89 == 0 || (i + 1 == len && x % 3 == 0)) lo = (uint8_t) ((x >> 24) % 16);
+            b[i] = (uint8_t) (hi << 4 | lo);
+            if (b[0] == 0) b[i] ^= 0xFF;
+        }
+        if (len > 1) b[1] = (uint8_t) (r >> 16);
+        if (b[0] == 0 && r % 8) b[len - 1] = 0xFF;
+
+        struct number num;
+        char want[NUMBER_TEXT_MAX], got[NUMBER_TEXT_MAX + 8];
+        bool ok = number_from_comparable(b, len, &num);
+        size_t got_len = enc_number_text(b, len, got);
+        CHECK_INT_EQ(got_len != 0, ok);
+        if (ok && got_len) {
+            valid++;
+            CHECK_INT_EQ(got_len, number_format(&num, want, sizeof want));
+            CHECK_STR_EQ(got, want);
+        }
+    }
+    CHECK(valid > 10000); /* the shapes reach the valid forms, not only damage */
+}
+
 static void set_str(struct value *m, const char *name, enum value_type t, const char *text)
 {
     struct value v;
@@ -410,6 +458,7 @@ int main(void)
 {
     RUN(test_number_order_and_round_trip);
     RUN(test_number_rejects_damage);
+    RUN(test_number_text_accepts_what_decodes);
     RUN(test_item_round_trip);
     RUN(test_interned_names_are_smaller);
     RUN(test_dict_ids_and_limit);
