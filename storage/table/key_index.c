@@ -15,6 +15,9 @@
 #include <string.h>
 
 #define FIRST_CAP 16
+/* How far ahead grow() fetches a node, and then its key (slots). */
+#define PREFETCH_NODE 16
+#define PREFETCH_KEY  8
 
 void key_index_init(struct key_index *ki)
 {
@@ -53,6 +56,16 @@ static uint64_t node_hash(const struct skiplist_node *n)
     return key_index_hash(&key);
 }
 
+/* Starts fetching what node_hash(n) will read of n's key (n is in cache). */
+static void prefetch_key(const struct skiplist_node *n)
+{
+    struct row_key key;
+
+    skiplist_node_key(n, &key);
+    for (size_t p = 1; p < key.part_count; p++)
+        __builtin_prefetch(key.parts[p]);
+}
+
 struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,
                                      const struct row_key *key)
 {
@@ -86,9 +99,17 @@ static void grow(struct key_index *ki)
     uint64_t *slots = xcalloc(cap, sizeof *slots);
 
     /* The new home needs a bit of the hash that no slot keeps: each entry's
-     * hash is computed again from its node's key. */
+     * hash is computed again from its node's key. Nodes and their keys are
+     * all over the heap: the loop fetches the node PREFETCH_NODE slots ahead
+     * and its key's parts PREFETCH_KEY ahead, so that their cache misses
+     * overlap instead of following one another (a growth at a million items
+     * took 3.5 times the CPU of the 16-byte slots' without). */
     for (size_t i = 0; i < ki->cap; i++) {
         uint64_t slot = ki->slots[i];
+        if (i + PREFETCH_NODE < ki->cap && ki->slots[i + PREFETCH_NODE])
+            __builtin_prefetch(slot_node(ki->slots[i + PREFETCH_NODE], ki->tag_mask));
+        if (i + PREFETCH_KEY < ki->cap && ki->slots[i + PREFETCH_KEY])
+            prefetch_key(slot_node(ki->slots[i + PREFETCH_KEY], ki->tag_mask));
         if (slot) place(slots, cap - 1, node_hash(slot_node(slot, ki->tag_mask)), slot);
     }
     free(ki->slots);
