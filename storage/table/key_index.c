@@ -1,5 +1,10 @@
 /*
  * key_index.c - the exact-key hash index of a table's items; see key_index.h.
+ *
+ * Invariants: every entry sits in its home slot (hash & (cap - 1)) or after
+ * it with no empty slot between; count * 4 <= cap * 3; a slot's tag bits
+ * (tag_mask) hold the same bits of its key's hash, and an untagged index
+ * (tag_mask 0) stays untagged until it is cleared.
  */
 #include "storage/table/key_index.h"
 
@@ -10,10 +15,14 @@
 #include <string.h>
 
 #define FIRST_CAP 16
+/* How far ahead grow() fetches a node, and then its key (slots). */
+#define PREFETCH_NODE 16
+#define PREFETCH_KEY  8
 
 void key_index_init(struct key_index *ki)
 {
     memset(ki, 0, sizeof *ki);
+    ki->tag_mask = KEY_INDEX_TAG_BITS;
 }
 
 void key_index_clear(struct key_index *ki)
@@ -33,48 +42,97 @@ uint64_t key_index_hash(const struct row_key *key)
     return key->hash ^ (sort * UINT64_C(0x9E3779B97F4A7C15) + (key->hash << 6) + (key->hash >> 2));
 }
 
+static struct skiplist_node *slot_node(uint64_t slot, uint64_t tag_mask)
+{
+    return (struct skiplist_node *) (uintptr_t) (slot & ~tag_mask);
+}
+
+/* The hash a filed node's entry was filed under, from its key. */
+static uint64_t node_hash(const struct skiplist_node *n)
+{
+    struct row_key key;
+
+    skiplist_node_key(n, &key);
+    return key_index_hash(&key);
+}
+
+/* Starts fetching what node_hash(n) will read of n's key (n is in cache). */
+static void prefetch_key(const struct skiplist_node *n)
+{
+    struct row_key key;
+
+    skiplist_node_key(n, &key);
+    for (size_t p = 1; p < key.part_count; p++)
+        __builtin_prefetch(key.parts[p]);
+}
+
 struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,
                                      const struct row_key *key)
 {
     size_t mask = ki->cap - 1;
+    uint64_t tag_mask = ki->tag_mask, tag = hash & tag_mask;
 
     if (!ki->cap) return NULL;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        const struct key_index_slot *s = &ki->slots[i];
-        if (!s->node) return NULL;
-        if (s->hash == hash && skiplist_node_compare(s->node, key, KEY_BIAS_LOW) == 0)
-            return s->node;
+        uint64_t slot = ki->slots[i];
+        if (!slot) return NULL;
+        if ((slot & tag_mask) == tag) {
+            struct skiplist_node *n = slot_node(slot, tag_mask);
+            if (skiplist_node_compare(n, key, KEY_BIAS_LOW) == 0) return n;
+        }
     }
 }
 
-static void place(struct key_index_slot *slots, size_t mask, uint64_t hash,
-                  struct skiplist_node *node)
+/* Puts slot (a node and its tag) in the first free slot from hash's home. */
+static void place(uint64_t *slots, size_t mask, uint64_t hash, uint64_t slot)
 {
     size_t i = hash & mask;
 
-    while (slots[i].node)
+    while (slots[i])
         i = (i + 1) & mask;
-    slots[i].hash = hash;
-    slots[i].node = node;
+    slots[i] = slot;
 }
 
 static void grow(struct key_index *ki)
 {
     size_t cap = ki->cap ? ki->cap * 2 : FIRST_CAP;
-    struct key_index_slot *slots = xcalloc(cap, sizeof *slots);
+    uint64_t *slots = xcalloc(cap, sizeof *slots);
 
+    /* The new home needs a bit of the hash that no slot keeps: each entry's
+     * hash is computed again from its node's key. Nodes and their keys are
+     * all over the heap: the loop fetches the node PREFETCH_NODE slots ahead
+     * and its key's parts PREFETCH_KEY ahead, so that their cache misses
+     * overlap instead of following one another (a growth at a million items
+     * took 3.5 times the CPU of the 16-byte slots' without). */
     for (size_t i = 0; i < ki->cap; i++) {
-        if (ki->slots[i].node) place(slots, cap - 1, ki->slots[i].hash, ki->slots[i].node);
+        uint64_t slot = ki->slots[i];
+        if (i + PREFETCH_NODE < ki->cap && ki->slots[i + PREFETCH_NODE])
+            __builtin_prefetch(slot_node(ki->slots[i + PREFETCH_NODE], ki->tag_mask));
+        if (i + PREFETCH_KEY < ki->cap && ki->slots[i + PREFETCH_KEY])
+            prefetch_key(slot_node(ki->slots[i + PREFETCH_KEY], ki->tag_mask));
+        if (slot) place(slots, cap - 1, node_hash(slot_node(slot, ki->tag_mask)), slot);
     }
     free(ki->slots);
     ki->slots = slots;
     ki->cap = cap;
 }
 
+void key_index_untag(struct key_index *ki)
+{
+    for (size_t i = 0; i < ki->cap; i++)
+        ki->slots[i] &= ~ki->tag_mask;
+    ki->tag_mask = 0;
+}
+
 void key_index_add(struct key_index *ki, uint64_t hash, struct skiplist_node *node)
 {
+    uint64_t address = (uintptr_t) node;
+
+    assert(node);
+    assert(node_hash(node) == hash);
+    if (address & ki->tag_mask) key_index_untag(ki); /* the address needs the tag's bits */
     if ((ki->count + 1) * 4 > ki->cap * 3) grow(ki);
-    place(ki->slots, ki->cap - 1, hash, node);
+    place(ki->slots, ki->cap - 1, hash, address | (hash & ki->tag_mask));
     ki->count++;
 }
 
@@ -87,21 +145,21 @@ void key_index_reserve(struct key_index *ki, size_t count)
 void key_index_remove(struct key_index *ki, uint64_t hash, const struct skiplist_node *node)
 {
     size_t mask = ki->cap - 1, hole, i;
+    uint64_t want = (uintptr_t) node | (hash & ki->tag_mask);
 
     assert(ki->cap);
-    for (hole = hash & mask; ki->slots[hole].node != node; hole = (hole + 1) & mask)
-        assert(ki->slots[hole].node);
+    for (hole = hash & mask; ki->slots[hole] != want; hole = (hole + 1) & mask)
+        assert(ki->slots[hole]);
     /* Backward shift: every later slot of the run that may move into the hole
      * (its home is not between the hole and itself) does, so lookups never
-     * meet a gap before their key. */
-    for (i = (hole + 1) & mask; ki->slots[i].node; i = (i + 1) & mask) {
-        size_t home = ki->slots[i].hash & mask;
+     * meet a gap before their key. A slot's home is found from its node. */
+    for (i = (hole + 1) & mask; ki->slots[i]; i = (i + 1) & mask) {
+        size_t home = node_hash(slot_node(ki->slots[i], ki->tag_mask)) & mask;
         if (((i - home) & mask) >= ((i - hole) & mask)) {
             ki->slots[hole] = ki->slots[i];
             hole = i;
         }
     }
-    ki->slots[hole].node = NULL;
-    ki->slots[hole].hash = 0;
+    ki->slots[hole] = 0;
     ki->count--;
 }

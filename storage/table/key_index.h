@@ -11,10 +11,23 @@
  * one probe.
  *
  * An open-addressing table (linear probing, backward-shift deletion, at most
- * three quarters full) of (hash of the whole key, node). It holds pointers to
- * the skiplist's nodes and owns nothing else; table.c keeps the two in step
- * under the exclusive lock (a node is added when inserted, removed before it
- * is freed; a replaced node keeps its place and its key's value).
+ * three quarters full) of 8-byte slots: a node's address in the low 48 bits
+ * and, above it, a tag - the top 16 bits of the key's hash. A probe compares
+ * tags and follows a node only when its tag matches (a wrong key costs one
+ * dereference in 65,536). The rest of the hash is not kept: when the table
+ * grows, or a deletion shifts an entry back, the entry's hash is computed
+ * again from its node's key (skiplist_node_key, key_index_hash). Slots cost
+ * 8 bytes, not 16: 11-21 bytes an item (bench/README.md, "Memory per item").
+ *
+ * User-space addresses fit in 48 bits on x86-64 and arm64 (without 5-level
+ * page tables or top-byte pointer tags). If a node's address does not, the
+ * index drops its tags for good (key_index_untag): slots hold bare
+ * addresses and every probe compares keys - slower, never wrong.
+ *
+ * It holds pointers to the skiplist's nodes and owns nothing else; table.c
+ * keeps the two in step under the exclusive lock (a node is added when
+ * inserted, removed before it is freed; a replaced node keeps its place and
+ * its key's value, so its hash does not change).
  */
 #ifndef DDB_KEY_INDEX_H
 #define DDB_KEY_INDEX_H
@@ -25,19 +38,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct key_index_slot {
-    uint64_t hash;              /* key_index_hash() of the node's key */
-    struct skiplist_node *node; /* NULL: an empty slot */
-};
-
 struct key_index {
-    struct key_index_slot *slots; /* cap slots; cap is 0 or a power of two */
+    /* cap slots, cap 0 or a power of two. A slot is 0 (empty), or a node's
+     * address OR'ed with its hash's bits under tag_mask. */
+    uint64_t *slots;
     size_t cap;
     size_t count;
+    /* The slot bits that hold the tag: the top 16 (KEY_INDEX_TAG_BITS), or
+     * none once a node's address needed them (key_index_untag). */
+    uint64_t tag_mask;
 };
 
+#define KEY_INDEX_TAG_BITS (UINT64_C(0xFFFF) << 48)
+
 void key_index_init(struct key_index *ki);
-/* Frees the slots (not the nodes); ki is empty again. */
+/* Frees the slots (not the nodes); ki is empty again (and tagged). */
 void key_index_clear(struct key_index *ki);
 
 /* The hash a complete primary key is filed under (its partition hash mixed
@@ -46,12 +61,18 @@ uint64_t key_index_hash(const struct row_key *key);
 /* The node whose key equals key (complete), whose hash is hash, or NULL. */
 struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,
                                      const struct row_key *key);
-/* Files node, whose key is not yet in ki, under hash. */
+/* Files node, whose key is not yet in ki, under hash: key_index_hash() of
+ * the node's key (the index computes it again from the node when it grows
+ * or shifts the entry, and the two must agree). */
 void key_index_add(struct key_index *ki, uint64_t hash, struct skiplist_node *node);
 /* Makes room for count keys in all, so that adding them never regrows the
  * table (the size those adds would grow it to): a restore adds 100,000s. */
 void key_index_reserve(struct key_index *ki, size_t count);
 /* Removes node, filed under hash; it must be there. */
 void key_index_remove(struct key_index *ki, uint64_t hash, const struct skiplist_node *node);
+/* Strips every slot's tag and keeps none from now on: what key_index_add
+ * does when a node's address reaches into the tag's bits. Finds then
+ * compare every key of a probe run. Public so that tests run that path. */
+void key_index_untag(struct key_index *ki);
 
 #endif
