@@ -197,9 +197,10 @@ bool consistency_is_held(struct db *db, const struct db_scope *scope, const stru
         const struct held_transaction *h = &db->held[i];
         if (h->until_ms <= now_ms || strcmp(h->namespace_id, scope->namespace_id) != 0) continue;
         for (size_t k = 0; k < h->count; k++) {
+            struct key_numbers nums;
             struct row_key rk;
             if (strcmp(h->table_names[k], t->def.name) != 0) continue;
-            table_row_key(t, &h->keys[k], &rk);
+            table_row_key(t, &h->keys[k], &nums, &rk);
             if (rk.hash == key->hash && row_key_compare(&rk, key, KEY_BIAS_LOW) == 0) return true;
         }
     }

@@ -374,6 +374,7 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
     struct codec_in in;
     struct value attrs;
     struct item *item;
+    struct key_numbers nums;
     struct row_key key;
     struct ddb_error err = {0};
     /* Neither a stream nor the journal is attached yet: loading records nothing. */
@@ -391,7 +392,7 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
         item_unref(item);
         return false;
     }
-    table_row_key(t, &item->attrs, &key);
+    table_row_key(t, &item->attrs, &nums, &key);
     table_commit_write(t, &key, item, &info);
     return true;
 }

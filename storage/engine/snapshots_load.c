@@ -82,6 +82,7 @@ static bool load_item(void *ctx, uint32_t ns, uint32_t pos, const void *data, si
     struct loading *l = ctx;
     struct table *t = loaded_table(l, ns, pos);
     struct ddb_error err = {0};
+    struct key_numbers nums;
     struct row_key key;
     struct item *item;
     /* Neither a stream nor the journal is attached: nothing is recorded. */
@@ -93,7 +94,7 @@ static bool load_item(void *ctx, uint32_t ns, uint32_t pos, const void *data, si
         item_unref(item);
         return false;
     }
-    table_row_key(t, &item->attrs, &key);
+    table_row_key(t, &item->attrs, &nums, &key);
     table_commit_write(t, &key, item, &info); /* takes the reference */
     return true;
 }

@@ -178,9 +178,10 @@ static void charge_index_writes(struct table *t, const struct item *old,
 {
     for (size_t i = 0; i < t->index_count; i++) {
         const struct table_index *idx = &t->indexes[i];
+        struct key_numbers old_nums, new_nums;
         struct row_key ok, nk;
-        bool had = old && index_row_key(idx, &old->attrs, &ok);
-        bool has = new_item && index_row_key(idx, &new_item->attrs, &nk);
+        bool had = old && index_row_key(idx, &old->attrs, &old_nums, &ok);
+        bool has = new_item && index_row_key(idx, &new_item->attrs, &new_nums, &nk);
         /* What the old entry's and the new entry's partitions each take, for
          * the partition heat of the report; their sum is the index's charge. */
         double old_units = 0, new_units = 0;
@@ -238,7 +239,7 @@ static void charge_vector_writes(struct table *t, const struct item *old,
 }
 
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
-                  struct prepared_write *pw, struct ddb_error *err)
+                  struct key_numbers *nums, struct prepared_write *pw, struct ddb_error *err)
 {
     assert_lock_held();
     memset(pw, 0, sizeof *pw);
@@ -249,12 +250,12 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
     assert_table_exclusive(&pw->t->lock);
     if (op->kind == WRITE_PUT) {
         if (table_check_item(pw->t, &op->put_item->attrs, err) != 0) return -1;
-        table_row_key(pw->t, &op->put_item->attrs, &pw->key);
+        table_row_key(pw->t, &op->put_item->attrs, nums, &pw->key);
     } else {
         if (table_check_key(pw->t, &op->key, err) != 0) return -1;
         if (op->kind == WRITE_UPDATE && op->update && check_update(pw->t, op->update, err) != 0)
             return -1;
-        table_row_key(pw->t, &op->key, &pw->key);
+        table_row_key(pw->t, &op->key, nums, &pw->key);
     }
     pw->old = table_find(pw->t, &pw->key);
     return 0;
@@ -368,6 +369,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
                   struct ddb_error *err)
 {
     struct prepared_write pw;
+    struct key_numbers nums;
     struct table *t;
     int rc = -1;
 
@@ -379,7 +381,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
         return -1;
 
     db_lock_table(db, scope, op->table_name, LOCK_HOLD_EXCLUSIVE);
-    if (write_prepare(db, scope, op, &pw, err) != 0) goto out;
+    if (write_prepare(db, scope, op, &nums, &pw, err) != 0) goto out;
     insight_count_request(pw.t->insight, write_op_insight[op->kind]);
     /* --consistency aws: a transaction holding the item makes the write fail
      * (consistency.c), before its condition is evaluated. */

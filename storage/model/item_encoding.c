@@ -87,7 +87,7 @@ static size_t uvar_size(uint64_t v)
     return n;
 }
 
-static size_t number_text_comparable(const char *text, size_t len, uint8_t out[])
+size_t number_text_to_comparable(const char *text, size_t len, uint8_t out[NUMBER_COMPARABLE_MAX])
 {
     struct ddb_error err = {0};
     struct number n;
@@ -162,7 +162,7 @@ static void put_value(struct text_buf *b, const struct value *v)
         text_buf_add(b, v->u.str.data, v->u.str.len);
         return;
     case VALUE_N:
-        n = number_text_comparable(v->u.str.data, v->u.str.len, num);
+        n = number_text_to_comparable(v->u.str.data, v->u.str.len, num);
         codec_put_uvar(b, n);
         text_buf_add(b, (const char *) num, n);
         return;

@@ -66,6 +66,8 @@ enum enc_type {
 
 /* The comparable bytes of n into out; returns their count. */
 size_t number_to_comparable(const struct number *n, uint8_t out[NUMBER_COMPARABLE_MAX]);
+/* The comparable bytes of a canonical number text (value.h: a stored N). */
+size_t number_text_to_comparable(const char *text, size_t len, uint8_t out[NUMBER_COMPARABLE_MAX]);
 /* The number of comparable bytes p[0..len); false when they are not a valid form. */
 bool number_from_comparable(const uint8_t *p, size_t len, struct number *out);
 

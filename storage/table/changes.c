@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One history entry of the span, with its key (parts borrowed from its items). */
+/* One history entry of the span, with its key (parts borrowed from its items
+ * and from a key_numbers kept apart: the sort moves span entries). */
 struct span_entry {
     struct row_key key;
     const struct history_entry *e;
@@ -59,12 +60,13 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     assert_lock_held();
     const struct history *h = &t->history;
     struct span_entry *span = xmalloc(sizeof *span * (history_count(h) ? history_count(h) : 1));
+    struct key_numbers *nums = xmalloc(sizeof *nums * (history_count(h) ? history_count(h) : 1));
     size_t n = 0, made = 0;
 
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
         if (e->ms < from_ms || e->ms >= to_ms) continue;
-        table_row_key(t, &(e->new_item ? e->new_item : e->old_item)->attrs, &span[n].key);
+        table_row_key(t, &(e->new_item ? e->new_item : e->old_item)->attrs, &nums[n], &span[n].key);
         span[n++].e = e;
     }
     qsort(span, n, sizeof *span, compare_span_entries);
@@ -87,6 +89,7 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     }
     *count = made;
     free(span);
+    free(nums);
 }
 
 void item_changes_free(struct item_change *changes, size_t count)

@@ -63,7 +63,7 @@ static void prefetch_key(const struct skiplist_node *n)
 
     skiplist_node_key(n, &key);
     for (size_t p = 1; p < key.part_count; p++)
-        __builtin_prefetch(key.parts[p]);
+        __builtin_prefetch(key.parts[p].data);
 }
 
 struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,

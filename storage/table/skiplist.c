@@ -9,35 +9,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A node with room for level links and part_count key parts (skiplist.h). */
-static struct skiplist_node *node_new(int level, size_t part_count)
+/* A node with room for level links and `packed` bytes of key parts (skiplist.h). */
+static struct skiplist_node *node_new(int level, size_t part_count, size_t packed)
 {
     struct skiplist_node *n =
-        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level +
-                       sizeof(const struct value *) * part_count);
+        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level + packed);
     n->level = (uint8_t) level;
     n->part_count = (uint8_t) part_count;
     return n;
 }
 
-/* Points the node's parts at key's (same count: the parts of one row's key). */
-static void node_set_key(struct skiplist_node *n, const struct row_key *key)
+/* A node for key, its parts packed after its links. */
+static struct skiplist_node *node_for_key(int level, const struct row_key *key)
 {
-    assert(key->part_count == n->part_count);
+    struct skiplist_node *n =
+        node_new(level, key->part_count, key_parts_packed_size(key->parts, key->part_count));
     n->hash = key->hash;
-    memcpy((void *) skiplist_node_parts(n), key->parts, sizeof key->parts[0] * key->part_count);
+    key_parts_pack(key->parts, key->part_count, (uint8_t *) skiplist_node_parts(n));
+    return n;
+}
+
+/* Bytes of a node's packed key parts. */
+static size_t node_packed_size(const struct skiplist_node *n)
+{
+    struct key_part parts[ROW_KEY_MAX_PARTS];
+    key_parts_unpack(skiplist_node_parts(n), n->part_count, parts);
+    return key_parts_packed_size(parts, n->part_count);
 }
 
 void skiplist_node_key(const struct skiplist_node *n, struct row_key *out)
 {
     out->hash = n->hash;
     out->part_count = n->part_count;
-    memcpy(out->parts, skiplist_node_parts(n), sizeof out->parts[0] * n->part_count);
+    key_parts_unpack(skiplist_node_parts(n), n->part_count, out->parts);
 }
 
 void skiplist_init(struct skiplist *sl)
 {
-    sl->head = node_new(SKIPLIST_MAX_LEVEL, 0);
+    sl->head = node_new(SKIPLIST_MAX_LEVEL, 0, 0);
     sl->level = 1;
     sl->count = 0;
     sl->rng = 0x9e3779b97f4a7c15ULL;
@@ -143,8 +152,7 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
             update[i] = sl->head;
         sl->level = level;
     }
-    n = node_new(level, key->part_count);
-    node_set_key(n, key);
+    n = node_for_key(level, key);
     n->item = item;
     for (int i = 0; i < level; i++) {
         n->next[i] = update[i]->next[i];
@@ -159,8 +167,9 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item)
 {
     struct item *old = node->item;
+    /* Equal keys have equal bytes (key.h), so the node's packed key stands. */
     assert(skiplist_node_compare(node, key, KEY_BIAS_LOW) == 0);
-    node_set_key(node, key);
+    (void) key;
     node->item = item;
     item_unref(old);
 }
@@ -201,12 +210,11 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
 {
     struct skiplist *sl = b->sl;
     int level = random_level(sl);
-    struct skiplist_node *n = node_new(level, key->part_count); /* next[] all NULL */
+    struct skiplist_node *n = node_for_key(level, key); /* next[] all NULL */
     struct skiplist_node *prev = b->tail[0];
 
     assert(b->tail[0] == sl->head || skiplist_node_compare(b->tail[0], key, KEY_BIAS_LOW) < 0);
     if (level > sl->level) sl->level = level;
-    node_set_key(n, key);
     n->item = item;
     for (int i = 0; i < level; i++) {
         b->tail[i]->next[i] = n;
@@ -221,12 +229,12 @@ struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
                                                    const struct skiplist_node *from)
 {
     struct skiplist *sl = b->sl;
-    struct skiplist_node *n = node_new(from->level, from->part_count);
+    size_t packed = node_packed_size(from);
+    struct skiplist_node *n = node_new(from->level, from->part_count, packed);
     struct skiplist_node *prev = b->tail[0];
 
     n->hash = from->hash;
-    memcpy((void *) skiplist_node_parts(n), skiplist_node_parts(from),
-           sizeof(const struct value *) * from->part_count);
+    memcpy((void *) skiplist_node_parts(n), skiplist_node_parts(from), packed);
     n->item = item_ref(from->item);
     if (from->level > sl->level) sl->level = from->level;
     for (int i = 0; i < from->level; i++) {

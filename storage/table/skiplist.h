@@ -8,10 +8,9 @@
  * readers never modify it, so concurrent readers under the db read lock need
  * no further synchronisation.
  *
- * Each node owns one reference to its item; its key's parts point into that
- * item. It has no lock and knows nothing of the engine's: readers may share
- * it, a change needs it alone. Its users (table.c, index.c, ttl_index.c)
- * hold the engine lock for that - shared to read, exclusive to change - and
+ * Each node owns one reference to its item and a copy of its key's bytes. It has no lock and knows
+ * nothing of the engine's: readers may share it, a change needs it alone. Its users (table.c,
+ * index.c, ttl_index.c) hold the engine lock for that - shared to read, exclusive to change - and
  * assert it at their own entry points (base/lock_check.h).
  */
 #ifndef DDB_SKIPLIST_H
@@ -26,10 +25,12 @@
 #define SKIPLIST_MAX_LEVEL 32
 
 /* A node is one allocation: this header, its level's links, then its key's
- * parts (part_count pointers into the item; skiplist_node_parts). Only the
- * parts a row has are stored, not ROW_KEY_MAX_PARTS of them: a node is the
- * largest per-item cost after the item itself (bench/README.md, "Memory per
- * item"). */
+ * parts packed as bytes (key_parts_pack: type, length, the bytes - for N the
+ * comparable bytes; skiplist_node_parts). A descent compares them with memcmp
+ * without touching the item. Only the parts a row has are stored: a node is
+ * the largest per-item cost after the item itself (bench/README.md, "Memory
+ * per item"); issue 26's next step replaces the copy by offsets into the
+ * item's encoding (docs/architecture.md, "The stored item"). */
 struct skiplist_node {
     uint64_t hash;              /* the row key's partition hash */
     struct item *item;          /* owned reference */
@@ -61,18 +62,19 @@ static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
     return n->prev;
 }
 
-/* The node's key parts (part_count of them), pointing into its item. */
-static inline const struct value *const *skiplist_node_parts(const struct skiplist_node *n)
+/* The node's key parts (part_count of them), packed (key_parts_pack). */
+static inline const uint8_t *skiplist_node_parts(const struct skiplist_node *n)
 {
-    return (const struct value *const *) (const void *) &n->next[n->level];
+    return (const uint8_t *) (const void *) &n->next[n->level];
 }
-/* The node's key as a row_key (a copy of its hash and part pointers). */
+/* The node's key as a row_key: its hash and parts pointing into the node
+ * (valid while the node is, i.e. under the lock of its list's owner). */
 void skiplist_node_key(const struct skiplist_node *n, struct row_key *out);
 /* row_key_compare of the node's key with probe. */
 static inline int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *probe,
                                         enum key_bias bias)
 {
-    return row_key_compare_parts(n->hash, skiplist_node_parts(n), n->part_count, probe, bias);
+    return row_key_compare_packed(n->hash, skiplist_node_parts(n), n->part_count, probe, bias);
 }
 
 /* First node whose key is >= probe (missing probe parts per bias), or NULL. */
@@ -85,11 +87,11 @@ struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const stru
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
 
 /* Inserts a new node for key (which must not be present), taking the item
- * reference; key's parts must point into item. Returns the node. */
+ * reference; the node copies key's bytes. Returns the node. */
 struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key *key,
                                       struct item *item);
-/* Puts item (reference taken) into the existing node for key, whose parts
- * must point into the new item, and drops the old item's reference. */
+/* Puts item (reference taken) into the existing node for key (a new item of
+ * the row: same key) and drops the old item's reference. */
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item);
 /* Removes the node with this key, dropping its item reference; false if absent. */
 bool skiplist_remove(struct skiplist *sl, const struct row_key *key);
@@ -108,7 +110,7 @@ struct skiplist_builder {
 /* Starts appending to sl (empty or not: appends go after its last row). */
 void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl);
 /* Appends a node for key, which must sort after every key already in the
- * list, taking the item reference; key's parts must point into item. */
+ * list, taking the item reference; the node copies key's bytes. */
 struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
                                               struct item *item);
 
@@ -119,7 +121,7 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
 struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
                                                    const struct skiplist_node *from);
 
-/* One row for skiplist_load: its key (parts pointing into item) and item. */
+/* One row for skiplist_load: its key and item. */
 struct skiplist_row {
     struct row_key key;
     struct item *item; /* borrowed: skiplist_load takes its own reference */

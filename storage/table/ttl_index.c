@@ -100,7 +100,7 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
         row_key_of(old_key, old_ms, &k);
         node = skiplist_find(&ix->rows, &k);
         if (node && has && old_ms == new_ms) {
-            /* Same place: the row now holds the new item (its parts point into it). */
+            /* Same place: the row now holds the new item. */
             row_key_of(new_key, new_ms, &k);
             skiplist_replace(node, &k, item_ref(new_item));
             return;
