@@ -268,7 +268,7 @@ static void count_usage(struct bulk_desc *d, const struct table *t, const struct
         struct row_key key;
         for (size_t u = 0; u < d->index_count; u++) {
             if (strcmp(d->indexes[u].name, t->indexes[i].def->name) != 0) continue;
-            if (index_row_key(&t->indexes[i], &item->attrs, &nums, &key))
+            if (index_row_key(&t->indexes[i], item_attrs(item), &nums, &key))
                 d->indexes[u].bytes += (int64_t) index_projected_size(&t->indexes[i], item);
         }
     }

@@ -157,7 +157,7 @@ int db_restore_table(struct db *db, const struct db_scope *scope, const struct r
         for (size_t i = 0; i < count; i++) {
             struct key_numbers nums;
             struct row_key key;
-            table_row_key(t, &items[i]->attrs, &nums, &key);
+            table_row_key(t, item_attrs(items[i]), &nums, &key);
             table_commit_write(t, &key, item_ref(items[i]), &info);
         }
     }

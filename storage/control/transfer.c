@@ -462,12 +462,12 @@ int db_import_items(struct db *db, const struct db_scope *scope, const char *tab
             struct row_key key;
             /* An item the table cannot hold (a key missing or of another
              * type) is an import error, counted, as AWS counts them. */
-            if (table_check_item(t, &items[i]->attrs, &err) != 0) {
+            if (table_check_item(t, item_attrs(items[i]), &err) != 0) {
                 ddb_error_clear(&err);
                 (*errors)++;
                 continue;
             }
-            table_row_key(t, &items[i]->attrs, &nums, &key);
+            table_row_key(t, item_attrs(items[i]), &nums, &key);
             table_commit_write(t, &key, item_ref(items[i]), &info);
             (*imported)++;
         }

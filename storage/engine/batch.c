@@ -106,7 +106,7 @@ static void add_collection(struct batch_write_result *out, const struct table *t
 {
     assert_lock_held();
     const char *pk_name = t->def.key.hash_names[0];
-    const struct value *attrs = op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
+    const struct value *attrs = op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
     const struct value *pk = value_map_get(attrs, pk_name, strlen(pk_name));
     struct batch_collection *c;
     struct value copy;
@@ -184,7 +184,7 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
     for (size_t i = 0; i < op_count; i++) {
         struct table *t;
         if (db_require_table(db, scope, ops[i].table_name, &t, err) != 0) goto out;
-        if (ops[i].kind == WRITE_PUT && check_put_key(t, &ops[i].put_item->attrs, err) != 0)
+        if (ops[i].kind == WRITE_PUT && check_put_key(t, item_attrs(ops[i].put_item), err) != 0)
             goto out;
         if (write_prepare(db, scope, &ops[i], &nums[i], &pws[i], err) != 0) goto out;
         for (size_t j = 0; j < i; j++) {

@@ -278,7 +278,7 @@ int64_t consistency_hold(struct db *db, const struct db_scope *scope,
     h->keys = xcalloc(op_count ? op_count : 1, sizeof *h->keys);
     for (size_t i = 0; i < op_count; i++) {
         h->table_names[i] = xstrdup(tables[i]->def.name);
-        key_of(tables[i], ops[i].kind == WRITE_PUT ? &ops[i].put_item->attrs : &ops[i].key,
+        key_of(tables[i], ops[i].kind == WRITE_PUT ? item_attrs(ops[i].put_item) : &ops[i].key,
                &h->keys[i]);
     }
     return h->until_ms;

@@ -387,12 +387,12 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
         return false;
     }
     item = item_new(&attrs);
-    if (table_check_stored_item(t, &item->attrs, &err) != 0) {
+    if (table_check_stored_item(t, item_attrs(item), &err) != 0) {
         ddb_error_clear(&err);
         item_unref(item);
         return false;
     }
-    table_row_key(t, &item->attrs, &nums, &key);
+    table_row_key(t, item_attrs(item), &nums, &key);
     table_commit_write(t, &key, item, &info);
     return true;
 }

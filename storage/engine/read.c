@@ -515,8 +515,8 @@ static void project_to_index(const struct table_index *view, const struct item *
                              struct value *out)
 {
     value_init_map(out);
-    for (size_t a = 0; a < item->attrs.u.map.count; a++) {
-        const struct attr *at = &item->attrs.u.map.attrs[a];
+    for (size_t a = 0; a < item_attrs(item)->u.map.count; a++) {
+        const struct attr *at = &item_attrs(item)->u.map.attrs[a];
         struct value copy;
         if (!index_projects(view, at->name, at->name_len)) continue;
         value_copy(&copy, &at->value);
@@ -544,7 +544,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     for (size_t i = 0; i < w->read_count; i++) {
         struct item *item = w->read[i];
         struct value projected, gsi_view;
-        const struct value *base = &item->attrs;
+        const struct value *base = item_attrs(item);
         bool matched = true, have_view = false;
 
         w->read[i] = NULL;
@@ -553,8 +553,8 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             have_view = true;
         }
         if (op->filter && rc == 0 &&
-            expr_eval_condition(op->filter, have_view ? &gsi_view : &item->attrs, &matched, err) !=
-                0)
+            expr_eval_condition(op->filter, have_view ? &gsi_view : item_attrs(item), &matched,
+                                err) != 0)
             rc = -1;
         if (rc != 0 || !matched || op->select == SELECT_COUNT) {
             if (rc == 0 && matched) out->count++;
@@ -571,7 +571,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             expr_project(op->projection, base, &projected);
             item_unref(item);
             item = item_new(&projected);
-        } else if (base != &item->attrs) {
+        } else if (base != item_attrs(item)) {
             item_unref(item);
             item = item_new(&gsi_view);
             have_view = false; /* taken by item_new */

@@ -25,8 +25,8 @@
 static bool row_of(const struct stale_bounds *b, const struct item *item, struct key_numbers *nums,
                    struct row_key *out)
 {
-    if (b->index) return index_row_key(b->index, &item->attrs, nums, out);
-    table_row_key(b->t, &item->attrs, nums, out);
+    if (b->index) return index_row_key(b->index, item_attrs(item), nums, out);
+    table_row_key(b->t, item_attrs(item), nums, out);
     return true;
 }
 

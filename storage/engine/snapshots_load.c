@@ -89,12 +89,12 @@ static bool load_item(void *ctx, uint32_t ns, uint32_t pos, const void *data, si
     const struct commit_info info = {.now_ms = 0, .origin = STREAM_ORIGIN_USER, .rebuilding = true};
 
     if (!t || !(item = decode_item(data, len))) return false;
-    if (table_check_stored_item(t, &item->attrs, &err) != 0) {
+    if (table_check_stored_item(t, item_attrs(item), &err) != 0) {
         ddb_error_clear(&err);
         item_unref(item);
         return false;
     }
-    table_row_key(t, &item->attrs, &nums, &key);
+    table_row_key(t, item_attrs(item), &nums, &key);
     table_commit_write(t, &key, item, &info); /* takes the reference */
     return true;
 }

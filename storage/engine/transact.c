@@ -170,7 +170,7 @@ static int check_empty_keys(const struct table *t, const struct value *attrs, bo
 /* The attributes that name an action's item: a Put's item, else its Key. */
 static const struct value *op_key_attrs(const struct write_op *op)
 {
-    return op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
+    return op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
 }
 
 /* Whether two requests name the same item of the same table, by the raw values

@@ -35,7 +35,7 @@ static int compare_span_entries(const void *a, const void *b)
 static bool same_state(const struct item *a, const struct item *b)
 {
     if (!a || !b) return a == b;
-    return a == b || value_equal(&a->attrs, &b->attrs);
+    return a == b || value_equal(item_attrs(a), item_attrs(b));
 }
 
 /* The key attributes of attrs as a map of their own (owned). */
@@ -66,7 +66,8 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
         if (e->ms < from_ms || e->ms >= to_ms) continue;
-        table_row_key(t, &(e->new_item ? e->new_item : e->old_item)->attrs, &nums[n], &span[n].key);
+        table_row_key(t, item_attrs((e->new_item ? e->new_item : e->old_item)), &nums[n],
+                      &span[n].key);
         span[n++].e = e;
     }
     qsort(span, n, sizeof *span, compare_span_entries);
@@ -80,7 +81,7 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
         if (!same_state(first->old_item, last->new_item)) {
             struct item_change *c = &(*out)[made++];
             const struct item *any = last->new_item ? last->new_item : first->old_item;
-            key_attributes(t, &any->attrs, &c->keys);
+            key_attributes(t, item_attrs(any), &c->keys);
             c->old_item = item_ref(first->old_item);
             c->new_item = item_ref(last->new_item);
             c->ms = last->ms;

@@ -115,8 +115,8 @@ size_t index_projected_size(const struct table_index *idx, const struct item *it
 {
     size_t size = 0;
     if (idx->def->projection.type == PROJECTION_ALL) return item->size_bytes;
-    for (size_t i = 0; i < item->attrs.u.map.count; i++) {
-        const struct attr *a = &item->attrs.u.map.attrs[i];
+    for (size_t i = 0; i < item_attrs(item)->u.map.count; i++) {
+        const struct attr *a = &item_attrs(item)->u.map.attrs[i];
         if (index_projects(idx, a->name, a->name_len))
             size += a->name_len + value_size_bytes(&a->value);
     }
@@ -158,8 +158,8 @@ void index_apply_write(struct table_index *idx, const struct row_key *table_key,
     bool had, has;
 
     if (!backfill_covers(idx, table_key)) return;
-    had = old_item && index_row_key(idx, &old_item->attrs, &old_nums, &old_key);
-    has = new_item && index_row_key(idx, &new_item->attrs, &new_nums, &new_key);
+    had = old_item && index_row_key(idx, item_attrs(old_item), &old_nums, &old_key);
+    has = new_item && index_row_key(idx, item_attrs(new_item), &new_nums, &new_key);
     if (had) {
         idx->size_bytes -= (int64_t) index_projected_size(idx, old_item);
         if (has && row_key_compare(&old_key, &new_key, KEY_BIAS_LOW) == 0) {
@@ -206,7 +206,7 @@ bool index_backfill_step(struct table_index *idx, const struct skiplist *items, 
     for (; node && done < max_rows; node = skiplist_next(node), done++) {
         struct key_numbers nums;
         struct row_key key;
-        if (index_row_key(idx, &node->item->attrs, &nums, &key)) {
+        if (index_row_key(idx, item_attrs(node->item), &nums, &key)) {
             skiplist_insert(&idx->rows, &key, item_ref(node->item));
             idx->size_bytes += (int64_t) index_projected_size(idx, node->item);
         }
@@ -242,7 +242,7 @@ void index_load(struct table_index *idx, struct item *const *items, size_t count
     rows = xmalloc(sizeof *rows * (count ? count : 1));
     nums = xmalloc(sizeof *nums * (count ? count : 1));
     for (size_t i = 0; i < count; i++)
-        if (index_row_key(idx, &items[i]->attrs, &nums[n], &rows[n].key)) {
+        if (index_row_key(idx, item_attrs(items[i]), &nums[n], &rows[n].key)) {
             rows[n].item = items[i];
             idx->size_bytes += (int64_t) index_projected_size(idx, items[i]);
             n++;

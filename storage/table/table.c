@@ -510,7 +510,7 @@ static int64_t collection_share(const struct table *t, const struct item *item)
         const struct table_index *idx = &t->indexes[t->def.gsi_count + i];
         struct key_numbers nums;
         struct row_key key;
-        if (index_row_key(idx, &item->attrs, &nums, &key))
+        if (index_row_key(idx, item_attrs(item), &nums, &key))
             size += (int64_t) index_projected_size(idx, item);
     }
     return size;
@@ -538,7 +538,7 @@ int table_check_collection(const struct table *t, const struct item *old,
     delta = collection_share(t, new_item) - collection_share(t, old);
     if (delta <= 0) return 0;
     /* The text of developerguide/Programming.Errors.html for this exception. */
-    if (table_collection_size(t, &new_item->attrs) + delta > t->collection_limit_bytes)
+    if (table_collection_size(t, item_attrs(new_item)) + delta > t->collection_limit_bytes)
         return ddb_error_set(err, DDB_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED,
                              "Collection size exceeded.");
     return 0;
@@ -660,7 +660,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         for (size_t i = 0; i < count; i++) {
             struct key_numbers one;
             struct row_key key;
-            table_row_key(t, &items[i]->attrs, &one, &key);
+            table_row_key(t, item_attrs(items[i]), &one, &key);
             table_commit_write(t, &key, item_ref(items[i]), info);
         }
         return;
@@ -681,7 +681,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
     for (size_t i = 0; i < count; i++) {
         struct item *item = items[i];
         struct row_key key;
-        table_row_key(t, &item->attrs, &nums[i], &key);
+        table_row_key(t, item_attrs(item), &nums[i], &key);
         keys[i] = key;
         if (t->def.lsi_count) add_to_collection(t, &key, collection_share(t, item));
         for (size_t k = 0; k < t->index_count; k++)
@@ -702,7 +702,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         if (o && o->saved) {
             /* The keys of the TTL index's rows, in its order. */
             for (size_t i = 0; i < o->count; i++)
-                table_row_key(t, &o->items[i]->attrs, &nums[i], &keys[i]);
+                table_row_key(t, item_attrs(o->items[i]), &nums[i], &keys[i]);
             ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, o->items,
                            o->count, true);
         } else {
@@ -728,7 +728,7 @@ static void scratch_put(const struct table *t, struct skiplist *sl, struct item 
     struct row_key key;
     struct skiplist_node *node;
 
-    table_row_key(t, &item->attrs, &nums, &key);
+    table_row_key(t, item_attrs(item), &nums, &key);
     node = skiplist_find(sl, &key);
     if (node)
         skiplist_replace(node, &key, item_ref(item));
@@ -754,7 +754,7 @@ void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, 
         } else {
             struct key_numbers nums;
             struct row_key key;
-            table_row_key(t, &e->new_item->attrs, &nums, &key);
+            table_row_key(t, item_attrs(e->new_item), &nums, &key);
             skiplist_remove(&scratch, &key);
         }
     }

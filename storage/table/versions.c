@@ -34,7 +34,7 @@ void versions_free(struct versions *v)
 static void entry_key(const struct key_schema *k, const struct history_entry *e,
                       struct key_numbers *nums, struct row_key *out)
 {
-    const struct value *attrs = &(e->new_item ? e->new_item : e->old_item)->attrs;
+    const struct value *attrs = item_attrs((e->new_item ? e->new_item : e->old_item));
 
     key_part_of(value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0])), nums->n[0],
                 &out->parts[0]);

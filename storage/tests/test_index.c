@@ -187,10 +187,10 @@ static size_t check_index(const struct table *t, const struct table_index *idx)
         if (idx->backfilling) {
             /* Only rows up to the cursor are in the index so far. */
             if (!idx->backfill_cursor) break;
-            table_row_key(t, &idx->backfill_cursor->attrs, &cursor_nums, &cursor);
+            table_row_key(t, item_attrs(idx->backfill_cursor), &cursor_nums, &cursor);
             if (skiplist_node_compare(node, &cursor, KEY_BIAS_LOW) > 0) break;
         }
-        if (!index_row_key(idx, &node->item->attrs, &nums[n], &want[n].key)) continue;
+        if (!index_row_key(idx, item_attrs(node->item), &nums[n], &want[n].key)) continue;
         want[n].item = node->item;
         size += (int64_t) index_projected_size(idx, node->item);
         n++;
@@ -229,7 +229,7 @@ static void check_collections(const struct table *t)
                 const struct table_index *idx = &t->indexes[t->def.gsi_count + l];
                 struct key_numbers nums;
                 struct row_key k;
-                if (index_row_key(idx, &node->item->attrs, &nums, &k))
+                if (index_row_key(idx, item_attrs(node->item), &nums, &k))
                     total += (int64_t) index_projected_size(idx, node->item);
             }
         }
