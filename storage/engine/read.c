@@ -462,9 +462,10 @@ static void query_range(const struct source *s, const struct key_condition *kc,
 /* True when node comes before end in forward order (end NULL = past the last row). */
 static bool before(const struct skiplist_node *node, const struct skiplist_node *end)
 {
+    struct key_numbers nums;
     struct row_key end_key;
     if (end == NULL) return true;
-    skiplist_node_key(end, &end_key);
+    skiplist_node_key(end, &nums, &end_key);
     return skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0;
 }
 

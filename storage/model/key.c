@@ -13,6 +13,7 @@ void key_part_of(const struct value *v, uint8_t number[NUMBER_COMPARABLE_MAX], s
 {
     assert(value_is_scalar_key_type(v->type));
     out->type = (uint8_t) v->type;
+    out->src = v;
     if (v->type == VALUE_N) {
         out->len = (uint32_t) number_text_to_comparable(v->u.str.data, v->u.str.len, number);
         out->data = number;
@@ -31,7 +32,7 @@ void key_part_value(const struct key_part *p, char *text, struct value *out)
         assert(out->u.str.len > 0); /* comparable bytes of a valid number */
         out->u.str.data = text;
     } else {
-        out->u.str.data = (char *) (uintptr_t) p->data; /* read-only view */
+        out->u.str.data = (char *) (uintptr_t) p->data; /* a read-only view */
         out->u.str.len = p->len;
     }
 }
@@ -83,80 +84,6 @@ int row_key_compare(const struct row_key *row, const struct row_key *probe, enum
         int c;
         if (i >= probe->part_count || !probe->parts[i].data) return -(int) bias;
         c = key_part_compare(&row->parts[i], &probe->parts[i]);
-        if (c != 0) return c;
-    }
-    return 0;
-}
-
-/* ---- packed parts ---- */
-
-static size_t uvar_size(uint64_t v)
-{
-    size_t n = 1;
-    while (v >= 0x80) {
-        v >>= 7;
-        n++;
-    }
-    return n;
-}
-
-size_t key_parts_packed_size(const struct key_part *parts, size_t count)
-{
-    size_t size = 0;
-    for (size_t i = 0; i < count; i++)
-        size += 1 + uvar_size(parts[i].len) + parts[i].len;
-    return size;
-}
-
-void key_parts_pack(const struct key_part *parts, size_t count, uint8_t *out)
-{
-    for (size_t i = 0; i < count; i++) {
-        uint64_t len = parts[i].len;
-        *out++ = parts[i].type;
-        do {
-            uint8_t c = len & 0x7F;
-            len >>= 7;
-            *out++ = (uint8_t) (len ? c | 0x80 : c);
-        } while (len);
-        if (parts[i].len) memcpy(out, parts[i].data, parts[i].len);
-        out += parts[i].len;
-    }
-}
-
-/* One packed part at p into *out; returns the byte after it. The bytes are
- * the node's own (key_parts_pack), so nothing is checked. */
-static inline const uint8_t *unpack_one(const uint8_t *p, struct key_part *out)
-{
-    uint32_t len = 0;
-    int shift = 0;
-
-    out->type = *p++;
-    while (*p & 0x80) {
-        len |= (uint32_t) (*p++ & 0x7F) << shift;
-        shift += 7;
-    }
-    len |= (uint32_t) *p++ << shift;
-    out->len = len;
-    out->data = p;
-    return p + len;
-}
-
-void key_parts_unpack(const uint8_t *packed, size_t count, struct key_part *out)
-{
-    for (size_t i = 0; i < count; i++)
-        packed = unpack_one(packed, &out[i]);
-}
-
-int row_key_compare_packed(uint64_t hash, const uint8_t *packed, size_t count,
-                           const struct row_key *probe, enum key_bias bias)
-{
-    if (hash != probe->hash) return hash < probe->hash ? -1 : 1;
-    for (size_t i = 0; i < count; i++) {
-        struct key_part part;
-        int c;
-        if (i >= probe->part_count || !probe->parts[i].data) return -(int) bias;
-        packed = unpack_one(packed, &part);
-        c = key_part_compare(&part, &probe->parts[i]);
         if (c != 0) return c;
     }
     return 0;

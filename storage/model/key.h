@@ -15,8 +15,8 @@
  * three (S by UTF-8 bytes, B as unsigned bytes, N numerically; checked by
  * test_key over random values) - with no parsing.
  *
- * A row_key does not own its parts' bytes: they point into the node or item
- * the row holds, or, for probes, into the caller's request values and, for N
+ * A row_key does not own its parts' bytes: they point into the item the row
+ * holds, or, for probes, into the caller's request values and, for N
  * parts, into a struct key_numbers the caller owns and keeps alive as long as
  * the key (never a buffer inside a struct that is copied by value).
  */
@@ -37,6 +37,9 @@ struct key_part {
     const uint8_t *data; /* borrowed; S, B: the bytes; N: comparable bytes */
     uint32_t len;
     uint8_t type; /* enum value_type: VALUE_S, VALUE_N or VALUE_B */
+    /* The value the part was made of (key_part_of): a row's node finds its
+     * key there again, as an offset into the item (skiplist.h). */
+    const struct value *src;
 };
 
 struct row_key {
@@ -74,16 +77,5 @@ bool key_part_equal(const struct key_part *a, const struct key_part *b);
 uint64_t key_hash(const struct key_part *parts, size_t count);
 /* Compares a row's key with a probe; missing probe parts compare per bias. */
 int row_key_compare(const struct row_key *row, const struct row_key *probe, enum key_bias bias);
-
-/* ---- parts as packed bytes (a skiplist node's key) ---- */
-/* Each part packed as: type byte (enum value_type), uvar length, the bytes. */
-size_t key_parts_packed_size(const struct key_part *parts, size_t count);
-/* Writes them to out (key_parts_packed_size bytes). */
-void key_parts_pack(const struct key_part *parts, size_t count, uint8_t *out);
-/* Reads count packed parts into out (pointing into packed). */
-void key_parts_unpack(const uint8_t *packed, size_t count, struct key_part *out);
-/* row_key_compare of a row given as its hash and count packed parts. */
-int row_key_compare_packed(uint64_t hash, const uint8_t *packed, size_t count,
-                           const struct row_key *probe, enum key_bias bias);
 
 #endif

@@ -9,44 +9,99 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A node with room for level links and `packed` bytes of key parts (skiplist.h). */
-static struct skiplist_node *node_new(int level, size_t part_count, size_t packed)
+/* Bytes of the offsets a node of part_count parts keeps after next[]. */
+static size_t tail_offsets(size_t part_count)
 {
-    struct skiplist_node *n =
-        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level + packed);
+    return part_count > SKIPLIST_HEAD_PARTS ? 3 * (part_count - SKIPLIST_HEAD_PARTS) : 0;
+}
+
+/* A node with room for level links and part_count key parts (skiplist.h). */
+static struct skiplist_node *node_new(int level, size_t part_count)
+{
+    struct skiplist_node *n = xcalloc(
+        1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level + tail_offsets(part_count));
     n->level = (uint8_t) level;
     n->part_count = (uint8_t) part_count;
     return n;
 }
 
-/* A node for key, its parts packed after its links. */
-static struct skiplist_node *node_for_key(int level, const struct row_key *key)
+/* Where the 3 offset bytes of part i lie. */
+static inline uint8_t *part_at(struct skiplist_node *n, size_t i)
 {
-    struct skiplist_node *n =
-        node_new(level, key->part_count, key_parts_packed_size(key->parts, key->part_count));
+    if (i < SKIPLIST_HEAD_PARTS) return &n->part_at[3 * i];
+    return (uint8_t *) (void *) &n->next[n->level] + 3 * (i - SKIPLIST_HEAD_PARTS);
+}
+
+static inline const struct value *part_value(const struct skiplist_node *n, size_t i)
+{
+    const uint8_t *at = part_at((struct skiplist_node *) (uintptr_t) n, i);
+    uint32_t off = (uint32_t) at[0] | (uint32_t) at[1] << 8 | (uint32_t) at[2] << 16;
+    return (const struct value *) (const void *) ((const char *) n->item + off);
+}
+
+/* Sets the node's hash, item and the offsets of key's parts in item. */
+static void node_set(struct skiplist_node *n, const struct row_key *key, struct item *item)
+{
+    assert(key->part_count == n->part_count);
     n->hash = key->hash;
-    key_parts_pack(key->parts, key->part_count, (uint8_t *) skiplist_node_parts(n));
-    return n;
+    n->item = item;
+    for (size_t i = 0; i < key->part_count; i++) {
+        ptrdiff_t off = (const char *) key->parts[i].src - (const char *) item;
+        uint8_t *at = part_at(n, i);
+        /* The part is a value of the item's own block (item.h). */
+        assert(key->parts[i].src && off > 0 && off < (1 << 24));
+        at[0] = (uint8_t) off;
+        at[1] = (uint8_t) (off >> 8);
+        at[2] = (uint8_t) (off >> 16);
+    }
 }
 
-/* Bytes of a node's packed key parts. */
-static size_t node_packed_size(const struct skiplist_node *n)
+void skiplist_node_part(const struct skiplist_node *n, size_t i,
+                        uint8_t number[NUMBER_COMPARABLE_MAX], struct key_part *out)
 {
-    struct key_part parts[ROW_KEY_MAX_PARTS];
-    key_parts_unpack(skiplist_node_parts(n), n->part_count, parts);
-    return key_parts_packed_size(parts, n->part_count);
+    key_part_of(part_value(n, i), number, out);
 }
 
-void skiplist_node_key(const struct skiplist_node *n, struct row_key *out)
+void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums, struct row_key *out)
 {
     out->hash = n->hash;
     out->part_count = n->part_count;
-    key_parts_unpack(skiplist_node_parts(n), n->part_count, out->parts);
+    for (size_t i = 0; i < n->part_count; i++)
+        key_part_of(part_value(n, i), nums->n[i], &out->parts[i]);
+}
+
+void skiplist_node_prefetch_part(const struct skiplist_node *n, size_t i)
+{
+    __builtin_prefetch(part_value(n, i));
+}
+
+int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *probe,
+                          enum key_bias bias)
+{
+    if (n->hash != probe->hash) return n->hash < probe->hash ? -1 : 1;
+    for (size_t i = 0; i < n->part_count; i++) {
+        const struct value *v;
+        struct key_part part;
+        uint8_t number[NUMBER_COMPARABLE_MAX];
+        int c;
+        if (i >= probe->part_count || !probe->parts[i].data) return -(int) bias;
+        v = part_value(n, i);
+        if (v->type == VALUE_N) {
+            key_part_of(v, number, &part);
+        } else { /* the bytes as they are: no copy */
+            part.data = (const uint8_t *) v->u.str.data;
+            part.len = (uint32_t) v->u.str.len;
+            part.type = (uint8_t) v->type;
+        }
+        c = key_part_compare(&part, &probe->parts[i]);
+        if (c != 0) return c;
+    }
+    return 0;
 }
 
 void skiplist_init(struct skiplist *sl)
 {
-    sl->head = node_new(SKIPLIST_MAX_LEVEL, 0, 0);
+    sl->head = node_new(SKIPLIST_MAX_LEVEL, 0);
     sl->level = 1;
     sl->count = 0;
     sl->rng = 0x9e3779b97f4a7c15ULL;
@@ -152,8 +207,8 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
             update[i] = sl->head;
         sl->level = level;
     }
-    n = node_for_key(level, key);
-    n->item = item;
+    n = node_new(level, key->part_count);
+    node_set(n, key, item);
     for (int i = 0; i < level; i++) {
         n->next[i] = update[i]->next[i];
         update[i]->next[i] = n;
@@ -167,10 +222,8 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item)
 {
     struct item *old = node->item;
-    /* Equal keys have equal bytes (key.h), so the node's packed key stands. */
     assert(skiplist_node_compare(node, key, KEY_BIAS_LOW) == 0);
-    (void) key;
-    node->item = item;
+    node_set(node, key, item); /* the offsets of the new item's parts */
     item_unref(old);
 }
 
@@ -210,12 +263,12 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
 {
     struct skiplist *sl = b->sl;
     int level = random_level(sl);
-    struct skiplist_node *n = node_for_key(level, key); /* next[] all NULL */
+    struct skiplist_node *n = node_new(level, key->part_count); /* next[] all NULL */
     struct skiplist_node *prev = b->tail[0];
 
     assert(b->tail[0] == sl->head || skiplist_node_compare(b->tail[0], key, KEY_BIAS_LOW) < 0);
     if (level > sl->level) sl->level = level;
-    n->item = item;
+    node_set(n, key, item);
     for (int i = 0; i < level; i++) {
         b->tail[i]->next[i] = n;
         b->tail[i] = n;
@@ -229,12 +282,12 @@ struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
                                                    const struct skiplist_node *from)
 {
     struct skiplist *sl = b->sl;
-    size_t packed = node_packed_size(from);
-    struct skiplist_node *n = node_new(from->level, from->part_count, packed);
+    struct skiplist_node *n = node_new(from->level, from->part_count);
     struct skiplist_node *prev = b->tail[0];
 
     n->hash = from->hash;
-    memcpy((void *) skiplist_node_parts(n), skiplist_node_parts(from), packed);
+    memcpy(n->part_at, from->part_at, sizeof n->part_at);
+    memcpy(&n->next[n->level], &from->next[from->level], tail_offsets(from->part_count));
     n->item = item_ref(from->item);
     if (from->level > sl->level) sl->level = from->level;
     for (int i = 0; i < from->level; i++) {

@@ -580,6 +580,8 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     uint64_t exact_hash = key_index_hash(key);
     struct skiplist_node *node;
     struct item *old_item;
+    struct key_numbers new_nums;
+    struct row_key new_key;
 
     table_unshare(t); /* before any node is looked up: the copy has its own */
     node = key_index_find(&t->item_keys, exact_hash, key);
@@ -598,15 +600,18 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
             skiplist_remove(&t->items, key);
         }
     } else {
+        /* The node finds its key in the item it holds (skiplist.h). */
+        table_row_key(t, item_attrs(new_item), &new_nums, &new_key);
         t->size_bytes += (int64_t) new_item->size_bytes;
         if (node)
-            skiplist_replace(node, key, new_item);
+            skiplist_replace(node, &new_key, new_item);
         else
-            key_index_add(&t->item_keys, exact_hash, skiplist_insert(&t->items, key, new_item));
+            key_index_add(&t->item_keys, exact_hash,
+                          skiplist_insert(&t->items, &new_key, new_item));
     }
     if (t->ttl.enabled)
         ttl_index_apply_write(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, key, old_item,
-                              new_item ? key : NULL, new_item);
+                              new_item ? &new_key : NULL, new_item);
     /* One stream record and one journal record per committed change, in commit order. */
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
     if (t->journal) journal_put_item(t->journal, t->uid, key, new_item);

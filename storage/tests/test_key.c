@@ -137,49 +137,6 @@ static void test_the_partition_hash_is_unchanged(void)
     }
 }
 
-/* Packed parts (a skiplist node's) read back as they were and compare as row keys do. */
-static void test_packed_parts_compare_as_row_keys(void)
-{
-    for (int i = 0; i < 5000; i++) {
-        struct value va[3], vb[3];
-        struct key_numbers na, nb;
-        struct row_key a = {.hash = 7}, b = {.hash = 7};
-        uint8_t packed[512];
-        struct key_part back[3];
-        static const enum value_type types[] = {VALUE_S, VALUE_N, VALUE_B};
-        enum value_type t0 = types[pick(3)], t1 = types[pick(3)];
-        a.part_count = b.part_count = 2;
-        random_value(t0, &va[0]);
-        random_value(t1, &va[1]);
-        if (pick(2))
-            value_copy(&vb[0], &va[0]);
-        else
-            random_value(t0, &vb[0]);
-        random_value(t1, &vb[1]);
-        for (size_t k = 0; k < 2; k++) {
-            key_part_of(&va[k], na.n[k], &a.parts[k]);
-            key_part_of(&vb[k], nb.n[k], &b.parts[k]);
-        }
-        CHECK(key_parts_packed_size(a.parts, 2) <= sizeof packed);
-        key_parts_pack(a.parts, 2, packed);
-        key_parts_unpack(packed, 2, back);
-        for (size_t k = 0; k < 2; k++)
-            CHECK(key_part_equal(&back[k], &a.parts[k]));
-        CHECK_INT_EQ(sign(row_key_compare_packed(7, packed, 2, &b, KEY_BIAS_LOW)),
-                     sign(row_key_compare(&a, &b, KEY_BIAS_LOW)));
-        /* A probe of one part: the rows of its prefix sort per the bias. */
-        b.part_count = 1;
-        if (key_part_equal(&a.parts[0], &b.parts[0])) {
-            CHECK(row_key_compare_packed(7, packed, 2, &b, KEY_BIAS_LOW) > 0);
-            CHECK(row_key_compare_packed(7, packed, 2, &b, KEY_BIAS_HIGH) < 0);
-        }
-        for (size_t k = 0; k < 2; k++) {
-            value_clear(&va[k]);
-            value_clear(&vb[k]);
-        }
-    }
-}
-
 /* A part's value view gives back the value: bytes, or the number's canonical text. */
 static void test_a_part_reads_back_as_its_value(void)
 {
@@ -201,7 +158,6 @@ int main(void)
 {
     RUN(test_byte_order_is_the_order_of_the_values);
     RUN(test_the_partition_hash_is_unchanged);
-    RUN(test_packed_parts_compare_as_row_keys);
     RUN(test_a_part_reads_back_as_its_value);
     return check_report();
 }

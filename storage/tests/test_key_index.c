@@ -61,8 +61,9 @@ static uint64_t partition_hash_of(long p)
 /* The node of its key in ki: the hash recomputed from the node, then found. */
 static uint64_t hash_of_node(const struct skiplist_node *n)
 {
+    struct key_numbers key_nums;
     struct row_key key;
-    skiplist_node_key(n, &key);
+    skiplist_node_key(n, &key_nums, &key);
     return key_index_hash(&key);
 }
 
@@ -170,8 +171,9 @@ static bool all_found(const struct skiplist *sl, const struct key_index *ki)
 {
     bool ok = true;
     for (struct skiplist_node *n = skiplist_first(sl); n; n = skiplist_next(n)) {
+        struct key_numbers key_nums;
         struct row_key key;
-        skiplist_node_key(n, &key);
+        skiplist_node_key(n, &key_nums, &key);
         ok = ok && key_index_find(ki, key_index_hash(&key), &key) == n;
     }
     return ok;
@@ -236,8 +238,9 @@ static struct skiplist_node *add_partition(struct skiplist *sl, struct key_index
 
 static void remove_node(struct skiplist *sl, struct key_index *ki, struct skiplist_node *n)
 {
+    struct key_numbers key_nums;
     struct row_key key;
-    skiplist_node_key(n, &key);
+    skiplist_node_key(n, &key_nums, &key);
     key_index_remove(ki, key_index_hash(&key), n);
     CHECK(skiplist_remove(sl, &key));
 }

@@ -32,10 +32,11 @@ static void key_of(struct item *item, struct key_numbers *nums, struct row_key *
 /* The number k of a node's key, read back from its packed bytes. */
 static long node_k(const struct skiplist_node *nd)
 {
+    struct key_numbers key_nums;
     struct row_key key;
     char text[NUMBER_TEXT_MAX];
 
-    skiplist_node_key(nd, &key);
+    skiplist_node_key(nd, &key_nums, &key);
     CHECK(enc_number_text(key.parts[0].data, key.parts[0].len, text) > 0);
     return strtol(text, NULL, 10);
 }
@@ -166,9 +167,10 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     for (x = skiplist_first(&built), y = skiplist_first(&inserted); x && y;
          x = skiplist_next(x), y = skiplist_next(y), n++) {
         CHECK(x->level == y->level);
+        struct key_numbers xk_nums, yk_nums;
         struct row_key xk, yk;
-        skiplist_node_key(x, &xk);
-        skiplist_node_key(y, &yk);
+        skiplist_node_key(x, &xk_nums, &xk);
+        skiplist_node_key(y, &yk_nums, &yk);
         CHECK(key_part_compare(&xk.parts[0], &yk.parts[0]) == 0);
         CHECK(skiplist_prev(x) == NULL ||
               skiplist_node_compare(skiplist_prev(x), &xk, KEY_BIAS_LOW) < 0);
@@ -197,8 +199,9 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     }
     n = 0;
     for (x = skiplist_first(&built); x; x = skiplist_next(x), n++) {
+        struct key_numbers key_nums;
         struct row_key key;
-        skiplist_node_key(x, &key);
+        skiplist_node_key(x, &key_nums, &key);
         if (skiplist_next(x)) {
             CHECK(skiplist_node_compare(skiplist_next(x), &key, KEY_BIAS_LOW) > 0);
             CHECK(skiplist_prev(skiplist_next(x)) == x);
@@ -235,9 +238,10 @@ static void test_loading_unsorted_rows_sorts_them_once(void)
     skiplist_load(&sl, rows, 300, false);
     CHECK(sl.count == 300);
     for (struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), expect++) {
+        struct key_numbers key_nums;
         struct row_key key;
         CHECK(n->item == items[expect + 150]);
-        skiplist_node_key(n, &key);
+        skiplist_node_key(n, &key_nums, &key);
         CHECK(skiplist_find(&sl, &key) == n);
     }
     CHECK(expect == 150);
