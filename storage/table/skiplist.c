@@ -9,6 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The header of a table row's node: the offsets fill the padding after
+ * level and part_count (skiplist.h, bench/README.md "Memory per item"). */
+static_assert(sizeof(struct skiplist_node) == 32, "a level-1 table row's node is 40 bytes");
+
 /* Bytes of the offsets a node of part_count parts keeps after next[]. */
 static size_t tail_offsets(size_t part_count)
 {
