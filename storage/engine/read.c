@@ -847,12 +847,22 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
         }
     }
     if (op->scan_forward) {
-        for (node = first; node && before(node, end); node = skiplist_next(node)) {
+        /* The end's key found once, not at every row (before() would). */
+        struct key_numbers end_nums;
+        struct row_key end_key;
+        if (end) skiplist_node_key(end, &end_nums, &end_key);
+        for (node = first;
+             node && (!end || skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0);
+             node = skiplist_next(node)) {
             if (!walk_take(&w, &s, op, node)) break;
         }
     } else {
+        struct key_numbers first_nums;
+        struct row_key first_key;
+        if (first) skiplist_node_key(first, &first_nums, &first_key);
         node = end ? skiplist_prev(end) : skiplist_last(s.rows);
-        for (; node && first && !before(node, first); node = skiplist_prev(node)) {
+        for (; node && first && skiplist_node_compare(node, &first_key, KEY_BIAS_LOW) >= 0;
+             node = skiplist_prev(node)) {
             if (!walk_take(&w, &s, op, node)) break;
         }
     }
