@@ -60,12 +60,6 @@ static void node_set(struct skiplist_node *n, const struct row_key *key, struct 
     }
 }
 
-void skiplist_node_part(const struct skiplist_node *n, size_t i,
-                        uint8_t number[NUMBER_COMPARABLE_MAX], struct key_part *out)
-{
-    key_part_of(part_value(n, i), number, out);
-}
-
 void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums, struct row_key *out)
 {
     out->hash = n->hash;
@@ -96,6 +90,7 @@ int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *p
             part.data = (const uint8_t *) v->u.str.data;
             part.len = (uint32_t) v->u.str.len;
             part.type = (uint8_t) v->type;
+            part.src = v;
         }
         c = key_part_compare(&part, &probe->parts[i]);
         if (c != 0) return c;

@@ -67,10 +67,6 @@ static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
     return n->prev;
 }
 
-/* Part i of the node's key, read from its item (N's comparable bytes into
- * number, the caller's). */
-void skiplist_node_part(const struct skiplist_node *n, size_t i,
-                        uint8_t number[NUMBER_COMPARABLE_MAX], struct key_part *out);
 /* The node's key as a row_key: its hash, and parts pointing into its item
  * and into *nums (valid while the caller holds the item). */
 void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums,
