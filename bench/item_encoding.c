@@ -115,7 +115,7 @@ decode_in_arena(struct decode_arena *a, const struct text_buf *b, const struct n
 
 __attribute__((noinline)) static void write_from_tree(struct json_out *w, const struct item *it)
 {
-    wire_value_write_map(w, &it->attrs);
+    wire_value_write_map(w, item_attrs(it));
 }
 
 __attribute__((noinline)) static void
@@ -149,7 +149,7 @@ __attribute__((noinline)) static void
 write_projected_tree(struct json_out *w, const struct expr *projection, const struct item *it)
 {
     struct value out;
-    expr_project(projection, &it->attrs, &out);
+    expr_project(projection, item_attrs(it), &out);
     wire_value_write_map(w, &out);
     value_clear(&out);
 }
@@ -187,7 +187,7 @@ __attribute__((noinline)) static void write_page_from_trees(struct json_out *w,
 {
     page_head(w);
     for (size_t i = 0; i < PAGE_ITEMS; i++)
-        wire_value_write_map(w, &items[i]->attrs);
+        wire_value_write_map(w, item_attrs(items[i]));
     page_tail(w);
 }
 
@@ -231,7 +231,7 @@ static char *json_of_tree(const struct item *it, size_t *len)
 {
     struct json_out w;
     json_out_init(&w);
-    wire_value_write_map(&w, &it->attrs);
+    wire_value_write_map(&w, item_attrs(it));
     return json_out_take(&w, len);
 }
 

@@ -155,7 +155,7 @@ static void collection_body(struct text_buf *b, size_t n, bool list)
 
 static const char KEY[] = "\"TableName\":\"scale\",\"Key\":{\"pk\":{\"S\":\"k\"}}";
 
-static size_t item_attrs(json_t *answer, const char *member)
+static size_t answer_attr_count(json_t *answer, const char *member)
 {
     return json_object_size(json_object_get(answer, member));
 }
@@ -188,7 +188,7 @@ static struct cost w_get(size_t n)
     put_item(n, NULL); /* untimed: the item of this size */
     text_buf_printf(&b, "{%s}", KEY);
     a = call("GetItem", &b, &cpu);
-    expect(item_attrs(a, "Item") == n + 1, "get", n, "attribute count");
+    expect(answer_attr_count(a, "Item") == n + 1, "get", n, "attribute count");
     json_decref(a);
     text_buf_clear(&b);
     return cpu;
@@ -207,7 +207,7 @@ static struct cost w_projection(size_t n)
         text_buf_printf(&b, "%s\"a%zu\"", i ? "," : "", i);
     text_buf_puts(&b, "]}");
     a = call("GetItem", &b, &cpu);
-    expect(item_attrs(a, "Item") == (n + 1) / 2, "projection", n, "attribute count");
+    expect(answer_attr_count(a, "Item") == (n + 1) / 2, "projection", n, "attribute count");
     json_decref(a);
     text_buf_clear(&b);
     return cpu;
@@ -235,7 +235,7 @@ static struct cost w_update_expression(size_t n)
                     "\"ReturnValues\":\"UPDATED_NEW\"}",
                     KEY, expr.data, names.data);
     a = call("UpdateItem", &b, &cpu);
-    expect(item_attrs(a, "Attributes") == touched, "update expression", n, "updated count");
+    expect(answer_attr_count(a, "Attributes") == touched, "update expression", n, "updated count");
     json_decref(a);
     text_buf_clear(&b);
     text_buf_clear(&expr);
@@ -258,7 +258,8 @@ static struct cost w_attribute_updates(size_t n)
                         i);
     text_buf_puts(&b, "}}");
     a = call("UpdateItem", &b, &cpu);
-    expect(item_attrs(a, "Attributes") == (n + 1) / 2, "AttributeUpdates", n, "updated count");
+    expect(answer_attr_count(a, "Attributes") == (n + 1) / 2, "AttributeUpdates", n,
+           "updated count");
     json_decref(a);
     text_buf_clear(&b);
     return cpu;

@@ -333,7 +333,7 @@ static int put_one(const struct http_target *t, const char *table, const struct 
     json_out_key(&w, "TableName");
     json_out_string(&w, table);
     json_out_key(&w, "Item");
-    wire_value_write_map(&w, &item->attrs);
+    wire_value_write_map(&w, item_attrs(item));
     json_out_object_end(&w);
     text = json_out_take(&w, &len);
     for (int attempt = 0;; attempt++) {
@@ -381,7 +381,7 @@ static int write_batch(const struct http_target *t, const char *table, struct it
         json_out_key(&w, "PutRequest");
         json_out_object_begin(&w);
         json_out_key(&w, "Item");
-        wire_value_write_map(&w, &items[i]->attrs);
+        wire_value_write_map(&w, item_attrs(items[i]));
         json_out_object_end(&w);
         json_out_object_end(&w);
     }

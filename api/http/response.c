@@ -334,7 +334,7 @@ static void write_cancellation_reasons(struct json_out *w, const struct failure_
         write_message(w, "Code", r->code ? r->code : "None");
         if (r->item) {
             json_out_key(w, "Item");
-            wire_value_write_map(w, &r->item->attrs);
+            wire_value_write_map(w, item_attrs(r->item));
         }
         write_message(w, "Message", r->message);
         json_out_object_end(w);
@@ -361,7 +361,7 @@ void response_error(struct http_response *resp, const char *content_type,
     write_message(&w, ddb_error_message_key(err->code), err->message);
     if (failure && failure->item) {
         json_out_key(&w, "Item");
-        wire_value_write_map(&w, &failure->item->attrs);
+        wire_value_write_map(&w, item_attrs(failure->item));
     }
     json_out_object_end(&w);
     body = json_out_take(&w, &len);

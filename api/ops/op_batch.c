@@ -285,7 +285,7 @@ static struct item *shaped_item(const struct get_table *t, struct item *item)
 {
     struct value projected;
     if (!t->projection) return item_ref(item);
-    expr_project(t->projection, &item->attrs, &projected);
+    expr_project(t->projection, item_attrs(item), &projected);
     return item_new(&projected);
 }
 
@@ -362,7 +362,7 @@ static void write_batch_get(struct json_out *w, struct get_table *tables, size_t
             charge_get(t, i);
             if (item) {
                 total_bytes += item->size_bytes;
-                wire_value_write_map(w, &item->attrs);
+                wire_value_write_map(w, item_attrs(item));
                 item_unref(item);
             }
         }

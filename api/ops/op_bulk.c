@@ -312,8 +312,8 @@ static void flush_batch(struct bulk_worker *w)
                               p->len);
             break;
         case BULK_PUT_CONDITION_FAILED:
-            bulk_report_condition(&w->report, p->object_key, p->line_number, &p->item->attrs,
-                                  put->existing ? &put->existing->attrs : NULL);
+            bulk_report_condition(&w->report, p->object_key, p->line_number, item_attrs(p->item),
+                                  put->existing ? item_attrs(put->existing) : NULL);
             break;
         }
     }

@@ -194,7 +194,7 @@ static void write_write_answer(struct json_out *w, const json_t *body, const str
     json_out_object_begin(w);
     if (a->op.return_values == RETURN_VALUES_ALL_OLD && res->old_item) {
         json_out_key(w, "Attributes");
-        wire_value_write_map(w, &res->old_item->attrs);
+        wire_value_write_map(w, item_attrs(res->old_item));
     }
     wire_table_write_capacity_member(w, &res->capacity, a->capacity);
     wire_table_write_collection_metrics_member(w, body, &res->collection_metrics);
@@ -290,13 +290,13 @@ static void write_get_answer(struct json_out *w, const struct item_args *a, cons
     json_out_object_begin(w);
     if (item && a->projection) {
         struct value projected;
-        expr_project(a->projection, &item->attrs, &projected);
+        expr_project(a->projection, item_attrs(item), &projected);
         json_out_key(w, "Item");
         wire_value_write_map(w, &projected);
         value_clear(&projected);
     } else if (item) {
         json_out_key(w, "Item");
-        wire_value_write_map(w, &item->attrs);
+        wire_value_write_map(w, item_attrs(item));
     }
     wire_table_write_capacity_member(w, capacity, a->capacity);
     json_out_object_end(w);

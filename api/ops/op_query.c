@@ -391,7 +391,7 @@ static void write_page(struct json_out *w, const struct read_args *a, const stru
         json_out_key(w, "Items");
         json_out_array_begin(w);
         for (size_t i = 0; i < page->count; i++)
-            wire_value_write_map(w, &page->items[i]->attrs);
+            wire_value_write_map(w, item_attrs(page->items[i]));
         json_out_array_end(w);
     }
     json_out_key(w, "Count");

@@ -430,7 +430,7 @@ written_collections(struct api_request *rq, const struct transact_args *args, si
 
     for (size_t i = 0; i < args->count; i++) {
         const struct write_op *op = &args->actions[i].op;
-        const struct value *attrs = op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
+        const struct value *attrs = op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
         struct written_collection *c = &out[n];
         struct ddb_error gone = {0};
 
@@ -446,7 +446,8 @@ written_collections(struct api_request *rq, const struct transact_args *args, si
         c->table_name = op->table_name;
         for (size_t j = 0; j < i && !c->repeated; j++) {
             const struct write_op *prev = &args->actions[j].op;
-            const struct value *pa = prev->kind == WRITE_PUT ? &prev->put_item->attrs : &prev->key;
+            const struct value *pa =
+                prev->kind == WRITE_PUT ? item_attrs(prev->put_item) : &prev->key;
             const struct attr *k = &c->metrics.key.u.map.attrs[0];
             const struct value *pv = value_map_get(pa, k->name, k->name_len);
             c->repeated = prev->kind != WRITE_CONDITION_CHECK &&
@@ -568,9 +569,9 @@ static void write_get_response(struct json_out *w, const struct action *a, const
     json_out_object_begin(w);
     if (item && !a->projection) {
         json_out_key(w, "Item");
-        wire_value_write_map(w, &item->attrs);
+        wire_value_write_map(w, item_attrs(item));
     } else if (item) {
-        expr_project(a->projection, &item->attrs, &projected);
+        expr_project(a->projection, item_attrs(item), &projected);
         json_out_key(w, "Item");
         wire_value_write_map(w, &projected);
         value_clear(&projected);

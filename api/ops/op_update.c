@@ -226,7 +226,7 @@ static void write_attributes(struct json_out *w, const struct update_args *a,
         /* No actions, nothing updated: no Attributes even when the update
          * created the item (scylla test_update_item_returnvalues_updated_new). */
         if (!from || !a->update) return;
-        expr_project_updated(a->update, &from->attrs, &part);
+        expr_project_updated(a->update, item_attrs(from), &part);
         if (part.u.map.count) {
             json_out_key(w, "Attributes");
             wire_value_write_map(w, &part);
@@ -237,7 +237,7 @@ static void write_attributes(struct json_out *w, const struct update_args *a,
     }
     if (item) {
         json_out_key(w, "Attributes");
-        wire_value_write_map(w, &item->attrs);
+        wire_value_write_map(w, item_attrs(item));
     }
 }
 

@@ -165,22 +165,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     item = item_new(&tree); /* takes the tree: one block from here on */
     if (tree.type != VALUE_NULL || item->size_bytes != tree_size) __builtin_trap();
-    check_same_json(canon, canon_len, &item->attrs);
+    check_same_json(canon, canon_len, item_attrs(item));
 
     text_buf_init(&record);
-    codec_put_value(&record, &item->attrs);
+    codec_put_value(&record, item_attrs(item));
     codec_in_init(&in, record.data, record.len);
     if (!codec_get_value(&in, &decoded) || !codec_ok(&in) || !codec_at_end(&in)) __builtin_trap();
-    if (!value_equal(&decoded, &item->attrs)) __builtin_trap();
+    if (!value_equal(&decoded, item_attrs(item))) __builtin_trap();
     check_same_json(canon, canon_len, &decoded);
 
-    value_copy(&copy, &item->attrs);
+    value_copy(&copy, item_attrs(item));
     check_same_json(canon, canon_len, &copy);
 
-    check_encoding(canon, canon_len, &item->attrs, NULL);
+    check_encoding(canon, canon_len, item_attrs(item), NULL);
     dict = name_dict_new();
-    check_encoding(canon, canon_len, &item->attrs, dict);
-    check_encoding(canon, canon_len, &item->attrs, dict); /* names known: ids only */
+    check_encoding(canon, canon_len, item_attrs(item), dict);
+    check_encoding(canon, canon_len, item_attrs(item), dict); /* names known: ids only */
     name_dict_unref(dict);
 
     value_clear(&copy);

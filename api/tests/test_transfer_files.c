@@ -158,7 +158,7 @@ static void test_an_export_reads_back(void)
     for (size_t i = 0; i < count && i < 2; i++) {
         bool found = false;
         for (size_t j = 0; j < 2; j++)
-            found = found || value_equal(&read[i]->attrs, &items[j]->attrs);
+            found = found || value_equal(item_attrs(read[i]), item_attrs(items[j]));
         CHECK(found);
     }
     free_items(read, count);
@@ -226,7 +226,7 @@ static void test_an_incremental_export(void)
         value_init_map(&changes[i].keys);
         for (const char *k = "pc"; *k; k++) {
             struct value v;
-            value_copy(&v, value_map_get(&any->attrs, k, 1));
+            value_copy(&v, value_map_get(item_attrs(any), k, 1));
             value_map_set(&changes[i].keys, k, 1, &v);
         }
     }

@@ -291,7 +291,7 @@ int transfer_write_export(const char *bucket_dir, const struct export_desc *d, i
 
     for (size_t i = 0; i < count; i++) {
         if (ion) {
-            ion_write_item_line(&lines, &items[i]->attrs);
+            ion_write_item_line(&lines, item_attrs(items[i]));
         } else {
             struct json_out w;
             size_t len;
@@ -299,7 +299,7 @@ int transfer_write_export(const char *bucket_dir, const struct export_desc *d, i
             json_out_init(&w);
             json_out_object_begin(&w);
             json_out_key(&w, "Item");
-            wire_value_write_map(&w, &items[i]->attrs);
+            wire_value_write_map(&w, item_attrs(items[i]));
             json_out_object_end(&w);
             text = json_out_take(&w, &len);
             text_buf_add(&lines, text, len);
@@ -340,11 +340,11 @@ static void json_change_line(struct text_buf *lines, const struct item_change *c
     wire_value_write_map(&w, &c->keys);
     if (c->new_item) {
         json_out_key(&w, "NewImage");
-        wire_value_write_map(&w, &c->new_item->attrs);
+        wire_value_write_map(&w, item_attrs(c->new_item));
     }
     if (old_images && c->old_item) {
         json_out_key(&w, "OldImage");
-        wire_value_write_map(&w, &c->old_item->attrs);
+        wire_value_write_map(&w, item_attrs(c->old_item));
     }
     json_out_object_end(&w);
     text = json_out_take(&w, &len);
@@ -369,8 +369,8 @@ int transfer_write_incremental_export(const char *bucket_dir, const struct expor
         const struct item *old_image = old_images ? c->old_item : NULL;
         if (ion)
             ion_write_change_line(&lines, c->ms * 1000, &c->keys,
-                                  c->new_item ? &c->new_item->attrs : NULL,
-                                  old_image ? &old_image->attrs : NULL);
+                                  c->new_item ? item_attrs(c->new_item) : NULL,
+                                  old_image ? item_attrs(old_image) : NULL);
         else
             json_change_line(&lines, c, old_images);
         billed += (int64_t) (c->new_item ? c->new_item->size_bytes : 0) +

@@ -264,10 +264,11 @@ static void count_usage(struct bulk_desc *d, const struct table *t, const struct
     assert_lock_held();
     d->table_bytes += (int64_t) item->size_bytes;
     for (size_t i = 0; i < t->index_count; i++) {
+        struct key_numbers nums;
         struct row_key key;
         for (size_t u = 0; u < d->index_count; u++) {
             if (strcmp(d->indexes[u].name, t->indexes[i].def->name) != 0) continue;
-            if (index_row_key(&t->indexes[i], &item->attrs, &key))
+            if (index_row_key(&t->indexes[i], item_attrs(item), &nums, &key))
                 d->indexes[u].bytes += (int64_t) index_projected_size(&t->indexes[i], item);
         }
     }
@@ -293,6 +294,7 @@ static void bulk_put_one(struct db *db, const struct db_scope *scope, struct bul
                           .put_item = p->item,
                           .condition = p->condition};
     struct prepared_write pw;
+    struct key_numbers nums;
     struct consumed_capacity c = {0};
     struct table *t;
     struct ddb_error e = {0};
@@ -302,7 +304,7 @@ static void bulk_put_one(struct db *db, const struct db_scope *scope, struct bul
     job->desc.processed_items++;
     /* PutItem's answer to the same item. */
     if (item_check_size(p->item->size_bytes, ITEM_SIZE_GIVEN, &e) != 0) goto invalid;
-    if (write_prepare(db, scope, &op, &pw, &e) != 0) goto invalid;
+    if (write_prepare(db, scope, &op, &nums, &pw, &e) != 0) goto invalid;
     pw.throttle = false; /* paced by MaxWriteRequestUnits, not the table's buckets */
     if (write_evaluate(&pw, &e) != 0) goto invalid;
     if (!pw.matched) {

@@ -70,7 +70,7 @@ static struct item *projected(const struct export_request *r, struct item *item)
     struct item *out;
 
     if (!r->projection || !item) return item;
-    expr_project(r->projection, &item->attrs, &attrs);
+    expr_project(r->projection, item_attrs(item), &attrs);
     out = item_new(&attrs);
     item_unref(item);
     return out;
@@ -83,7 +83,7 @@ static void filter_items(const struct export_request *r, const struct key_condit
 
     for (size_t i = 0; i < data->item_count; i++) {
         struct item *item = data->items[i];
-        if (!selected(r, kc, &item->attrs, &item->attrs)) {
+        if (!selected(r, kc, item_attrs(item), item_attrs(item))) {
             item_unref(item);
             continue;
         }
@@ -101,7 +101,7 @@ static void filter_changes(const struct export_request *r, const struct key_cond
         struct item_change *c = &data->changes[i];
         /* The latest image; a deleted item's old one. */
         const struct item *judged = c->new_item ? c->new_item : c->old_item;
-        if (!judged || !selected(r, kc, &c->keys, &judged->attrs)) {
+        if (!judged || !selected(r, kc, &c->keys, item_attrs(judged))) {
             value_clear(&c->keys);
             item_unref(c->old_item);
             item_unref(c->new_item);

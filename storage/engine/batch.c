@@ -106,7 +106,7 @@ static void add_collection(struct batch_write_result *out, const struct table *t
 {
     assert_lock_held();
     const char *pk_name = t->def.key.hash_names[0];
-    const struct value *attrs = op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
+    const struct value *attrs = op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
     const struct value *pk = value_map_get(attrs, pk_name, strlen(pk_name));
     struct batch_collection *c;
     struct value copy;
@@ -160,6 +160,7 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
                    struct batch_write_result *out, struct ddb_error *err)
 {
     struct prepared_write *pws;
+    struct key_numbers *nums; /* pws[i].key's numbers */
     const struct table **tables;
     const char **names;
     struct ddb_error refused = {0};
@@ -173,6 +174,7 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
             return -1;
     }
     pws = xcalloc(op_count ? op_count : 1, sizeof *pws);
+    nums = xmalloc(sizeof *nums * (op_count ? op_count : 1));
     tables = xcalloc(op_count ? op_count : 1, sizeof *tables);
     names = xcalloc(op_count ? op_count : 1, sizeof *names);
     for (size_t i = 0; i < op_count; i++)
@@ -182,9 +184,9 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
     for (size_t i = 0; i < op_count; i++) {
         struct table *t;
         if (db_require_table(db, scope, ops[i].table_name, &t, err) != 0) goto out;
-        if (ops[i].kind == WRITE_PUT && check_put_key(t, &ops[i].put_item->attrs, err) != 0)
+        if (ops[i].kind == WRITE_PUT && check_put_key(t, item_attrs(ops[i].put_item), err) != 0)
             goto out;
-        if (write_prepare(db, scope, &ops[i], &pws[i], err) != 0) goto out;
+        if (write_prepare(db, scope, &ops[i], &nums[i], &pws[i], err) != 0) goto out;
         for (size_t j = 0; j < i; j++) {
             if (same_item(&pws[i], &pws[j])) {
                 ddb_error_set(err, DDB_VALIDATION,
@@ -234,6 +236,7 @@ out:
     for (size_t i = 0; i < op_count; i++)
         prepared_write_clear(&pws[i]);
     free(pws);
+    free(nums);
     free(tables);
     if (rc != 0) batch_write_result_clear(out);
     return rc;
@@ -247,7 +250,7 @@ static bool admit_key(struct table *t, const struct row_key *key, int64_t now_ms
     struct ddb_error e = {0};
     bool ok;
 
-    ok = throttle_admit_read(t, NULL, key->hash, key->parts, 1, now_ms, &e) == 0;
+    ok = throttle_admit_read(t, NULL, key->hash, &key->parts[0], 1, now_ms, &e) == 0;
     if (!ok && (*refused_count)++ == 0) ddb_error_move(refused, &e);
     ddb_error_clear(&e);
     return ok;
@@ -293,9 +296,10 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
         insight_unlock(t->insight);
         for (size_t i = 0; i < bt->key_count; i++) {
             const struct consistency_settings *cs;
+            struct key_numbers nums;
             struct row_key key;
             struct item *found;
-            table_row_key(t, &bt->keys[i], &key);
+            table_row_key(t, &bt->keys[i], &nums, &key);
             if (db->aws_throughput && !admit_key(t, &key, now_ms, &refused, &refused_count)) {
                 bt->unprocessed[i] = true;
                 continue;
@@ -307,7 +311,7 @@ int db_batch_get(struct db *db, const struct db_scope *scope, struct batch_get_t
             bt->read_units[i] =
                 capacity_read_units(found ? found->size_bytes : 0, bt->consistent_read);
             insight_lock(t->insight);
-            insight_read_item(t->insight, key.hash, key.parts[0], bt->read_units[i], found != NULL,
+            insight_read_item(t->insight, key.hash, &key.parts[0], bt->read_units[i], found != NULL,
                               now_ms);
             insight_unlock(t->insight);
             /* Paid at once, so that the next key is admitted against it. */

@@ -197,9 +197,10 @@ bool consistency_is_held(struct db *db, const struct db_scope *scope, const stru
         const struct held_transaction *h = &db->held[i];
         if (h->until_ms <= now_ms || strcmp(h->namespace_id, scope->namespace_id) != 0) continue;
         for (size_t k = 0; k < h->count; k++) {
+            struct key_numbers nums;
             struct row_key rk;
             if (strcmp(h->table_names[k], t->def.name) != 0) continue;
-            table_row_key(t, &h->keys[k], &rk);
+            table_row_key(t, &h->keys[k], &nums, &rk);
             if (rk.hash == key->hash && row_key_compare(&rk, key, KEY_BIAS_LOW) == 0) return true;
         }
     }
@@ -277,7 +278,7 @@ int64_t consistency_hold(struct db *db, const struct db_scope *scope,
     h->keys = xcalloc(op_count ? op_count : 1, sizeof *h->keys);
     for (size_t i = 0; i < op_count; i++) {
         h->table_names[i] = xstrdup(tables[i]->def.name);
-        key_of(tables[i], ops[i].kind == WRITE_PUT ? &ops[i].put_item->attrs : &ops[i].key,
+        key_of(tables[i], ops[i].kind == WRITE_PUT ? item_attrs(ops[i].put_item) : &ops[i].key,
                &h->keys[i]);
     }
     return h->until_ms;

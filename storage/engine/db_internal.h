@@ -259,7 +259,7 @@ void persist_reset(struct db *db, const char *namespace_id);
 struct prepared_write {
     const struct write_op *op;
     struct table *t;
-    struct row_key key;    /* parts point into the request's values */
+    struct row_key key;    /* parts point into the request's values and the caller's numbers */
     struct item *old;      /* borrowed: the current item, or NULL */
     struct item *new_item; /* owned reference: what apply stores (NULL deletes) */
     bool matched;          /* the condition held */
@@ -267,8 +267,9 @@ struct prepared_write {
     bool throttle;         /* --throughput-model aws: admit, then charge the buckets */
 };
 
+/* nums: room for pw->key's numbers, the caller's, alive as long as pw. */
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
-                  struct prepared_write *pw, struct ddb_error *err);
+                  struct key_numbers *nums, struct prepared_write *pw, struct ddb_error *err);
 int write_evaluate(struct prepared_write *pw, struct ddb_error *err);
 /* After write_evaluate, before anything changes: whether AWS's throughput
  * model lets the write start (always, without --throughput-model aws). A

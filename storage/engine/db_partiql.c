@@ -151,7 +151,7 @@ static int run_select(struct db *db, const struct db_scope *scope, const struct 
             bytes += it->size_bytes;
             if (named) {
                 struct value attrs;
-                expr_project_named(plan->projection, &it->attrs, &attrs);
+                expr_project_named(plan->projection, item_attrs(it), &attrs);
                 item_unref(it);
                 it = item_new(&attrs);
             }
@@ -225,7 +225,7 @@ static void returning_rows(const struct pql_plan *plan, const struct write_resul
         const struct item *from =
             plan->returning == PQL_RETURN_MODIFIED_OLD ? res->old_item : res->new_item;
         if (!from) return;
-        expr_project_updated(plan->update, &from->attrs, &attrs);
+        expr_project_updated(plan->update, item_attrs(from), &attrs);
         /* Nothing modified (e.g. only new attributes, asked OLD): no row. */
         if (attrs.u.map.count == 0)
             value_clear(&attrs);
@@ -325,7 +325,7 @@ int db_batch_statement(struct db *db, const struct db_scope *scope,
         if (rc == 0 && item) {
             if (plan.projection) {
                 struct value attrs;
-                expr_project(plan.projection, &item->attrs, &attrs);
+                expr_project(plan.projection, item_attrs(item), &attrs);
                 result_add(out, item_new(&attrs));
                 item_unref(item);
             } else {
@@ -403,7 +403,7 @@ int db_execute_transaction(struct db *db, const struct db_scope *scope,
             if (!items[i]) continue;
             if (plans[i].projection) {
                 struct value attrs;
-                expr_project(plans[i].projection, &items[i]->attrs, &attrs);
+                expr_project(plans[i].projection, item_attrs(items[i]), &attrs);
                 result_add(&out[i], item_new(&attrs));
             } else {
                 result_add(&out[i], item_ref(items[i]));

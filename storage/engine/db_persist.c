@@ -374,6 +374,7 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
     struct codec_in in;
     struct value attrs;
     struct item *item;
+    struct key_numbers nums;
     struct row_key key;
     struct ddb_error err = {0};
     /* Neither a stream nor the journal is attached yet: loading records nothing. */
@@ -386,12 +387,12 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
         return false;
     }
     item = item_new(&attrs);
-    if (table_check_stored_item(t, &item->attrs, &err) != 0) {
+    if (table_check_stored_item(t, item_attrs(item), &err) != 0) {
         ddb_error_clear(&err);
         item_unref(item);
         return false;
     }
-    table_row_key(t, &item->attrs, &key);
+    table_row_key(t, item_attrs(item), &nums, &key);
     table_commit_write(t, &key, item, &info);
     return true;
 }

@@ -227,9 +227,9 @@ static struct item *project_hit(const struct search_shape *sh, const struct item
     bool *drop;
 
     if (projection)
-        expr_project(projection, &item->attrs, &attrs);
+        expr_project(projection, item_attrs(item), &attrs);
     else
-        value_copy(&attrs, &item->attrs);
+        value_copy(&attrs, item_attrs(item));
     drop = xcalloc(attrs.u.map.count + 1, sizeof *drop);
     for (size_t i = 0; i < attrs.u.map.count; i++) {
         struct attr *a = &attrs.u.map.attrs[i];

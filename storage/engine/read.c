@@ -53,6 +53,7 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
                 struct consumed_capacity *capacity, struct ddb_error *err)
 {
     struct table *t;
+    struct key_numbers nums;
     struct row_key key;
     struct item *found;
     const struct consistency_settings *cs;
@@ -65,7 +66,7 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto out;
     if (table_check_key(t, &op->key, err) != 0) goto out;
     if (op->projection && table_check_key_paths(t, op->projection, err) != 0) goto out;
-    table_row_key(t, &op->key, &key);
+    table_row_key(t, &op->key, &nums, &key);
     if (db->aws_throughput &&
         throttle_admit_read(t, NULL, key.hash, key.parts, 1, db_now_ms(db), err) != 0)
         goto out;
@@ -78,7 +79,7 @@ int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op
     if (db->aws_throughput) throttle_charge(t, NULL, units, 0, db_now_ms(db));
     insight_lock(t->insight);
     insight_count_request(t->insight, INSIGHT_GET_ITEM);
-    insight_read_item(t->insight, key.hash, key.parts[0], units, found != NULL, db_now_ms(db));
+    insight_read_item(t->insight, key.hash, &key.parts[0], units, found != NULL, db_now_ms(db));
     insight_unlock(t->insight);
     *item = item_ref(found);
     rc = 0;
@@ -193,10 +194,10 @@ static size_t source_key_names(const struct source *s, const char **names)
 
 /* The row key of a source row for the item or key map attrs (index or table layout). */
 static bool source_row_key(const struct table *t, const struct source *s, const struct value *attrs,
-                           struct row_key *out)
+                           struct key_numbers *nums, struct row_key *out)
 {
-    if (s->is_index) return index_row_key(s->index, attrs, out);
-    table_row_key(t, attrs, out);
+    if (s->is_index) return index_row_key(s->index, attrs, nums, out);
+    table_row_key(t, attrs, nums, out);
     return true;
 }
 
@@ -379,17 +380,18 @@ static void decide_fetch(struct source *s, const struct read_page_op *op)
                (op->projection && !expr_names_all(op->projection, index_has_attr, s->index));
 }
 
-/* The smallest byte string greater than every string with this prefix, or
- * false when there is none (the prefix is all 0xff bytes). */
-static bool prefix_successor(const struct value *prefix, struct value *out)
+/* The smallest byte string greater than every string with this prefix (S
+ * or B bytes), written to buf (prefix->len bytes) as *out, or false when
+ * there is none (the prefix is all 0xff bytes). */
+static bool prefix_successor(const struct key_part *prefix, uint8_t *buf, struct key_part *out)
 {
-    size_t len = prefix->u.str.len;
-    while (len > 0 && (unsigned char) prefix->u.str.data[len - 1] == 0xff)
+    uint32_t len = prefix->len;
+    while (len > 0 && prefix->data[len - 1] == 0xff)
         len--;
     if (len == 0) return false;
-    value_copy(out, prefix);
-    out->u.str.len = len;
-    out->u.str.data[len - 1] = (char) ((unsigned char) out->u.str.data[len - 1] + 1);
+    memcpy(buf, prefix->data, len);
+    buf[len - 1]++;
+    *out = (struct key_part){.data = buf, .len = len, .type = prefix->type};
     return true;
 }
 
@@ -398,17 +400,22 @@ static void query_range(const struct source *s, const struct key_condition *kc,
                         struct skiplist_node **first, struct skiplist_node **end)
 {
     struct row_key lo, hi;
-    const struct value *hash_parts[DDB_MAX_KEY_PARTS];
-    struct value succ;
+    /* The numbers of the key parts, then of the bounds lo and hi. */
+    struct key_numbers nums;
+    uint8_t lo_num[NUMBER_COMPARABLE_MAX], hi_num[NUMBER_COMPARABLE_MAX];
+    struct key_part lo_part, hi_part, succ;
+    uint8_t succ_room[DDB_MAX_SORT_KEY_BYTES], *succ_buf;
     size_t n = 0;
 
     memset(&lo, 0, sizeof lo);
-    for (size_t i = 0; i < kc->hash_count; i++)
-        hash_parts[i] = lo.parts[n++] = &kc->hash[i].value;
-    for (size_t i = 0; i < kc->range_eq_count; i++)
-        lo.parts[n++] = &kc->range_eq[i].value;
+    for (size_t i = 0; i < kc->hash_count; i++, n++)
+        key_part_of(&kc->hash[i].value, nums.n[n], &lo.parts[n]);
+    for (size_t i = 0; i < kc->range_eq_count; i++, n++)
+        key_part_of(&kc->range_eq[i].value, nums.n[n], &lo.parts[n]);
     lo.part_count = n;
-    lo.hash = key_hash(hash_parts, kc->hash_count);
+    lo.hash = key_hash(lo.parts, kc->hash_count);
+    if (kc->range_op != KEY_RANGE_NONE) key_part_of(&kc->lo, lo_num, &lo_part);
+    if (kc->range_op == KEY_RANGE_BETWEEN) key_part_of(&kc->hi, hi_num, &hi_part);
     hi = lo;
 
     switch (kc->range_op) {
@@ -420,15 +427,15 @@ static void query_range(const struct source *s, const struct key_condition *kc,
     case KEY_RANGE_BETWEEN:
     case KEY_RANGE_GE:
     case KEY_RANGE_GT:
-    case KEY_RANGE_BEGINS_WITH: lo.parts[lo.part_count++] = &kc->lo; break;
+    case KEY_RANGE_BEGINS_WITH: lo.parts[lo.part_count++] = lo_part; break;
     case KEY_RANGE_LT:
     case KEY_RANGE_LE: break;
     }
     switch (kc->range_op) {
-    case KEY_RANGE_EQ: hi.parts[hi.part_count++] = &kc->lo; break;
-    case KEY_RANGE_BETWEEN: hi.parts[hi.part_count++] = &kc->hi; break;
+    case KEY_RANGE_EQ: hi.parts[hi.part_count++] = lo_part; break;
+    case KEY_RANGE_BETWEEN: hi.parts[hi.part_count++] = hi_part; break;
     case KEY_RANGE_LT:
-    case KEY_RANGE_LE: hi.parts[hi.part_count++] = &kc->lo; break;
+    case KEY_RANGE_LE: hi.parts[hi.part_count++] = lo_part; break;
     default: break;
     }
 
@@ -437,13 +444,16 @@ static void query_range(const struct source *s, const struct key_condition *kc,
     if (kc->range_op == KEY_RANGE_LT) {
         *end = skiplist_lower_bound(s->rows, &hi, KEY_BIAS_LOW);
     } else if (kc->range_op == KEY_RANGE_BEGINS_WITH) {
-        if (prefix_successor(&kc->lo, &succ)) {
-            hi.parts[hi.part_count++] = &succ;
+        /* A sort key is at most 1024 bytes; a longer prefix matches nothing
+         * stored but is still answered (with memory of its own). */
+        succ_buf = lo_part.len <= sizeof succ_room ? succ_room : xmalloc(lo_part.len);
+        if (prefix_successor(&lo_part, succ_buf, &succ)) {
+            hi.parts[hi.part_count++] = succ;
             *end = skiplist_lower_bound(s->rows, &hi, KEY_BIAS_LOW);
-            value_clear(&succ);
         } else {
             *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
         }
+        if (succ_buf != succ_room) free(succ_buf);
     } else {
         *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
     }
@@ -452,9 +462,10 @@ static void query_range(const struct source *s, const struct key_condition *kc,
 /* True when node comes before end in forward order (end NULL = past the last row). */
 static bool before(const struct skiplist_node *node, const struct skiplist_node *end)
 {
+    struct key_numbers nums;
     struct row_key end_key;
     if (end == NULL) return true;
-    skiplist_node_key(end, &end_key);
+    skiplist_node_key(end, &nums, &end_key);
     return skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0;
 }
 
@@ -505,8 +516,8 @@ static void project_to_index(const struct table_index *view, const struct item *
                              struct value *out)
 {
     value_init_map(out);
-    for (size_t a = 0; a < item->attrs.u.map.count; a++) {
-        const struct attr *at = &item->attrs.u.map.attrs[a];
+    for (size_t a = 0; a < item_attrs(item)->u.map.count; a++) {
+        const struct attr *at = &item_attrs(item)->u.map.attrs[a];
         struct value copy;
         if (!index_projects(view, at->name, at->name_len)) continue;
         value_copy(&copy, &at->value);
@@ -534,7 +545,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     for (size_t i = 0; i < w->read_count; i++) {
         struct item *item = w->read[i];
         struct value projected, gsi_view;
-        const struct value *base = &item->attrs;
+        const struct value *base = item_attrs(item);
         bool matched = true, have_view = false;
 
         w->read[i] = NULL;
@@ -543,8 +554,8 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             have_view = true;
         }
         if (op->filter && rc == 0 &&
-            expr_eval_condition(op->filter, have_view ? &gsi_view : &item->attrs, &matched, err) !=
-                0)
+            expr_eval_condition(op->filter, have_view ? &gsi_view : item_attrs(item), &matched,
+                                err) != 0)
             rc = -1;
         if (rc != 0 || !matched || op->select == SELECT_COUNT) {
             if (rc == 0 && matched) out->count++;
@@ -561,7 +572,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             expr_project(op->projection, base, &projected);
             item_unref(item);
             item = item_new(&projected);
-        } else if (base != &item->attrs) {
+        } else if (base != item_attrs(item)) {
             item_unref(item);
             item = item_new(&gsi_view);
             have_view = false; /* taken by item_new */
@@ -614,12 +625,13 @@ static void charge_page(const struct table *t, const struct source *s,
 static int admit_page(struct db *db, struct table *t, const struct source *s,
                       const struct key_condition *kc, struct ddb_error *err)
 {
-    const struct value *parts[4];
+    struct key_part parts[4];
+    struct key_numbers nums;
     size_t count = 0;
 
     if (!db->aws_throughput) return 0;
     for (; kc && count < kc->hash_count && count < 4; count++)
-        parts[count] = &kc->hash[count].value;
+        key_part_of(&kc->hash[count].value, nums.n[count], &parts[count]);
     return throttle_admit_read(t, s->is_global ? s->index : NULL,
                                count ? key_hash(parts, count) : 0, parts, count, db_now_ms(db),
                                err);
@@ -690,7 +702,8 @@ static void record_page(struct db *db, const struct table *t, const struct sourc
 {
     assert_lock_held();
     char attrs[INSIGHT_FILTER_TEXT];
-    const struct value *parts[4];
+    struct key_part parts[4];
+    struct key_numbers nums;
     struct insight_page_read r = {
         .index_name = s->is_index ? s->index_def.name : NULL,
         .is_global = s->is_global,
@@ -704,7 +717,7 @@ static void record_page(struct db *db, const struct table *t, const struct sourc
     };
     if (kc) {
         for (size_t i = 0; i < kc->hash_count && i < 4; i++)
-            parts[i] = &kc->hash[i].value;
+            key_part_of(&kc->hash[i].value, nums.n[i], &parts[i]);
         r.part_count = kc->hash_count < 4 ? kc->hash_count : 4;
         r.hash = key_hash(parts, r.part_count);
         r.parts = parts;
@@ -816,9 +829,10 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     decide_fetch(&s, op);
     query_range(&s, &kc, &first, &end);
     if (op->exclusive_start_key) {
+        struct key_numbers esk_nums;
         struct row_key esk;
         struct skiplist_node *bound;
-        source_row_key(t, &s, op->exclusive_start_key, &esk);
+        source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk);
         if (op->scan_forward) {
             /* Resume at the first row after the start key, if that is later. */
             bound = skiplist_upper_bound(s.rows, &esk, KEY_BIAS_LOW);
@@ -833,12 +847,22 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
         }
     }
     if (op->scan_forward) {
-        for (node = first; node && before(node, end); node = skiplist_next(node)) {
+        /* The end's key found once, not at every row (before() would). */
+        struct key_numbers end_nums;
+        struct row_key end_key;
+        if (end) skiplist_node_key(end, &end_nums, &end_key);
+        for (node = first;
+             node && (!end || skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0);
+             node = skiplist_next(node)) {
             if (!walk_take(&w, &s, op, node)) break;
         }
     } else {
+        struct key_numbers first_nums;
+        struct row_key first_key;
+        if (first) skiplist_node_key(first, &first_nums, &first_key);
         node = end ? skiplist_prev(end) : skiplist_last(s.rows);
-        for (; node && first && !before(node, first); node = skiplist_prev(node)) {
+        for (; node && first && skiplist_node_compare(node, &first_key, KEY_BIAS_LOW) >= 0;
+             node = skiplist_prev(node)) {
             if (!walk_take(&w, &s, op, node)) break;
         }
     }
@@ -920,9 +944,10 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     }
     node = skiplist_lower_bound(s.rows, &probe, KEY_BIAS_LOW);
     if (op->exclusive_start_key) {
+        struct key_numbers esk_nums;
         struct row_key esk;
         /* A sparse index row needs every index key; the start key has them (checked). */
-        if (source_row_key(t, &s, op->exclusive_start_key, &esk)) {
+        if (source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk)) {
             /* A start key from another segment would walk into it (dynalite
              * actions/scan.js, recorded against AWS). */
             if (op->total_segments > 1 &&

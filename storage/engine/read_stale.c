@@ -22,10 +22,11 @@
 #include <string.h>
 
 /* The source row key of item, false when the source has no row for it. */
-static bool row_of(const struct stale_bounds *b, const struct item *item, struct row_key *out)
+static bool row_of(const struct stale_bounds *b, const struct item *item, struct key_numbers *nums,
+                   struct row_key *out)
 {
-    if (b->index) return index_row_key(b->index, &item->attrs, out);
-    table_row_key(b->t, &item->attrs, out);
+    if (b->index) return index_row_key(b->index, item_attrs(item), nums, out);
+    table_row_key(b->t, item_attrs(item), nums, out);
     return true;
 }
 
@@ -42,10 +43,12 @@ static bool term_matches(const struct item *item, const struct key_condition_ter
     return v && v->type == term->value.type && value_compare_scalar(v, &term->value) == 0;
 }
 
-/* Whether item belongs in the page (see the top of this file). */
-static bool belongs(const struct stale_bounds *b, const struct item *item, struct row_key *rk)
+/* Whether item belongs in the page (see the top of this file); *rk (numbers
+ * in *nums) is its row key. */
+static bool belongs(const struct stale_bounds *b, const struct item *item, struct key_numbers *nums,
+                    struct row_key *rk)
 {
-    if (!row_of(b, item, rk)) return false;
+    if (!row_of(b, item, nums, rk)) return false;
     if (b->kc) {
         const struct key_condition *kc = b->kc;
         for (size_t i = 0; i < kc->hash_count; i++)
@@ -60,14 +63,16 @@ static bool belongs(const struct stale_bounds *b, const struct item *item, struc
     if (b->segmented && (rk->hash < b->seg_start || (!b->last_segment && rk->hash >= b->seg_end)))
         return false;
     if (b->exclusive_start_key) {
+        struct key_numbers esk_nums;
         struct row_key esk;
-        bool have = b->index ? index_row_key(b->index, b->exclusive_start_key, &esk)
-                             : (table_row_key(b->t, b->exclusive_start_key, &esk), true);
+        bool have = b->index ? index_row_key(b->index, b->exclusive_start_key, &esk_nums, &esk)
+                             : (table_row_key(b->t, b->exclusive_start_key, &esk_nums, &esk), true);
         if (have && order(b, rk, &esk) <= 0) return false;
     }
     if (b->last) {
+        struct key_numbers last_nums;
         struct row_key last;
-        if (row_of(b, b->last, &last) && order(b, rk, &last) > 0) return false;
+        if (row_of(b, b->last, &last_nums, &last) && order(b, rk, &last) > 0) return false;
     }
     return true;
 }
@@ -80,8 +85,9 @@ static void insert_ordered(const struct stale_bounds *b, struct item *item,
     size_t at = *count;
 
     while (at > 0) {
+        struct key_numbers nums;
         struct row_key prev;
-        row_of(b, (*rows)[at - 1], &prev);
+        row_of(b, (*rows)[at - 1], &nums, &prev);
         if (order(b, &prev, rk) < 0) break;
         at--;
     }
@@ -104,6 +110,7 @@ size_t read_stale_page(const struct stale_bounds *b, int64_t as_of_ms, struct it
 
     *truncated = false;
     for (size_t i = 0; i < n; i++) {
+        struct key_numbers nums;
         struct row_key rk;
         bool changed = false;
         if (changes[i].now) {
@@ -116,7 +123,7 @@ size_t read_stale_page(const struct stale_bounds *b, int64_t as_of_ms, struct it
                 break;
             }
         }
-        if (changes[i].then && belongs(b, changes[i].then, &rk)) {
+        if (changes[i].then && belongs(b, changes[i].then, &nums, &rk)) {
             insert_ordered(b, item_ref(changes[i].then), &rk, rows, count, cap);
             changed = true;
         }

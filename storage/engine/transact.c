@@ -170,7 +170,7 @@ static int check_empty_keys(const struct table *t, const struct value *attrs, bo
 /* The attributes that name an action's item: a Put's item, else its Key. */
 static const struct value *op_key_attrs(const struct write_op *op)
 {
-    return op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key;
+    return op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
 }
 
 /* Whether two requests name the same item of the same table, by the raw values
@@ -358,6 +358,7 @@ static void charge_replay(struct db *db, const struct db_scope *scope, const str
         const struct value *attrs = op_key_attrs(&ops[i]);
         struct ddb_error scratch = {0};
         struct consumed_capacity *c, unused;
+        struct key_numbers nums;
         struct row_key key;
         struct item *found;
         int rc;
@@ -367,7 +368,7 @@ static void charge_replay(struct db *db, const struct db_scope *scope, const str
                                       : table_check_key(t, attrs, &scratch);
         ddb_error_clear(&scratch);
         if (rc != 0) continue; /* the table was recreated with another schema */
-        table_row_key(t, attrs, &key);
+        table_row_key(t, attrs, &nums, &key);
         found = table_find(t, &key);
         c = capacity_for(caps, count, t, mode, &unused);
         capacity_add_table(
@@ -423,6 +424,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
 {
     size_t n = op_count ? op_count : 1;
     struct prepared_write *pws = xcalloc(n, sizeof *pws);
+    struct key_numbers *nums = xmalloc(sizeof *nums * n); /* pws[i].key's numbers */
     struct outcome *outcomes = xcalloc(n, sizeof *outcomes);
     struct table **tables = xcalloc(n, sizeof *tables);
     struct target *targets = xcalloc(n, sizeof *targets);
@@ -484,7 +486,7 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
     if (check_targets(db, scope, targets, op_count, tables, err) != 0) goto out;
     for (size_t i = 0; i < op_count; i++) {
         struct ddb_error schema_error = {0};
-        if (write_prepare(db, scope, &ops[i], &pws[i], &schema_error) != 0) {
+        if (write_prepare(db, scope, &ops[i], &nums[i], &pws[i], &schema_error) != 0) {
             if (schema_error.code != DDB_VALIDATION) {
                 ddb_error_move(err, &schema_error);
                 goto out;
@@ -557,6 +559,7 @@ out_unlocked:
     for (size_t i = 0; i < op_count; i++)
         prepared_write_clear(&pws[i]);
     free(pws);
+    free(nums);
     outcomes_free(outcomes, op_count);
     free(tables);
     free(targets);
@@ -581,9 +584,10 @@ static int admit_gets(struct table **tables, const struct get_op *gets, size_t n
     bool refused = false;
 
     for (size_t i = 0; i < n; i++) {
+        struct key_numbers nums;
         struct row_key key;
-        table_row_key(tables[i], &gets[i].key, &key);
-        if (throttle_admit_read(tables[i], NULL, key.hash, key.parts, 1, now_ms,
+        table_row_key(tables[i], &gets[i].key, &nums, &key);
+        if (throttle_admit_read(tables[i], NULL, key.hash, &key.parts[0], 1, now_ms,
                                 &outcomes[i].err) != 0)
             refused = true;
     }
@@ -630,14 +634,16 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
     now_ms = db_now_ms(db);
     if (db->consistency_any) {
         struct row_key *rks = xcalloc(n, sizeof *rks);
+        struct key_numbers *nums = xmalloc(sizeof *nums * n);
         const struct row_key **keys = xcalloc(n, sizeof *keys);
         for (size_t i = 0; i < get_count; i++) {
-            table_row_key(tables[i], &gets[i].key, &rks[i]);
+            table_row_key(tables[i], &gets[i].key, &nums[i], &rks[i]);
             keys[i] = &rks[i];
         }
         rc = cancel_conflicts(db, scope, tables, keys, get_count, now_ms, failure, err);
         free(keys);
         free(rks);
+        free(nums);
         if (rc != 0) {
             count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, true, true);
             goto out;
@@ -650,11 +656,12 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
     }
     count_transaction(tables, get_count, INSIGHT_TRANSACT_GET_ITEMS, false, true);
     for (size_t i = 0; i < get_count; i++) {
+        struct key_numbers nums;
         struct row_key key;
         struct item *found;
         struct consumed_capacity *c, scratch;
         double units;
-        table_row_key(tables[i], &gets[i].key, &key);
+        table_row_key(tables[i], &gets[i].key, &nums, &key);
         found = table_find(tables[i], &key);
         items[i] = item_ref(found);
         c = capacity_for(capacities, capacity_count, tables[i], return_capacity, &scratch);
@@ -663,7 +670,8 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
         capacity_add_table(c, units, 0);
         if (db->aws_throughput) throttle_charge(tables[i], NULL, units, 0, now_ms);
         insight_lock(tables[i]->insight);
-        insight_read_item(tables[i]->insight, key.hash, key.parts[0], units, found != NULL, now_ms);
+        insight_read_item(tables[i]->insight, key.hash, &key.parts[0], units, found != NULL,
+                          now_ms);
         insight_unlock(tables[i]->insight);
     }
     rc = 0;

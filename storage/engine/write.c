@@ -126,7 +126,7 @@ static int build_updated_item(const struct table *t, const struct write_op *op,
     struct value attrs;
 
     *out = NULL;
-    value_copy(&attrs, old ? &old->attrs : &op->key);
+    value_copy(&attrs, old ? item_attrs(old) : &op->key);
     if (op->update) {
         if (expr_apply_update_ex(op->update, &attrs, old != NULL, err) != 0) goto fail;
         if (each_index_key(t, check_index_type_after, &attrs, err) != 0) goto fail;
@@ -151,8 +151,8 @@ static bool projection_changed(const struct table_index *idx, const struct item 
     const struct item *pair[2] = {a, b};
     for (size_t s = 0; s < 2; s++) {
         const struct item *x = pair[s], *y = pair[1 - s];
-        for (size_t i = 0; i < x->attrs.u.map.count; i++) {
-            const struct attr *at = &x->attrs.u.map.attrs[i];
+        for (size_t i = 0; i < item_attrs(x)->u.map.count; i++) {
+            const struct attr *at = &item_attrs(x)->u.map.attrs[i];
             const struct value *other;
             if (!index_projects(idx, at->name, at->name_len)) continue;
             other = item_get(y, at->name, at->name_len);
@@ -178,9 +178,10 @@ static void charge_index_writes(struct table *t, const struct item *old,
 {
     for (size_t i = 0; i < t->index_count; i++) {
         const struct table_index *idx = &t->indexes[i];
+        struct key_numbers old_nums, new_nums;
         struct row_key ok, nk;
-        bool had = old && index_row_key(idx, &old->attrs, &ok);
-        bool has = new_item && index_row_key(idx, &new_item->attrs, &nk);
+        bool had = old && index_row_key(idx, item_attrs(old), &old_nums, &ok);
+        bool has = new_item && index_row_key(idx, item_attrs(new_item), &new_nums, &nk);
         /* What the old entry's and the new entry's partitions each take, for
          * the partition heat of the report; their sum is the index's charge. */
         double old_units = 0, new_units = 0;
@@ -238,7 +239,7 @@ static void charge_vector_writes(struct table *t, const struct item *old,
 }
 
 int write_prepare(struct db *db, const struct db_scope *scope, const struct write_op *op,
-                  struct prepared_write *pw, struct ddb_error *err)
+                  struct key_numbers *nums, struct prepared_write *pw, struct ddb_error *err)
 {
     assert_lock_held();
     memset(pw, 0, sizeof *pw);
@@ -248,13 +249,13 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
     if (db_require_table(db, scope, op->table_name, &pw->t, err) != 0) return -1;
     assert_table_exclusive(&pw->t->lock);
     if (op->kind == WRITE_PUT) {
-        if (table_check_item(pw->t, &op->put_item->attrs, err) != 0) return -1;
-        table_row_key(pw->t, &op->put_item->attrs, &pw->key);
+        if (table_check_item(pw->t, item_attrs(op->put_item), err) != 0) return -1;
+        table_row_key(pw->t, item_attrs(op->put_item), nums, &pw->key);
     } else {
         if (table_check_key(pw->t, &op->key, err) != 0) return -1;
         if (op->kind == WRITE_UPDATE && op->update && check_update(pw->t, op->update, err) != 0)
             return -1;
-        table_row_key(pw->t, &op->key, &pw->key);
+        table_row_key(pw->t, &op->key, nums, &pw->key);
     }
     pw->old = table_find(pw->t, &pw->key);
     return 0;
@@ -266,7 +267,7 @@ int write_evaluate(struct prepared_write *pw, struct ddb_error *err)
     const struct write_op *op = pw->op;
 
     pw->matched = true;
-    if (op->condition && expr_eval_condition(op->condition, pw->old ? &pw->old->attrs : NULL,
+    if (op->condition && expr_eval_condition(op->condition, pw->old ? item_attrs(pw->old) : NULL,
                                              &pw->matched, err) != 0)
         return -1;
     if (!pw->matched) return 0;
@@ -368,6 +369,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
                   struct ddb_error *err)
 {
     struct prepared_write pw;
+    struct key_numbers nums;
     struct table *t;
     int rc = -1;
 
@@ -379,7 +381,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
         return -1;
 
     db_lock_table(db, scope, op->table_name, LOCK_HOLD_EXCLUSIVE);
-    if (write_prepare(db, scope, op, &pw, err) != 0) goto out;
+    if (write_prepare(db, scope, op, &nums, &pw, err) != 0) goto out;
     insight_count_request(pw.t->insight, write_op_insight[op->kind]);
     /* --consistency aws: a transaction holding the item makes the write fail
      * (consistency.c), before its condition is evaluated. */
@@ -403,7 +405,7 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     res->new_item = item_ref(pw.new_item);
     t = pw.t;
     write_apply(&pw, return_capacity, 1.0, &res->capacity);
-    collection_metrics(t, op->kind == WRITE_PUT ? &op->put_item->attrs : &op->key,
+    collection_metrics(t, op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key,
                        &res->collection_metrics);
     rc = 0;
 out:

@@ -82,17 +82,36 @@ void heat_map_clear(struct heat_map *m)
 }
 
 /* Whether the stored key equals the parts. */
-static bool key_is(const struct heat_key *k, const struct value *const *parts, size_t count)
+static bool part_is(const struct value *stored, const struct key_part *part)
 {
-    if (count == 1) return value_equal(&k->key, parts[0]);
+    char text[NUMBER_TEXT_MAX];
+    struct value v;
+
+    key_part_value(part, text, &v);
+    return value_equal(stored, &v);
+}
+
+static bool key_is(const struct heat_key *k, const struct key_part *parts, size_t count)
+{
+    if (count == 1) return part_is(&k->key, &parts[0]);
     if (k->key.type != VALUE_L || k->key.u.list.count != count) return false;
     for (size_t i = 0; i < count; i++) {
-        if (!value_equal(&k->key.u.list.elems[i], parts[i])) return false;
+        if (!part_is(&k->key.u.list.elems[i], &parts[i])) return false;
     }
     return true;
 }
 
-static size_t probe(const struct heat_map *m, uint64_t hash, const struct value *const *parts,
+/* A copy (owned) of a key part as a value. */
+static void part_copy(struct value *out, const struct key_part *part)
+{
+    char text[NUMBER_TEXT_MAX];
+    struct value v;
+
+    key_part_value(part, text, &v);
+    value_copy(out, &v);
+}
+
+static size_t probe(const struct heat_map *m, uint64_t hash, const struct key_part *parts,
                     size_t count)
 {
     size_t mask = m->cap - 1, i = (size_t) hash & mask;
@@ -169,8 +188,8 @@ static void grow(struct heat_map *m)
     free(all);
 }
 
-void heat_map_record(struct heat_map *m, uint64_t hash, const struct value *const *parts,
-                     size_t count, int64_t now_ms, double rcu, double wcu)
+void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *parts, size_t count,
+                     int64_t now_ms, double rcu, double wcu)
 {
     size_t i;
     struct heat_key *k;
@@ -186,12 +205,12 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct value *cons
         k->used = true;
         k->hash = hash;
         if (count == 1) {
-            value_copy(&k->key, parts[0]);
+            part_copy(&k->key, &parts[0]);
         } else {
             value_init_list(&k->key, VALUE_L);
             for (size_t p = 0; p < count; p++) {
                 struct value copy;
-                value_copy(&copy, parts[p]);
+                part_copy(&copy, &parts[p]);
                 value_list_append(&k->key, &copy);
             }
         }
@@ -201,7 +220,7 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct value *cons
 }
 
 const struct heat_window *heat_map_find(const struct heat_map *m, uint64_t hash,
-                                        const struct value *const *parts, size_t count)
+                                        const struct key_part *parts, size_t count)
 {
     size_t i;
 

@@ -23,6 +23,7 @@
 #ifndef DDB_INSIGHT_HEAT_H
 #define DDB_INSIGHT_HEAT_H
 
+#include "storage/model/key.h"
 #include "storage/model/value.h"
 
 #include <stdbool.h>
@@ -72,12 +73,12 @@ void heat_map_init(struct heat_map *m);
 void heat_map_clear(struct heat_map *m); /* frees everything; m becomes empty */
 /* Adds rcu/wcu at now_ms to the window of the partition key made of parts
  * (count of them, hash their key_hash()); the parts are copied when new. */
-void heat_map_record(struct heat_map *m, uint64_t hash, const struct value *const *parts,
-                     size_t count, int64_t now_ms, double rcu, double wcu);
+void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *parts, size_t count,
+                     int64_t now_ms, double rcu, double wcu);
 
 /* The window of a partition key, or NULL when the map has none for it. */
 const struct heat_window *heat_map_find(const struct heat_map *m, uint64_t hash,
-                                        const struct value *const *parts, size_t count);
+                                        const struct key_part *parts, size_t count);
 
 /* The n keys with the highest write (by_write) or read peak, hottest first
  * (ties: more units in all, then the lower hash, so the order is stable); at

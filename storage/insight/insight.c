@@ -196,7 +196,7 @@ void insight_count_sizes(struct insight_sizes *s, uint64_t items)
     if (items > s->max) s->max = items;
 }
 
-void insight_read_item(struct insight_table *ins, uint64_t hash, const struct value *pk,
+void insight_read_item(struct insight_table *ins, uint64_t hash, const struct key_part *pk,
                        double units, bool found, int64_t now_ms)
 {
     assert_lock_recording(ins);
@@ -204,25 +204,28 @@ void insight_read_item(struct insight_table *ins, uint64_t hash, const struct va
 
     t->rcu += units;
     heat_window_record(&t->total, now_ms, units, 0);
-    heat_map_record(&t->heat, hash, &pk, 1, now_ms, units, 0);
+    heat_map_record(&t->heat, hash, pk, 1, now_ms, units, 0);
     if (found) {
         ins->items_read++;
         atomic_fetch_add_explicit(&ins->items_returned, 1, memory_order_relaxed);
     }
 }
 
-static bool same_key(const struct insight_item *it, uint64_t hash, const struct value *const *key,
+static bool same_key(const struct insight_item *it, uint64_t hash, const struct key_part *key,
                      size_t key_count)
 {
     if (!it->used || it->hash != hash || it->key_count != key_count) return false;
     for (size_t k = 0; k < key_count; k++) {
-        if (!value_equal(&it->key[k], key[k])) return false;
+        char text[NUMBER_TEXT_MAX];
+        struct value v;
+        key_part_value(&key[k], text, &v);
+        if (!value_equal(&it->key[k], &v)) return false;
     }
     return true;
 }
 
 /* Keeps the five largest items written, each item once at its largest size. */
-static void note_size(struct insight_table *ins, uint64_t hash, const struct value *const *key,
+static void note_size(struct insight_table *ins, uint64_t hash, const struct key_part *key,
                       size_t key_count, size_t bytes)
 {
     struct insight_item *l = ins->largest;
@@ -248,11 +251,15 @@ static void note_size(struct insight_table *ins, uint64_t hash, const struct val
     l[at].hash = hash;
     l[at].bytes = bytes;
     l[at].key_count = key_count;
-    for (size_t k = 0; k < key_count; k++)
-        value_copy(&l[at].key[k], key[k]);
+    for (size_t k = 0; k < key_count; k++) {
+        char text[NUMBER_TEXT_MAX];
+        struct value v;
+        key_part_value(&key[k], text, &v);
+        value_copy(&l[at].key[k], &v);
+    }
 }
 
-void insight_write_item(struct insight_table *ins, uint64_t hash, const struct value *const *key,
+void insight_write_item(struct insight_table *ins, uint64_t hash, const struct key_part *key,
                         size_t key_count, size_t new_size, bool wrote, double rcu, double wcu,
                         int64_t now_ms)
 {
@@ -270,8 +277,7 @@ void insight_write_item(struct insight_table *ins, uint64_t hash, const struct v
 }
 
 void insight_index_write(struct insight_table *ins, struct insight_source *src, uint64_t hash,
-                         const struct value *const *parts, size_t count, double units,
-                         int64_t now_ms)
+                         const struct key_part *parts, size_t count, double units, int64_t now_ms)
 {
     assert_lock_recording(ins);
     if (!src) return;

@@ -172,21 +172,20 @@ void insight_count_sizes(struct insight_sizes *s, uint64_t items);
 /* A single-item read (GetItem, BatchGetItem, TransactGetItems, a
  * transaction's ConditionCheck is a write): units on the table, heat on its
  * partition key, one item read and returned when found. */
-void insight_read_item(struct insight_table *ins, uint64_t hash, const struct value *pk,
+void insight_read_item(struct insight_table *ins, uint64_t hash, const struct key_part *pk,
                        double units, bool found, int64_t now_ms);
 
 /* A committed write to the table (or a transaction's ConditionCheck, with
  * rcu): heat on its partition key, and new_size among the largest items.
  * key_parts: the table key values (1 or 2). */
-void insight_write_item(struct insight_table *ins, uint64_t hash, const struct value *const *key,
+void insight_write_item(struct insight_table *ins, uint64_t hash, const struct key_part *key,
                         size_t key_count, size_t new_size, bool wrote, double rcu, double wcu,
                         int64_t now_ms);
 
 /* An index entry write of `units` at the index partition key (hash, parts);
  * src NULL (no slot) records nothing. */
 void insight_index_write(struct insight_table *ins, struct insight_source *src, uint64_t hash,
-                         const struct value *const *parts, size_t count, double units,
-                         int64_t now_ms);
+                         const struct key_part *parts, size_t count, double units, int64_t now_ms);
 
 /* The counters of vector index name, claimed on first use; NULL when every
  * slot is taken. */
@@ -220,7 +219,7 @@ struct insight_page_read {
     double table_units;
     const char *filter_attrs; /* NULL: no filter */
     uint64_t hash;
-    const struct value *const *parts;
+    const struct key_part *parts;
     size_t part_count;
     int64_t now_ms;
 };

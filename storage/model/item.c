@@ -61,9 +61,9 @@ struct item *item_new(struct value *attrs)
     assert(attrs->type == VALUE_M);
     static_assert(sizeof(struct item) % 8 == 0, "the block after the header stays aligned");
     atomic_init(&item->refcount, 1);
-    value_compact_copy(&item->attrs, attrs, item + 1);
+    value_compact_copy(&item->attrs_tree_, attrs, item + 1);
     value_clear(attrs);
-    item->size_bytes = item_attrs_size_bytes(&item->attrs);
+    item->size_bytes = item_attrs_size_bytes(&item->attrs_tree_);
     return item;
 }
 
@@ -83,10 +83,10 @@ void item_unref(struct item *item)
 
 const struct value *item_get(const struct item *item, const char *name, size_t name_len)
 {
-    return value_map_get(&item->attrs, name, name_len);
+    return value_map_get(&item->attrs_tree_, name, name_len);
 }
 
 const struct value *item_get_cstr(const struct item *item, const char *name)
 {
-    return value_map_get(&item->attrs, name, strlen(name));
+    return value_map_get(&item->attrs_tree_, name, strlen(name));
 }

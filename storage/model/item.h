@@ -22,14 +22,25 @@
 
 struct item {
     atomic_int refcount;
-    size_t size_bytes;  /* DynamoDB's item size: sum of name bytes + value sizes */
-    struct value attrs; /* VALUE_M; lies in the item's own allocation */
+    size_t size_bytes; /* DynamoDB's item size: sum of name bytes + value sizes */
+    struct value
+        attrs_tree_; /* VALUE_M; lies in the item's own allocation; read it with item_attrs() */
 };
 
 /* Takes the contents of *attrs (a VALUE_M; copied compactly, then cleared and
  * left NULL-typed) and returns a new item with one reference, owned by the
  * caller. Computes size_bytes. */
 struct item *item_new(struct value *attrs);
+/* The item's attributes as a read-only tree (VALUE_M). Every reader goes
+ * through here, not through the struct: today the tree lies in the item's
+ * own block and lives as long as the caller's reference; issue 26's next
+ * step (docs/architecture.md, "The stored item") keeps only the encoding and
+ * makes this decode into the calling thread's arena, valid until that arena
+ * is released. */
+static inline const struct value *item_attrs(const struct item *item)
+{
+    return &item->attrs_tree_;
+}
 /* Adds a reference and returns item; item_ref(NULL) is NULL. */
 struct item *item_ref(struct item *item);
 /* Drops a reference; frees at zero. item_unref(NULL) is a no-op. */

@@ -87,7 +87,7 @@ static size_t uvar_size(uint64_t v)
     return n;
 }
 
-static size_t number_text_comparable(const char *text, size_t len, uint8_t out[])
+size_t number_text_to_comparable(const char *text, size_t len, uint8_t out[NUMBER_COMPARABLE_MAX])
 {
     struct ddb_error err = {0};
     struct number n;
@@ -162,7 +162,7 @@ static void put_value(struct text_buf *b, const struct value *v)
         text_buf_add(b, v->u.str.data, v->u.str.len);
         return;
     case VALUE_N:
-        n = number_text_comparable(v->u.str.data, v->u.str.len, num);
+        n = number_text_to_comparable(v->u.str.data, v->u.str.len, num);
         codec_put_uvar(b, n);
         text_buf_add(b, (const char *) num, n);
         return;
@@ -493,12 +493,17 @@ void decode_arena_clear(struct decode_arena *a)
         free(a->blocks);
         a->blocks = older;
     }
+    free(a->spare);
     decode_arena_init(a);
 }
 
 void decode_arena_reset(struct decode_arena *a)
 {
     struct decode_block *newest = a->blocks;
+#ifdef DDB_SANITIZE_ARENA
+    decode_arena_clear(a); /* nothing kept: a use after the reset is reported */
+    return;
+#endif
     if (!newest) return;
     /* The newest block is the largest: keep it, so the next request of this
      * size decodes without a malloc. */
@@ -511,16 +516,57 @@ void decode_arena_reset(struct decode_arena *a)
     a->end = newest->data + newest->size;
 }
 
+struct decode_mark decode_arena_mark(const struct decode_arena *a)
+{
+    return (struct decode_mark){.block = a->blocks, .next = a->next};
+}
+
+void decode_arena_release(struct decode_arena *a, struct decode_mark mark)
+{
+    while (a->blocks != mark.block) {
+        struct decode_block *b = a->blocks;
+        assert(b); /* the mark's block is older than every block after it */
+        a->blocks = b->older;
+#ifdef DDB_SANITIZE_ARENA
+        free(b);
+#else
+        /* Keep the largest block let go of: the next item of a loop that
+         * marks and releases around each one decodes without a malloc. */
+        if (a->spare && a->spare->size >= b->size) {
+            free(b);
+        } else {
+            free(a->spare);
+            a->spare = b;
+        }
+#endif
+    }
+    a->next = mark.next;
+    a->end = mark.block ? mark.block->data + mark.block->size : NULL;
+}
+
 /* size bytes, 8-byte aligned, from a. */
 static void *arena_alloc(struct decode_arena *a, size_t size)
 {
     if (size == 0) return NULL; /* an empty map: a fresh arena has no block to point into */
     size = (size + 7) & ~(size_t) 7;
+#ifdef DDB_SANITIZE_ARENA
+    a->end = a->next; /* each allocation a block of its own (item_encoding.h) */
+#endif
     if ((size_t) (a->end - a->next) < size) {
         size_t want = a->blocks ? a->blocks->size * 2 : ARENA_FIRST_BLOCK;
+        struct decode_block *b;
+#ifdef DDB_SANITIZE_ARENA
+        want = size;
+#endif
         while (want < size)
             want *= 2;
-        struct decode_block *b = xmalloc(sizeof *b + want);
+        if (a->spare && a->spare->size >= want) {
+            b = a->spare;
+            a->spare = NULL;
+            want = b->size;
+        } else {
+            b = xmalloc(sizeof *b + want);
+        }
         b->older = a->blocks;
         b->size = want;
         a->blocks = b;

@@ -66,6 +66,8 @@ enum enc_type {
 
 /* The comparable bytes of n into out; returns their count. */
 size_t number_to_comparable(const struct number *n, uint8_t out[NUMBER_COMPARABLE_MAX]);
+/* The comparable bytes of a canonical number text (value.h: a stored N). */
+size_t number_text_to_comparable(const char *text, size_t len, uint8_t out[NUMBER_COMPARABLE_MAX]);
 /* The number of comparable bytes p[0..len); false when they are not a valid form. */
 bool number_from_comparable(const uint8_t *p, size_t len, struct number *out);
 
@@ -93,6 +95,7 @@ size_t item_encoded_length(const void *data, size_t max, const struct name_dict 
 struct decode_arena {
     struct decode_block *blocks; /* owned; the newest first */
     char *next, *end;            /* free space of the newest block */
+    struct decode_block *spare;  /* owned; the last block a release let go of, for reuse */
 };
 
 void decode_arena_init(struct decode_arena *a);
@@ -100,6 +103,22 @@ void decode_arena_init(struct decode_arena *a);
 void decode_arena_reset(struct decode_arena *a);
 /* Frees everything; a is empty again. */
 void decode_arena_clear(struct decode_arena *a);
+
+/* A point of an arena to come back to (issue 26, step 2): a loop that
+ * decodes many items outside a request (an export, the TTL sweeper, a
+ * backfill) marks the arena before each item and releases it after, so its
+ * memory stays bounded and whatever the caller decoded before the mark
+ * stays valid. Marks nest; a release forgets everything decoded after its
+ * mark (and after any mark taken since); a reset or clear forgets every
+ * mark. With DDB_SANITIZE_ARENA (the
+ * sanitizer build) every allocation is its own block and a reset or release
+ * frees it, so AddressSanitizer reports a tree used after its release. */
+struct decode_mark {
+    struct decode_block *block; /* the newest block at the mark; NULL when none */
+    char *next;
+};
+struct decode_mark decode_arena_mark(const struct decode_arena *a);
+void decode_arena_release(struct decode_arena *a, struct decode_mark mark);
 
 /* item_decode, with the tree in a: read-only, valid until a is reset or
  * cleared, never value_clear-ed. Interned names point into dict, which the

@@ -55,7 +55,7 @@ static void put_text(struct text_buf *b, const char *s)
 static void put_item_blob(struct text_buf *b, const struct item *item)
 {
     size_t mark = put_blob_begin(b);
-    codec_put_value(b, &item->attrs);
+    codec_put_value(b, item_attrs(item));
     put_blob_end(b, mark);
 }
 
@@ -114,8 +114,12 @@ static void put_key_blob(struct text_buf *b, const struct row_key *key)
     size_t mark = put_blob_begin(b);
 
     codec_put_uvar(b, key->hash);
-    for (size_t i = 0; i < key->part_count; i++)
-        codec_put_value(b, key->parts[i]);
+    for (size_t i = 0; i < key->part_count; i++) { /* as values: the on-disk form is unchanged */
+        char text[NUMBER_TEXT_MAX];
+        struct value v;
+        key_part_value(&key->parts[i], text, &v);
+        codec_put_value(b, &v);
+    }
     put_blob_end(b, mark);
 }
 

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One history entry of the span, with its key (parts borrowed from its items). */
+/* One history entry of the span, with its key (parts borrowed from its items
+ * and from a key_numbers kept apart: the sort moves span entries). */
 struct span_entry {
     struct row_key key;
     const struct history_entry *e;
@@ -34,7 +35,7 @@ static int compare_span_entries(const void *a, const void *b)
 static bool same_state(const struct item *a, const struct item *b)
 {
     if (!a || !b) return a == b;
-    return a == b || value_equal(&a->attrs, &b->attrs);
+    return a == b || value_equal(item_attrs(a), item_attrs(b));
 }
 
 /* The key attributes of attrs as a map of their own (owned). */
@@ -59,12 +60,14 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     assert_lock_held();
     const struct history *h = &t->history;
     struct span_entry *span = xmalloc(sizeof *span * (history_count(h) ? history_count(h) : 1));
+    struct key_numbers *nums = xmalloc(sizeof *nums * (history_count(h) ? history_count(h) : 1));
     size_t n = 0, made = 0;
 
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
         if (e->ms < from_ms || e->ms >= to_ms) continue;
-        table_row_key(t, &(e->new_item ? e->new_item : e->old_item)->attrs, &span[n].key);
+        table_row_key(t, item_attrs((e->new_item ? e->new_item : e->old_item)), &nums[n],
+                      &span[n].key);
         span[n++].e = e;
     }
     qsort(span, n, sizeof *span, compare_span_entries);
@@ -78,7 +81,7 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
         if (!same_state(first->old_item, last->new_item)) {
             struct item_change *c = &(*out)[made++];
             const struct item *any = last->new_item ? last->new_item : first->old_item;
-            key_attributes(t, &any->attrs, &c->keys);
+            key_attributes(t, item_attrs(any), &c->keys);
             c->old_item = item_ref(first->old_item);
             c->new_item = item_ref(last->new_item);
             c->ms = last->ms;
@@ -87,6 +90,7 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     }
     *count = made;
     free(span);
+    free(nums);
 }
 
 void item_changes_free(struct item_change *changes, size_t count)

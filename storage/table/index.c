@@ -53,25 +53,31 @@ static const struct value *key_part(const struct value *attrs, const char *name,
     return v;
 }
 
-bool index_row_key(const struct table_index *idx, const struct value *attrs, struct row_key *out)
+bool index_row_key(const struct table_index *idx, const struct value *attrs,
+                   struct key_numbers *nums, struct row_key *out)
 {
     const struct key_schema *k = &idx->def->key, *tk = idx->table_key;
+    const struct value *v;
     size_t n = 0;
 
-    memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < k->hash_count; i++) {
-        out->parts[n] =
-            key_part(attrs, k->hash_names[i], idx->hash_types[i], DDB_MAX_PARTITION_KEY_BYTES);
-        if (!out->parts[n++]) return false;
+    for (size_t i = 0; i < k->hash_count; i++, n++) {
+        v = key_part(attrs, k->hash_names[i], idx->hash_types[i], DDB_MAX_PARTITION_KEY_BYTES);
+        if (!v) return false;
+        key_part_of(v, nums->n[n], &out->parts[n]);
     }
-    for (size_t i = 0; i < k->range_count; i++) {
-        out->parts[n] =
-            key_part(attrs, k->range_names[i], idx->range_types[i], DDB_MAX_SORT_KEY_BYTES);
-        if (!out->parts[n++]) return false;
+    for (size_t i = 0; i < k->range_count; i++, n++) {
+        v = key_part(attrs, k->range_names[i], idx->range_types[i], DDB_MAX_SORT_KEY_BYTES);
+        if (!v) return false;
+        key_part_of(v, nums->n[n], &out->parts[n]);
     }
-    out->parts[n++] = value_map_get(attrs, tk->hash_names[0], strlen(tk->hash_names[0]));
-    if (tk->range_count)
-        out->parts[n++] = value_map_get(attrs, tk->range_names[0], strlen(tk->range_names[0]));
+    v = value_map_get(attrs, tk->hash_names[0], strlen(tk->hash_names[0]));
+    key_part_of(v, nums->n[n], &out->parts[n]);
+    n++;
+    if (tk->range_count) {
+        v = value_map_get(attrs, tk->range_names[0], strlen(tk->range_names[0]));
+        key_part_of(v, nums->n[n], &out->parts[n]);
+        n++;
+    }
     out->part_count = n;
     out->hash = key_hash(out->parts, k->hash_count);
     return true;
@@ -109,8 +115,8 @@ size_t index_projected_size(const struct table_index *idx, const struct item *it
 {
     size_t size = 0;
     if (idx->def->projection.type == PROJECTION_ALL) return item->size_bytes;
-    for (size_t i = 0; i < item->attrs.u.map.count; i++) {
-        const struct attr *a = &item->attrs.u.map.attrs[i];
+    for (size_t i = 0; i < item_attrs(item)->u.map.count; i++) {
+        const struct attr *a = &item_attrs(item)->u.map.attrs[i];
         if (index_projects(idx, a->name, a->name_len))
             size += a->name_len + value_size_bytes(&a->value);
     }
@@ -118,13 +124,15 @@ size_t index_projected_size(const struct table_index *idx, const struct item *it
 }
 
 /* The table row key of an item (the cursor), as table_row_key computes it. */
-static void base_row_key(const struct key_schema *tk, const struct item *item, struct row_key *out)
+static void base_row_key(const struct key_schema *tk, const struct item *item,
+                         struct key_numbers *nums, struct row_key *out)
 {
-    memset(out, 0, sizeof *out);
-    out->parts[0] = item_get(item, tk->hash_names[0], strlen(tk->hash_names[0]));
+    key_part_of(item_get(item, tk->hash_names[0], strlen(tk->hash_names[0])), nums->n[0],
+                &out->parts[0]);
     out->part_count = 1;
     if (tk->range_count) {
-        out->parts[1] = item_get(item, tk->range_names[0], strlen(tk->range_names[0]));
+        key_part_of(item_get(item, tk->range_names[0], strlen(tk->range_names[0])), nums->n[1],
+                    &out->parts[1]);
         out->part_count = 2;
     }
     out->hash = key_hash(out->parts, 1);
@@ -133,10 +141,11 @@ static void base_row_key(const struct key_schema *tk, const struct item *item, s
 /* True when the backfill has already copied the table row table_key (or is not running). */
 static bool backfill_covers(const struct table_index *idx, const struct row_key *table_key)
 {
+    struct key_numbers nums;
     struct row_key cursor;
     if (!idx->backfilling) return true;
     if (!idx->backfill_cursor) return false;
-    base_row_key(idx->table_key, idx->backfill_cursor, &cursor);
+    base_row_key(idx->table_key, idx->backfill_cursor, &nums, &cursor);
     return row_key_compare(table_key, &cursor, KEY_BIAS_LOW) <= 0;
 }
 
@@ -144,12 +153,13 @@ void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item)
 {
     assert_table_writing();
+    struct key_numbers old_nums, new_nums;
     struct row_key old_key, new_key;
     bool had, has;
 
     if (!backfill_covers(idx, table_key)) return;
-    had = old_item && index_row_key(idx, &old_item->attrs, &old_key);
-    has = new_item && index_row_key(idx, &new_item->attrs, &new_key);
+    had = old_item && index_row_key(idx, item_attrs(old_item), &old_nums, &old_key);
+    has = new_item && index_row_key(idx, item_attrs(new_item), &new_nums, &new_key);
     if (had) {
         idx->size_bytes -= (int64_t) index_projected_size(idx, old_item);
         if (has && row_key_compare(&old_key, &new_key, KEY_BIAS_LOW) == 0) {
@@ -186,15 +196,17 @@ bool index_backfill_step(struct table_index *idx, const struct skiplist *items, 
 
     if (!idx->backfilling) return false;
     if (idx->backfill_cursor) {
+        struct key_numbers nums;
         struct row_key cursor;
-        base_row_key(idx->table_key, idx->backfill_cursor, &cursor);
+        base_row_key(idx->table_key, idx->backfill_cursor, &nums, &cursor);
         node = skiplist_upper_bound(items, &cursor, KEY_BIAS_LOW);
     } else {
         node = skiplist_first(items);
     }
     for (; node && done < max_rows; node = skiplist_next(node), done++) {
+        struct key_numbers nums;
         struct row_key key;
-        if (index_row_key(idx, &node->item->attrs, &key)) {
+        if (index_row_key(idx, item_attrs(node->item), &nums, &key)) {
             skiplist_insert(&idx->rows, &key, item_ref(node->item));
             idx->size_bytes += (int64_t) index_projected_size(idx, node->item);
         }
@@ -223,12 +235,14 @@ void index_load(struct table_index *idx, struct item *const *items, size_t count
 {
     assert_lock_exclusive();
     struct skiplist_row *rows;
+    struct key_numbers *nums; /* rows[i]'s numbers, apart: the sort moves rows */
     size_t n = 0;
 
     assert(idx->rows.count == 0 && !idx->backfilling);
     rows = xmalloc(sizeof *rows * (count ? count : 1));
+    nums = xmalloc(sizeof *nums * (count ? count : 1));
     for (size_t i = 0; i < count; i++)
-        if (index_row_key(idx, &items[i]->attrs, &rows[n].key)) {
+        if (index_row_key(idx, item_attrs(items[i]), &nums[n], &rows[n].key)) {
             rows[n].item = items[i];
             idx->size_bytes += (int64_t) index_projected_size(idx, items[i]);
             n++;
@@ -236,4 +250,5 @@ void index_load(struct table_index *idx, struct item *const *items, size_t count
     /* Index keys end with the table's key, so no two rows compare equal. */
     skiplist_load(&idx->rows, rows, n, in_order);
     free(rows);
+    free(nums);
 }

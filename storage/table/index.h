@@ -68,7 +68,8 @@ void index_clear(struct table_index *idx);
  * index. Like index_projected_size and index_projects it reads only the
  * index's definition, so it needs no lock: read.c projects after the lock is
  * released, through a copy of the definition. */
-bool index_row_key(const struct table_index *idx, const struct value *attrs, struct row_key *out);
+bool index_row_key(const struct table_index *idx, const struct value *attrs,
+                   struct key_numbers *nums, struct row_key *out);
 /* Moves one item's row from old_item to new_item (either may be NULL); table_key is the
  * row's key in the table. Rows beyond a running backfill's cursor are left to it.
  * The caller holds the index's table's lock exclusively (or the catalog lock so). */

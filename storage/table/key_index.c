@@ -50,20 +50,18 @@ static struct skiplist_node *slot_node(uint64_t slot, uint64_t tag_mask)
 /* The hash a filed node's entry was filed under, from its key. */
 static uint64_t node_hash(const struct skiplist_node *n)
 {
+    struct key_numbers nums;
     struct row_key key;
 
-    skiplist_node_key(n, &key);
+    skiplist_node_key(n, &nums, &key);
     return key_index_hash(&key);
 }
 
 /* Starts fetching what node_hash(n) will read of n's key (n is in cache). */
 static void prefetch_key(const struct skiplist_node *n)
 {
-    struct row_key key;
-
-    skiplist_node_key(n, &key);
-    for (size_t p = 1; p < key.part_count; p++)
-        __builtin_prefetch(key.parts[p]);
+    for (size_t p = 1; p < n->part_count; p++)
+        skiplist_node_prefetch_part(n, p);
 }
 
 struct skiplist_node *key_index_find(const struct key_index *ki, uint64_t hash,

@@ -9,30 +9,93 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The header of a table row's node: the offsets fill the padding after
+ * level and part_count (skiplist.h, bench/README.md "Memory per item"). */
+static_assert(sizeof(struct skiplist_node) == 32, "a level-1 table row's node is 40 bytes");
+
+/* Bytes of the offsets a node of part_count parts keeps after next[]. */
+static size_t tail_offsets(size_t part_count)
+{
+    return part_count > SKIPLIST_HEAD_PARTS ? 3 * (part_count - SKIPLIST_HEAD_PARTS) : 0;
+}
+
 /* A node with room for level links and part_count key parts (skiplist.h). */
 static struct skiplist_node *node_new(int level, size_t part_count)
 {
-    struct skiplist_node *n =
-        xcalloc(1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level +
-                       sizeof(const struct value *) * part_count);
+    struct skiplist_node *n = xcalloc(
+        1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level + tail_offsets(part_count));
     n->level = (uint8_t) level;
     n->part_count = (uint8_t) part_count;
     return n;
 }
 
-/* Points the node's parts at key's (same count: the parts of one row's key). */
-static void node_set_key(struct skiplist_node *n, const struct row_key *key)
+/* Where the 3 offset bytes of part i lie. */
+static inline uint8_t *part_at(struct skiplist_node *n, size_t i)
+{
+    if (i < SKIPLIST_HEAD_PARTS) return &n->part_at[3 * i];
+    return (uint8_t *) (void *) &n->next[n->level] + 3 * (i - SKIPLIST_HEAD_PARTS);
+}
+
+static inline const struct value *part_value(const struct skiplist_node *n, size_t i)
+{
+    const uint8_t *at = part_at((struct skiplist_node *) (uintptr_t) n, i);
+    uint32_t off = (uint32_t) at[0] | (uint32_t) at[1] << 8 | (uint32_t) at[2] << 16;
+    return (const struct value *) (const void *) ((const char *) n->item + off);
+}
+
+/* Sets the node's hash, item and the offsets of key's parts in item. */
+static void node_set(struct skiplist_node *n, const struct row_key *key, struct item *item)
 {
     assert(key->part_count == n->part_count);
     n->hash = key->hash;
-    memcpy((void *) skiplist_node_parts(n), key->parts, sizeof key->parts[0] * key->part_count);
+    n->item = item;
+    for (size_t i = 0; i < key->part_count; i++) {
+        ptrdiff_t off = (const char *) key->parts[i].src - (const char *) item;
+        uint8_t *at = part_at(n, i);
+        /* The part is a value of the item's own block (item.h). */
+        assert(key->parts[i].src && off > 0 && off < (1 << 24));
+        at[0] = (uint8_t) off;
+        at[1] = (uint8_t) (off >> 8);
+        at[2] = (uint8_t) (off >> 16);
+    }
 }
 
-void skiplist_node_key(const struct skiplist_node *n, struct row_key *out)
+void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums, struct row_key *out)
 {
     out->hash = n->hash;
     out->part_count = n->part_count;
-    memcpy(out->parts, skiplist_node_parts(n), sizeof out->parts[0] * n->part_count);
+    for (size_t i = 0; i < n->part_count; i++)
+        key_part_of(part_value(n, i), nums->n[i], &out->parts[i]);
+}
+
+void skiplist_node_prefetch_part(const struct skiplist_node *n, size_t i)
+{
+    __builtin_prefetch(part_value(n, i));
+}
+
+int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *probe,
+                          enum key_bias bias)
+{
+    if (n->hash != probe->hash) return n->hash < probe->hash ? -1 : 1;
+    for (size_t i = 0; i < n->part_count; i++) {
+        const struct value *v;
+        struct key_part part;
+        uint8_t number[NUMBER_COMPARABLE_MAX];
+        int c;
+        if (i >= probe->part_count || !probe->parts[i].data) return -(int) bias;
+        v = part_value(n, i);
+        if (v->type == VALUE_N) {
+            key_part_of(v, number, &part);
+        } else { /* the bytes as they are: no copy */
+            part.data = (const uint8_t *) v->u.str.data;
+            part.len = (uint32_t) v->u.str.len;
+            part.type = (uint8_t) v->type;
+            part.src = v;
+        }
+        c = key_part_compare(&part, &probe->parts[i]);
+        if (c != 0) return c;
+    }
+    return 0;
 }
 
 void skiplist_init(struct skiplist *sl)
@@ -144,8 +207,7 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
         sl->level = level;
     }
     n = node_new(level, key->part_count);
-    node_set_key(n, key);
-    n->item = item;
+    node_set(n, key, item);
     for (int i = 0; i < level; i++) {
         n->next[i] = update[i]->next[i];
         update[i]->next[i] = n;
@@ -160,8 +222,7 @@ void skiplist_replace(struct skiplist_node *node, const struct row_key *key, str
 {
     struct item *old = node->item;
     assert(skiplist_node_compare(node, key, KEY_BIAS_LOW) == 0);
-    node_set_key(node, key);
-    node->item = item;
+    node_set(node, key, item); /* the offsets of the new item's parts */
     item_unref(old);
 }
 
@@ -206,8 +267,7 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
 
     assert(b->tail[0] == sl->head || skiplist_node_compare(b->tail[0], key, KEY_BIAS_LOW) < 0);
     if (level > sl->level) sl->level = level;
-    node_set_key(n, key);
-    n->item = item;
+    node_set(n, key, item);
     for (int i = 0; i < level; i++) {
         b->tail[i]->next[i] = n;
         b->tail[i] = n;
@@ -225,8 +285,8 @@ struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
     struct skiplist_node *prev = b->tail[0];
 
     n->hash = from->hash;
-    memcpy((void *) skiplist_node_parts(n), skiplist_node_parts(from),
-           sizeof(const struct value *) * from->part_count);
+    memcpy(n->part_at, from->part_at, sizeof n->part_at);
+    memcpy(&n->next[n->level], &from->next[from->level], tail_offsets(from->part_count));
     n->item = item_ref(from->item);
     if (from->level > sl->level) sl->level = from->level;
     for (int i = 0; i < from->level; i++) {

@@ -8,10 +8,9 @@
  * readers never modify it, so concurrent readers under the db read lock need
  * no further synchronisation.
  *
- * Each node owns one reference to its item; its key's parts point into that
- * item. It has no lock and knows nothing of the engine's: readers may share
- * it, a change needs it alone. Its users (table.c, index.c, ttl_index.c)
- * hold the engine lock for that - shared to read, exclusive to change - and
+ * Each node owns one reference to its item and finds its key in it. It has no lock and knows
+ * nothing of the engine's: readers may share it, a change needs it alone. Its users (table.c,
+ * index.c, ttl_index.c) hold the engine lock for that - shared to read, exclusive to change - and
  * assert it at their own entry points (base/lock_check.h).
  */
 #ifndef DDB_SKIPLIST_H
@@ -25,18 +24,25 @@
 
 #define SKIPLIST_MAX_LEVEL 32
 
-/* A node is one allocation: this header, its level's links, then its key's
- * parts (part_count pointers into the item; skiplist_node_parts). Only the
- * parts a row has are stored, not ROW_KEY_MAX_PARTS of them: a node is the
- * largest per-item cost after the item itself (bench/README.md, "Memory per
- * item"). */
+/* A node is one allocation: this header, its level's links, then the
+ * offsets of key parts beyond the second. Its key is not copied: each part
+ * is found in the node's item, at a 24-bit offset from the item's start (an
+ * item block is well under 16 MB) to the part's value - a table's one or two
+ * parts in the header's padding, an index row's further parts (up to ten)
+ * after next[]. 40 bytes at level 1 for a table row (a 48-byte chunk): a
+ * node is the largest per-item cost after the item itself (bench/README.md,
+ * "Memory per item"). Issue 26's next step keeps the item as its encoding;
+ * the offsets then point at the parts' bytes in it (docs/architecture.md,
+ * "The stored item"). */
+#define SKIPLIST_HEAD_PARTS 2
 struct skiplist_node {
     uint64_t hash;              /* the row key's partition hash */
     struct item *item;          /* owned reference */
     struct skiplist_node *prev; /* NULL for the first node */
     uint8_t level;
     uint8_t part_count;
-    struct skiplist_node *next[]; /* level entries */
+    uint8_t part_at[3 * SKIPLIST_HEAD_PARTS]; /* offsets of parts 0 and 1, little-endian */
+    struct skiplist_node *next[];             /* level entries, then 3 bytes a further part */
 };
 
 struct skiplist {
@@ -61,19 +67,16 @@ static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
     return n->prev;
 }
 
-/* The node's key parts (part_count of them), pointing into its item. */
-static inline const struct value *const *skiplist_node_parts(const struct skiplist_node *n)
-{
-    return (const struct value *const *) (const void *) &n->next[n->level];
-}
-/* The node's key as a row_key (a copy of its hash and part pointers). */
-void skiplist_node_key(const struct skiplist_node *n, struct row_key *out);
+/* The node's key as a row_key: its hash, and parts pointing into its item
+ * and into *nums (valid while the caller holds the item). */
+void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums,
+                       struct row_key *out);
+/* Starts fetching the value of part i of the node's key (in its item),
+ * reading only the node: for loops that overlap their cache misses. */
+void skiplist_node_prefetch_part(const struct skiplist_node *n, size_t i);
 /* row_key_compare of the node's key with probe. */
-static inline int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *probe,
-                                        enum key_bias bias)
-{
-    return row_key_compare_parts(n->hash, skiplist_node_parts(n), n->part_count, probe, bias);
-}
+int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *probe,
+                          enum key_bias bias);
 
 /* First node whose key is >= probe (missing probe parts per bias), or NULL. */
 struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const struct row_key *probe,
@@ -85,11 +88,12 @@ struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const stru
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
 
 /* Inserts a new node for key (which must not be present), taking the item
- * reference; key's parts must point into item. Returns the node. */
+ * reference; key's parts must be made of item's values (key_part_of on
+ * item_attrs(item): the node keeps their offsets). Returns the node. */
 struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key *key,
                                       struct item *item);
 /* Puts item (reference taken) into the existing node for key, whose parts
- * must point into the new item, and drops the old item's reference. */
+ * must be made of the new item's values, and drops the old item's reference. */
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item);
 /* Removes the node with this key, dropping its item reference; false if absent. */
 bool skiplist_remove(struct skiplist *sl, const struct row_key *key);
@@ -108,7 +112,7 @@ struct skiplist_builder {
 /* Starts appending to sl (empty or not: appends go after its last row). */
 void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl);
 /* Appends a node for key, which must sort after every key already in the
- * list, taking the item reference; key's parts must point into item. */
+ * list, taking the item reference; key's parts made of item's values. */
 struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const struct row_key *key,
                                               struct item *item);
 
@@ -119,7 +123,7 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
 struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
                                                    const struct skiplist_node *from);
 
-/* One row for skiplist_load: its key (parts pointing into item) and item. */
+/* One row for skiplist_load: its key (parts made of item's values) and item. */
 struct skiplist_row {
     struct row_key key;
     struct item *item; /* borrowed: skiplist_load takes its own reference */

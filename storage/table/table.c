@@ -296,18 +296,22 @@ static enum value_type key_type(const struct table *t, const char *name)
     return type;
 }
 
-void table_row_key(const struct table *t, const struct value *attrs, struct row_key *out)
+void table_row_key(const struct table *t, const struct value *attrs, struct key_numbers *nums,
+                   struct row_key *out)
 {
     assert_lock_held();
     const struct key_schema *k = &t->def.key;
-    memset(out, 0, sizeof *out);
-    out->parts[0] = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));
+    const struct value *pk = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));
+
+    assert(pk);
+    key_part_of(pk, nums->n[0], &out->parts[0]);
     out->part_count = 1;
     if (k->range_count) {
-        out->parts[1] = value_map_get(attrs, k->range_names[0], strlen(k->range_names[0]));
+        const struct value *sk = value_map_get(attrs, k->range_names[0], strlen(k->range_names[0]));
+        assert(sk);
+        key_part_of(sk, nums->n[1], &out->parts[1]);
         out->part_count = 2;
     }
-    assert(out->parts[0] && (out->part_count == 1 || out->parts[1]));
     out->hash = key_hash(out->parts, 1);
 }
 
@@ -504,8 +508,9 @@ static int64_t collection_share(const struct table *t, const struct item *item)
     size = (int64_t) item->size_bytes;
     for (size_t i = 0; i < t->def.lsi_count; i++) {
         const struct table_index *idx = &t->indexes[t->def.gsi_count + i];
+        struct key_numbers nums;
         struct row_key key;
-        if (index_row_key(idx, &item->attrs, &key))
+        if (index_row_key(idx, item_attrs(item), &nums, &key))
             size += (int64_t) index_projected_size(idx, item);
     }
     return size;
@@ -516,8 +521,12 @@ int64_t table_collection_size(const struct table *t, const struct value *attrs)
     assert_table_held(&t->lock);
     const char *hash_name = t->def.key.hash_names[0];
     const struct value *pk = value_map_get(attrs, hash_name, strlen(hash_name));
+    uint8_t number[NUMBER_COMPARABLE_MAX];
+    struct key_part part;
+
     assert(pk);
-    return collection_sizes_get(&t->collections, key_hash(&pk, 1), pk);
+    key_part_of(pk, number, &part);
+    return collection_sizes_get(&t->collections, key_hash(&part, 1), pk);
 }
 
 int table_check_collection(const struct table *t, const struct item *old,
@@ -529,7 +538,7 @@ int table_check_collection(const struct table *t, const struct item *old,
     delta = collection_share(t, new_item) - collection_share(t, old);
     if (delta <= 0) return 0;
     /* The text of developerguide/Programming.Errors.html for this exception. */
-    if (table_collection_size(t, &new_item->attrs) + delta > t->collection_limit_bytes)
+    if (table_collection_size(t, item_attrs(new_item)) + delta > t->collection_limit_bytes)
         return ddb_error_set(err, DDB_ITEM_COLLECTION_SIZE_LIMIT_EXCEEDED,
                              "Collection size exceeded.");
     return 0;
@@ -554,6 +563,16 @@ static void record_history(struct table *t, struct item *old_item, struct item *
         journal_trim_history(t->journal, t->uid, upto);
 }
 
+/* Adds delta to the item collection of key's partition. */
+static void add_to_collection(struct table *t, const struct row_key *key, int64_t delta)
+{
+    char text[NUMBER_TEXT_MAX];
+    struct value pk;
+
+    key_part_value(&key->parts[0], text, &pk);
+    collection_sizes_add(&t->collections, key->hash, &pk, delta);
+}
+
 void table_commit_write(struct table *t, const struct row_key *key, struct item *new_item,
                         const struct commit_info *info)
 {
@@ -561,6 +580,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     uint64_t exact_hash = key_index_hash(key);
     struct skiplist_node *node;
     struct item *old_item;
+    struct key_numbers new_nums;
     struct row_key new_key;
 
     table_unshare(t); /* before any node is looked up: the copy has its own */
@@ -569,8 +589,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     old_item = node ? item_ref(node->item) : NULL;
 
     if (t->def.lsi_count)
-        collection_sizes_add(&t->collections, key->hash, key->parts[0],
-                             collection_share(t, new_item) - collection_share(t, old_item));
+        add_to_collection(t, key, collection_share(t, new_item) - collection_share(t, old_item));
     for (size_t i = 0; i < t->index_count; i++)
         index_apply_write(&t->indexes[i], key, old_item, new_item);
     table_vectors_apply_write(t, old_item, new_item);
@@ -581,8 +600,8 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
             skiplist_remove(&t->items, key);
         }
     } else {
-        /* The row key must point into the item the node holds. */
-        table_row_key(t, &new_item->attrs, &new_key);
+        /* The node finds its key in the item it holds (skiplist.h). */
+        table_row_key(t, item_attrs(new_item), &new_nums, &new_key);
         t->size_bytes += (int64_t) new_item->size_bytes;
         if (node)
             skiplist_replace(node, &new_key, new_item);
@@ -595,7 +614,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
                               new_item ? &new_key : NULL, new_item);
     /* One stream record and one journal record per committed change, in commit order. */
     if (t->stream) stream_record_change(t->stream, old_item, new_item, info->origin, info->now_ms);
-    if (t->journal) journal_put_item(t->journal, t->uid, new_item ? &new_key : key, new_item);
+    if (t->journal) journal_put_item(t->journal, t->uid, key, new_item);
     if (t->pitr.enabled && !info->rebuilding) record_history(t, old_item, new_item, info->now_ms);
     if (t->recent && !info->rebuilding)
         versions_record(t->recent, &t->def.key, old_item, new_item, info->now_ms);
@@ -639,12 +658,14 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
     assert_table_exclusive(&t->lock);
     struct skiplist_builder b;
     struct row_key *keys;
+    struct key_numbers *nums; /* keys[i]'s numbers (kept apart: keys are copied) */
 
     table_unshare(t);
     if (t->items.count) {
         for (size_t i = 0; i < count; i++) {
+            struct key_numbers one;
             struct row_key key;
-            table_row_key(t, &items[i]->attrs, &key);
+            table_row_key(t, item_attrs(items[i]), &one, &key);
             table_commit_write(t, &key, item_ref(items[i]), info);
         }
         return;
@@ -659,16 +680,15 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
                 index_load(&t->indexes[i], items, count, false);
         }
     keys = xmalloc(sizeof *keys * (count ? count : 1));
+    nums = xmalloc(sizeof *nums * (count ? count : 1));
     key_index_reserve(&t->item_keys, count);
     skiplist_builder_begin(&b, &t->items);
     for (size_t i = 0; i < count; i++) {
         struct item *item = items[i];
         struct row_key key;
-        table_row_key(t, &item->attrs, &key);
+        table_row_key(t, item_attrs(item), &nums[i], &key);
         keys[i] = key;
-        if (t->def.lsi_count)
-            collection_sizes_add(&t->collections, key.hash, key.parts[0],
-                                 collection_share(t, item));
+        if (t->def.lsi_count) add_to_collection(t, &key, collection_share(t, item));
         for (size_t k = 0; k < t->index_count; k++)
             if (t->indexes[k].backfilling) index_apply_write(&t->indexes[k], &key, NULL, item);
         table_vectors_apply_write(t, NULL, item);
@@ -687,7 +707,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         if (o && o->saved) {
             /* The keys of the TTL index's rows, in its order. */
             for (size_t i = 0; i < o->count; i++)
-                table_row_key(t, &o->items[i]->attrs, &keys[i]);
+                table_row_key(t, item_attrs(o->items[i]), &nums[i], &keys[i]);
             ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, o->items,
                            o->count, true);
         } else {
@@ -696,6 +716,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         }
     }
     free(keys);
+    free(nums);
 }
 
 void table_drop_history(struct table *t)
@@ -708,10 +729,11 @@ void table_drop_history(struct table *t)
 /* Puts the item (a new reference) into a scratch skiplist keyed as t's rows. */
 static void scratch_put(const struct table *t, struct skiplist *sl, struct item *item)
 {
+    struct key_numbers nums;
     struct row_key key;
     struct skiplist_node *node;
 
-    table_row_key(t, &item->attrs, &key);
+    table_row_key(t, item_attrs(item), &nums, &key);
     node = skiplist_find(sl, &key);
     if (node)
         skiplist_replace(node, &key, item_ref(item));
@@ -735,8 +757,9 @@ void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, 
         if (e->old_item) {
             scratch_put(t, &scratch, e->old_item);
         } else {
+            struct key_numbers nums;
             struct row_key key;
-            table_row_key(t, &e->new_item->attrs, &key);
+            table_row_key(t, item_attrs(e->new_item), &nums, &key);
             skiplist_remove(&scratch, &key);
         }
     }

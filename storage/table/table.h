@@ -158,8 +158,11 @@ enum table_status table_status_at(const struct table *t, int64_t now_ms);
 bool table_is_deleting(const struct table *t);
 
 /* The row key of an item (or of a request's Key map) whose key attributes
- * have been checked by table_check_key/table_check_item. Caller holds the lock. */
-void table_row_key(const struct table *t, const struct value *attrs, struct row_key *out);
+ * have been checked by table_check_key/table_check_item: its parts point into
+ * attrs and, for N, into *nums (the caller's; alive as long as the key).
+ * Caller holds the lock. */
+void table_row_key(const struct table *t, const struct value *attrs, struct key_numbers *nums,
+                   struct row_key *out);
 
 /* Checks a request's Key map against the key schema: exactly the key
  * attributes, with the declared types, non-empty, within the key size limits.

@@ -119,7 +119,7 @@ static bool source_has_room(struct table *t, const struct table_index *gsi,
 }
 
 static bool partition_has_room(const struct insight_source *src, uint64_t hash,
-                               const struct value *const *parts, size_t count, int64_t now_ms)
+                               const struct key_part *parts, size_t count, int64_t now_ms)
 {
     if (!src || count == 0) return true;
     return has_room(heat_map_find(&src->heat, hash, parts, count), now_ms, THROTTLE_PARTITION_RCU,
@@ -140,7 +140,7 @@ static struct insight_source *gsi_source(struct table *t, const struct table_ind
 }
 
 int throttle_admit_read(struct table *t, const struct table_index *gsi, uint64_t hash,
-                        const struct value *const *parts, size_t count, int64_t now_ms,
+                        const struct key_part *parts, size_t count, int64_t now_ms,
                         struct ddb_error *err)
 {
     assert_lock_held();
@@ -163,9 +163,10 @@ static bool gsi_has_room(struct table *t, const struct table_index *gsi, const s
                          const struct item *new_item, int64_t now_ms)
 {
     struct insight_source *src;
+    struct key_numbers old_nums, new_nums;
     struct row_key ok, nk;
-    bool had = old && index_row_key(gsi, &old->attrs, &ok);
-    bool has = new_item && index_row_key(gsi, &new_item->attrs, &nk);
+    bool had = old && index_row_key(gsi, item_attrs(old), &old_nums, &ok);
+    bool has = new_item && index_row_key(gsi, item_attrs(new_item), &new_nums, &nk);
     size_t parts = gsi->def->key.hash_count;
 
     if (!had && !has) return true; /* the write does not touch this index */

@@ -65,8 +65,8 @@ struct table_throttle {
 struct table;
 struct table_index;
 struct item;
+struct key_part;
 struct row_key;
-struct value;
 
 void table_throttle_init(struct table_throttle *th);
 void table_throttle_clear(struct table_throttle *th);
@@ -75,7 +75,7 @@ void table_throttle_clear(struct table_throttle *th);
  * capacity) or a GSI, of the partition key (hash, parts, count), or of no
  * one partition (count 0: a Scan). */
 int throttle_admit_read(struct table *t, const struct table_index *gsi, uint64_t hash,
-                        const struct value *const *parts, size_t count, int64_t now_ms,
+                        const struct key_part *parts, size_t count, int64_t now_ms,
                         struct ddb_error *err);
 
 /* Whether a write of item key (old -> new_item, either NULL) may start: the

@@ -100,7 +100,7 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
         row_key_of(old_key, old_ms, &k);
         node = skiplist_find(&ix->rows, &k);
         if (node && has && old_ms == new_ms) {
-            /* Same place: the row now holds the new item (its parts point into it). */
+            /* Same place: the row now holds the new item (its parts are the new item's). */
             row_key_of(new_key, new_ms, &k);
             skiplist_replace(node, &k, item_ref(new_item));
             return;
@@ -135,9 +135,10 @@ void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const
     skiplist_init(&ix->rows);
     for (struct skiplist_node *n = skiplist_first(items); n; n = skiplist_next(n)) {
         int64_t ms;
+        struct key_numbers nums;
         struct row_key key, k;
         if (!ttl_index_expiry_ms(n->item, attr, attr_len, &ms)) continue;
-        skiplist_node_key(n, &key);
+        skiplist_node_key(n, &nums, &key);
         row_key_of(&key, ms, &k);
         skiplist_insert(&ix->rows, &k, item_ref(n->item));
     }

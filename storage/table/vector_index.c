@@ -189,7 +189,7 @@ static bool entry_of(const struct vector_index *vi, const struct item *item, flo
                      const struct value **hash)
 {
     const struct vector_index_def *def = vi->def;
-    const struct value *v = value_map_get(&item->attrs, def->attribute, strlen(def->attribute));
+    const struct value *v = value_map_get(item_attrs(item), def->attribute, strlen(def->attribute));
     const char *hash_name = vector_index_hash_name(def);
 
     *hash = NULL;
@@ -199,7 +199,7 @@ static bool entry_of(const struct vector_index *vi, const struct item *item, flo
         if (!vector_parse_float(&v->u.list.elems[i], &out[i])) return false;
     }
     if (!hash_name) return true;
-    *hash = value_map_get(&item->attrs, hash_name, strlen(hash_name));
+    *hash = value_map_get(item_attrs(item), hash_name, strlen(hash_name));
     if (!*hash || (*hash)->type != vi->hash_type) return false;
     return vi->hash_type == VALUE_N || (*hash)->u.str.len > 0;
 }
@@ -309,8 +309,8 @@ static size_t entry_size(const struct vector_index *vi, const struct key_schema 
 {
     size_t size = (size_t) entry_bytes(vi);
 
-    for (size_t i = 0; i < item->attrs.u.map.count; i++) {
-        const struct attr *a = &item->attrs.u.map.attrs[i];
+    for (size_t i = 0; i < item_attrs(item)->u.map.count; i++) {
+        const struct attr *a = &item_attrs(item)->u.map.attrs[i];
         if (!is_vector_attr(vi, a) && entry_holds(vi, table_key, a))
             size += a->name_len + value_size_bytes(&a->value);
     }
@@ -325,8 +325,8 @@ static bool entry_changed(const struct vector_index *vi, const struct key_schema
 
     for (size_t s = 0; s < 2; s++) {
         const struct item *x = pair[s], *y = pair[1 - s];
-        for (size_t i = 0; i < x->attrs.u.map.count; i++) {
-            const struct attr *at = &x->attrs.u.map.attrs[i];
+        for (size_t i = 0; i < item_attrs(x)->u.map.count; i++) {
+            const struct attr *at = &item_attrs(x)->u.map.attrs[i];
             const struct value *other;
             if (!is_vector_attr(vi, at) && !entry_holds(vi, table_key, at)) continue;
             other = item_get(y, at->name, at->name_len);
@@ -366,8 +366,8 @@ double vector_index_write_bytes(const struct vector_index *vi, const struct key_
 
 static int compare_key_part(const struct item *a, const struct item *b, const char *name)
 {
-    const struct value *x = value_map_get(&a->attrs, name, strlen(name));
-    const struct value *y = value_map_get(&b->attrs, name, strlen(name));
+    const struct value *x = value_map_get(item_attrs(a), name, strlen(name));
+    const struct value *y = value_map_get(item_attrs(b), name, strlen(name));
     if (!x || !y || x->type != y->type) return 0;
     return value_compare_scalar(x, y);
 }
@@ -420,7 +420,7 @@ static bool passes_filters(const struct vector_query *q, const struct item *item
 {
     for (size_t i = 0; i < q->filter_count; i++) {
         const char *name = q->filter_names[i];
-        const struct value *v = value_map_get(&item->attrs, name, strlen(name));
+        const struct value *v = value_map_get(item_attrs(item), name, strlen(name));
         if (!v || !value_equal(v, &q->filter_values[i])) return false;
     }
     return true;

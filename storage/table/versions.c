@@ -32,15 +32,16 @@ void versions_free(struct versions *v)
 
 /* The row key of the item entry e changed, by key schema k (as table_row_key). */
 static void entry_key(const struct key_schema *k, const struct history_entry *e,
-                      struct row_key *out)
+                      struct key_numbers *nums, struct row_key *out)
 {
-    const struct value *attrs = &(e->new_item ? e->new_item : e->old_item)->attrs;
+    const struct value *attrs = item_attrs((e->new_item ? e->new_item : e->old_item));
 
-    memset(out, 0, sizeof *out);
-    out->parts[0] = value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0]));
+    key_part_of(value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0])), nums->n[0],
+                &out->parts[0]);
     out->part_count = 1;
     if (k->range_count) {
-        out->parts[1] = value_map_get(attrs, k->range_names[0], strlen(k->range_names[0]));
+        key_part_of(value_map_get(attrs, k->range_names[0], strlen(k->range_names[0])), nums->n[1],
+                    &out->parts[1]);
         out->part_count = 2;
     }
     out->hash = key_hash(out->parts, 1);
@@ -56,16 +57,17 @@ void versions_record(struct versions *v, const struct key_schema *k, struct item
 {
     assert_lock_exclusive();
     struct history *h = &v->changes;
+    struct key_numbers nums;
     struct row_key rk;
     uint64_t upto;
 
     /* Dropping from the front: forget each dropped change's bucket count first. */
     for (size_t i = h->start; i < h->end && h->entries[i].ms < now_ms - v->window_ms; i++) {
-        entry_key(k, &h->entries[i], &rk);
+        entry_key(k, &h->entries[i], &nums, &rk);
         v->pending[rk.hash % VERSIONS_BUCKETS]--;
     }
     history_trim(h, now_ms - v->window_ms, &upto);
-    entry_key(k, history_append(h, now_ms, old_item, new_item), &rk);
+    entry_key(k, history_append(h, now_ms, old_item, new_item), &nums, &rk);
     v->pending[rk.hash % VERSIONS_BUCKETS]++;
 }
 
@@ -78,9 +80,10 @@ struct item *versions_state_at(const struct versions *v, const struct key_schema
     if (!v->pending[key->hash % VERSIONS_BUCKETS]) return current;
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
+        struct key_numbers nums;
         struct row_key rk;
         if (e->ms <= as_of_ms) continue;
-        entry_key(k, e, &rk);
+        entry_key(k, e, &nums, &rk);
         if (same_key(&rk, key)) return e->old_item;
     }
     return current;
@@ -92,28 +95,33 @@ size_t versions_changed_since(const struct versions *v, const struct key_schema 
     assert_lock_held();
     const struct history *h = &v->changes;
     struct version_change *changes = NULL;
-    struct row_key *keys = NULL;
+    /* The first change of each key, whose key is found again to compare (a
+     * key's numbers live in a buffer, which an array that grows would move). */
+    const struct history_entry **firsts = NULL;
     size_t n = 0;
 
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
-        struct row_key rk;
+        struct key_numbers nums, other_nums;
+        struct row_key rk, other;
         size_t j;
 
         if (e->ms <= as_of_ms) continue;
-        entry_key(k, e, &rk);
-        for (j = 0; j < n && !same_key(&keys[j], &rk); j++)
-            ;
+        entry_key(k, e, &nums, &rk);
+        for (j = 0; j < n; j++) {
+            entry_key(k, firsts[j], &other_nums, &other);
+            if (same_key(&other, &rk)) break;
+        }
         if (j < n) {
             changes[j].now = e->new_item; /* a later change of the same key */
             continue;
         }
         changes = xrealloc(changes, sizeof *changes * (n + 1));
-        keys = xrealloc(keys, sizeof *keys * (n + 1));
+        firsts = xrealloc(firsts, sizeof *firsts * (n + 1));
         changes[n] = (struct version_change){e->old_item, e->new_item};
-        keys[n++] = rk;
+        firsts[n++] = e;
     }
-    free(keys);
+    free(firsts);
     *out = changes;
     return n;
 }

@@ -97,7 +97,7 @@ static const struct item_change *find(const struct export_data *data, const char
 
 static long v_of(const struct item *item)
 {
-    const struct value *v = value_map_get(&item->attrs, "v", 1);
+    const struct value *v = value_map_get(item_attrs(item), "v", 1);
     return v ? atol(v->u.str.data) : -1;
 }
 

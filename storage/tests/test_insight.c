@@ -69,8 +69,9 @@ static struct value str(const char *s)
 static void record_key(struct heat_map *m, const char *name, int64_t now_ms, double wcu)
 {
     struct value v = str(name);
-    const struct value *parts[1] = {&v};
-    heat_map_record(m, key_hash(parts, 1), parts, 1, now_ms, 0, wcu);
+    struct key_part part;
+    key_part_of(&v, NULL, &part); /* an S part: no number room needed */
+    heat_map_record(m, key_hash(&part, 1), &part, 1, now_ms, 0, wcu);
     value_clear(&v);
 }
 

@@ -454,6 +454,41 @@ static void test_cursor_skips_values(void)
     name_dict_unref(dict);
 }
 
+/* Marks nest; a release forgets only what came after its mark, and a loop
+ * that marks and releases around each item keeps the arena's size. */
+static void test_arena_marks(void)
+{
+    struct value item, first, inner, back;
+    struct text_buf b;
+    struct decode_arena arena;
+    struct decode_mark outer, m;
+
+    text_buf_init(&b);
+    sample_item(&item);
+    item_encode(&b, &item, NULL);
+    decode_arena_init(&arena);
+    CHECK(item_decode_in(&arena, b.data, b.len, NULL, &first));
+    outer = decode_arena_mark(&arena);
+    for (int i = 0; i < 200; i++) { /* many decodes after the outer mark */
+        m = decode_arena_mark(&arena);
+        CHECK(item_decode_in(&arena, b.data, b.len, NULL, &inner));
+        CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
+        CHECK(value_equal(&inner, &back));
+        decode_arena_release(&arena, m);
+        /* Back where the mark was: the loop does not grow the arena. */
+        CHECK(arena.blocks == m.block && arena.next == m.next);
+    }
+    for (int i = 0; i < 50; i++) /* grows past several blocks */
+        CHECK(item_decode_in(&arena, b.data, b.len, NULL, &inner));
+    decode_arena_release(&arena, outer);
+    CHECK(value_equal(&first, &item)); /* decoded before the mark: still there */
+    CHECK(item_decode_in(&arena, b.data, b.len, NULL, &back));
+    CHECK(value_equal(&first, &back));
+    decode_arena_clear(&arena);
+    value_clear(&item);
+    text_buf_clear(&b);
+}
+
 int main(void)
 {
     RUN(test_number_order_and_round_trip);
@@ -465,5 +500,6 @@ int main(void)
     RUN(test_cursor_skips_values);
     RUN(test_arena_large_map);
     RUN(test_arena_empty_item);
+    RUN(test_arena_marks);
     return check_report();
 }

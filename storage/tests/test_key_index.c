@@ -35,12 +35,12 @@ static struct item *item_of(long p, long s)
 
 /* The key of item: (p, s), or (p) alone when parts is 1 (a table without
  * a sort key, whose exact-key hash is its partition hash). */
-static void key_of(struct item *item, size_t parts, struct row_key *key)
+static void key_of(struct item *item, size_t parts, struct key_numbers *nums, struct row_key *key)
 {
     memset(key, 0, sizeof *key);
     key->part_count = parts;
-    key->parts[0] = item_get(item, "p", 1);
-    if (parts > 1) key->parts[1] = item_get(item, "s", 1);
+    key_part_of(item_get(item, "p", 1), nums->n[0], &key->parts[0]);
+    if (parts > 1) key_part_of(item_get(item, "s", 1), nums->n[1], &key->parts[1]);
     key->hash = key_hash(key->parts, 1);
 }
 
@@ -49,22 +49,21 @@ static void key_of(struct item *item, size_t parts, struct row_key *key)
 static uint64_t partition_hash_of(long p)
 {
     char text[32];
-    struct value pv = {.type = VALUE_S};
-    const struct value *parts[1] = {&pv};
     struct row_key key = {.part_count = 1};
 
-    pv.u.str.len = (size_t) snprintf(text, sizeof text, "p%ld", p);
-    pv.u.str.data = text;
-    key.hash = key_hash(parts, 1);
-    key.parts[0] = &pv;
+    key.parts[0].type = VALUE_S;
+    key.parts[0].len = (uint32_t) snprintf(text, sizeof text, "p%ld", p);
+    key.parts[0].data = (const uint8_t *) text;
+    key.hash = key_hash(key.parts, 1);
     return key_index_hash(&key);
 }
 
 /* The node of its key in ki: the hash recomputed from the node, then found. */
 static uint64_t hash_of_node(const struct skiplist_node *n)
 {
+    struct key_numbers key_nums;
     struct row_key key;
-    skiplist_node_key(n, &key);
+    skiplist_node_key(n, &key_nums, &key);
     return key_index_hash(&key);
 }
 
@@ -101,6 +100,7 @@ static void random_writes(size_t parts, int untag_at)
     key_index_init(&ki);
     for (int step = 0; step < 30000; step++) {
         struct item *item = item_of(rand_r(&seed) % 60, rand_r(&seed) % 60);
+        struct key_numbers key_nums;
         struct row_key key;
         uint64_t hash;
         struct skiplist_node *found;
@@ -110,7 +110,7 @@ static void random_writes(size_t parts, int untag_at)
             CHECK(ki.tag_mask == 0);
             check_invariants(&ki);
         }
-        key_of(item, parts, &key);
+        key_of(item, parts, &key_nums, &key);
         hash = key_index_hash(&key);
         found = key_index_find(&ki, hash, &key);
         CHECK(found == skiplist_find(&sl, &key));
@@ -131,8 +131,9 @@ static void random_writes(size_t parts, int untag_at)
     for (long p = 0; p < 60; p++) {
         for (long s = 0; s < 60; s++) {
             struct item *probe = item_of(p, s);
+            struct key_numbers key_nums;
             struct row_key key;
-            key_of(probe, parts, &key);
+            key_of(probe, parts, &key_nums, &key);
             CHECK(key_index_find(&ki, key_index_hash(&key), &key) == skiplist_find(&sl, &key));
             item_unref(probe);
         }
@@ -159,8 +160,9 @@ static void add_range(struct skiplist *sl, struct key_index *ki, long from, long
 {
     for (long p = from; p < to; p++) {
         struct item *item = item_of(p, 0);
+        struct key_numbers key_nums;
         struct row_key key;
-        key_of(item, 2, &key);
+        key_of(item, 2, &key_nums, &key);
         key_index_add(ki, key_index_hash(&key), skiplist_insert(sl, &key, item));
     }
 }
@@ -169,8 +171,9 @@ static bool all_found(const struct skiplist *sl, const struct key_index *ki)
 {
     bool ok = true;
     for (struct skiplist_node *n = skiplist_first(sl); n; n = skiplist_next(n)) {
+        struct key_numbers key_nums;
         struct row_key key;
-        skiplist_node_key(n, &key);
+        skiplist_node_key(n, &key_nums, &key);
         ok = ok && key_index_find(ki, key_index_hash(&key), &key) == n;
     }
     return ok;
@@ -225,8 +228,9 @@ static void test_reserve_makes_room_once(void)
 static struct skiplist_node *add_partition(struct skiplist *sl, struct key_index *ki, long p)
 {
     struct item *item = item_of(p, 0);
+    struct key_numbers key_nums;
     struct row_key key;
-    key_of(item, 1, &key);
+    key_of(item, 1, &key_nums, &key);
     CHECK(key_index_hash(&key) == partition_hash_of(p));
     key_index_add(ki, key_index_hash(&key), skiplist_insert(sl, &key, item));
     return skiplist_find(sl, &key);
@@ -234,8 +238,9 @@ static struct skiplist_node *add_partition(struct skiplist *sl, struct key_index
 
 static void remove_node(struct skiplist *sl, struct key_index *ki, struct skiplist_node *n)
 {
+    struct key_numbers key_nums;
     struct row_key key;
-    skiplist_node_key(n, &key);
+    skiplist_node_key(n, &key_nums, &key);
     key_index_remove(ki, key_index_hash(&key), n);
     CHECK(skiplist_remove(sl, &key));
 }
@@ -324,8 +329,9 @@ static void test_keys_with_one_tag_and_home_stay_apart(void)
     CHECK_INT_EQ(ki.cap, 16);
     for (int i = 0; i < SAME_TAG; i++) {
         struct item *probe = item_of(keys[i], 0);
+        struct key_numbers key_nums;
         struct row_key key;
-        key_of(probe, 1, &key);
+        key_of(probe, 1, &key_nums, &key);
         CHECK(key_index_find(&ki, key_index_hash(&key), &key) ==
               (i < SAME_TAG - 1 ? nodes[i] : NULL));
         item_unref(probe);
@@ -344,10 +350,11 @@ static void test_keys_with_one_tag_and_home_stay_apart(void)
 static void test_the_hash_tells_sort_keys_apart(void)
 {
     struct item *a = item_of(1, 2), *b = item_of(1, 3);
+    struct key_numbers ka_nums, kb_nums;
     struct row_key ka, kb;
 
-    key_of(a, 2, &ka);
-    key_of(b, 2, &kb);
+    key_of(a, 2, &ka_nums, &ka);
+    key_of(b, 2, &kb_nums, &kb);
     CHECK(ka.hash == kb.hash); /* one partition */
     CHECK(key_index_hash(&ka) != key_index_hash(&kb));
     item_unref(a);

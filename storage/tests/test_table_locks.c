@@ -48,7 +48,7 @@ static void create(struct db *db, const struct db_scope *scope, const char *name
 /* The number attribute name of item, 0 when it has none. */
 static long number_of(const struct item *item, const char *name)
 {
-    const struct value *v = item ? value_map_get(&item->attrs, name, strlen(name)) : NULL;
+    const struct value *v = item ? value_map_get(item_attrs(item), name, strlen(name)) : NULL;
     return v && v->type == VALUE_N ? strtol(v->u.str.data, NULL, 10) : 0;
 }
 

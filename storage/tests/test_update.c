@@ -498,7 +498,7 @@ static const char *run_update(struct db *db, const char *key, const char *update
         write_result_clear(&res);
     ddb_error_clear(&err);
     CHECK_INT_EQ(db_get_item(db, &scope, &get, RETURN_CAPACITY_NONE, &item, &cap, &err), 0);
-    snprintf(after, after_cap, "%s", item ? lit_str(&item->attrs) : "none");
+    snprintf(after, after_cap, "%s", item ? lit_str(item_attrs(item)) : "none");
     item_unref(item);
     consumed_capacity_clear(&cap);
     expr_free(e);

@@ -476,9 +476,9 @@ static void test_stored_item_is_one_block_equal_to_its_tree(void)
 
     item = item_new(&attrs);
     CHECK_INT_EQ(attrs.type, VALUE_NULL);
-    CHECK(value_equal(&item->attrs, &copy));
+    CHECK(value_equal(item_attrs(item), &copy));
     CHECK_INT_EQ(item->size_bytes, item_attrs_size_bytes(&copy));
-    CHECK(inside(&item->attrs, (const char *) (item + 1),
+    CHECK(inside(item_attrs(item), (const char *) (item + 1),
                  (const char *) (item + 1) + value_compact_size(&copy)));
     const struct value *big = &item_get_cstr(item, "list")->u.list.elems[0];
     for (int i = 0; i < 40; i++) {

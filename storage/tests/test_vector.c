@@ -152,9 +152,9 @@ static void test_search_orders_and_breaks_ties_by_key(void)
     vector_index_search(&vi, &query, &hits, &count);
     CHECK_INT_EQ(count, 3);
     /* a scores 2; b and d tie at 1 and come in key order; c (0) is cut by TopK. */
-    CHECK_STR_EQ(value_map_get(&hits[0].item->attrs, "pk", 2)->u.str.data, "a");
-    CHECK_STR_EQ(value_map_get(&hits[1].item->attrs, "pk", 2)->u.str.data, "b");
-    CHECK_STR_EQ(value_map_get(&hits[2].item->attrs, "pk", 2)->u.str.data, "d");
+    CHECK_STR_EQ(value_map_get(item_attrs(hits[0].item), "pk", 2)->u.str.data, "a");
+    CHECK_STR_EQ(value_map_get(item_attrs(hits[1].item), "pk", 2)->u.str.data, "b");
+    CHECK_STR_EQ(value_map_get(item_attrs(hits[2].item), "pk", 2)->u.str.data, "d");
     CHECK(hits[0].score == 2.0 && hits[1].score == 1.0 && hits[2].score == 1.0);
     for (size_t i = 0; i < count; i++)
         item_unref(hits[i].item);
@@ -174,7 +174,7 @@ static struct item *with_attr(struct item *base, const char *name, const char *v
     struct value attrs, v;
     struct item *out;
 
-    value_copy(&attrs, &base->attrs);
+    value_copy(&attrs, item_attrs(base));
     value_init_string(&v, value, strlen(value));
     value_map_set(&attrs, name, strlen(name), &v);
     out = item_new(&attrs);
@@ -232,7 +232,7 @@ static void test_write_bytes(void)
     vector_index_init(&vi, &def, &table);
     {
         struct value list, n;
-        value_copy(&attrs, &a->attrs);
+        value_copy(&attrs, item_attrs(a));
         value_init_list(&list, VALUE_L);
         for (int i = 0; i < 300; i++) {
             value_init_number_text(&n, "1", 1);

@@ -30,7 +30,7 @@ static void key_of(const char *pk, struct value *holder, struct row_key *rk)
 {
     value_init_string(holder, pk, strlen(pk));
     memset(rk, 0, sizeof *rk);
-    rk->parts[0] = holder;
+    key_part_of(holder, NULL, &rk->parts[0]); /* an S part: no number room needed */
     rk->part_count = 1;
     rk->hash = key_hash(rk->parts, 1);
 }
