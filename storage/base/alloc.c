@@ -37,6 +37,13 @@ void *xrealloc(void *ptr, size_t size)
     return p;
 }
 
+void *xaligned_alloc(size_t align, size_t size)
+{
+    void *p = aligned_alloc(align, size);
+    if (!p) die_out_of_memory(size);
+    return p;
+}
+
 char *xstrdup(const char *s)
 {
     return xmemdup(s, strlen(s));

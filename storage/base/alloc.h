@@ -12,6 +12,8 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/* size bytes aligned to align (a power of two dividing size), freed with free(). */
+void *xaligned_alloc(size_t align, size_t size);
 char *xstrdup(const char *s);
 /* xstrdup, or NULL for NULL: for optional strings. */
 char *xstrdup_or_null(const char *s);

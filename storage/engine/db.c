@@ -22,15 +22,9 @@
 struct db *db_new(void)
 {
     struct db *db = xcalloc(1, sizeof *db);
-    pthread_rwlockattr_t attr;
 
-    pthread_rwlockattr_init(&attr);
-#ifdef PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP
-    /* glibc's default prefers readers, which can starve writers under a read-heavy load. */
-    pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-#endif
-    pthread_rwlock_init(&db->lock, &attr);
-    pthread_rwlockattr_destroy(&attr);
+    /* Writer-preferring, and its readers share no cache line (spread_rwlock.h). */
+    spread_rwlock_init(&db->lock);
     atomic_init(&db->clock_offset_ms, 0);
     atomic_init(&db->frozen_ms, DB_CLOCK_RUNNING);
     atomic_init(&db->consistency_draws, 0);
@@ -82,7 +76,7 @@ void db_free(struct db *db)
     stream_registry_free(db->streams); /* after the tables, which detach from their streams */
     db_unlock(db);
     journal_close(db->journal);
-    pthread_rwlock_destroy(&db->lock);
+    spread_rwlock_destroy(&db->lock);
     free(db);
 }
 
@@ -91,11 +85,13 @@ void db_free(struct db *db)
 static _Thread_local struct {
     pthread_rwlock_t *locks[LOCK_CHECK_MAX_TABLES];
     size_t count;
+    bool catalog_shared; /* the catalog lock is held shared (else exclusive), for db_unlock */
 } tables_locked;
 
 void db_read_lock(struct db *db)
 {
-    pthread_rwlock_rdlock(&db->lock);
+    spread_rwlock_read_lock(&db->lock);
+    tables_locked.catalog_shared = true;
     lock_check_acquired(LOCK_HOLD_SHARED);
 }
 
@@ -143,7 +139,7 @@ void db_lock_tables(struct db *db, const struct db_scope *scope, const char *con
 whole_catalog:
     tables_locked.count = 0;
     lock_check_released();
-    pthread_rwlock_unlock(&db->lock);
+    spread_rwlock_read_unlock(&db->lock);
     db_write_lock(db);
 }
 
@@ -155,7 +151,8 @@ void db_lock_table(struct db *db, const struct db_scope *scope, const char *name
 
 void db_write_lock(struct db *db)
 {
-    pthread_rwlock_wrlock(&db->lock);
+    spread_rwlock_write_lock(&db->lock);
+    tables_locked.catalog_shared = false;
     lock_check_acquired(LOCK_HOLD_EXCLUSIVE);
 }
 
@@ -176,7 +173,10 @@ void db_unlock(struct db *db)
         pthread_rwlock_unlock(lock);
     }
     lock_check_released();
-    pthread_rwlock_unlock(&db->lock);
+    if (tables_locked.catalog_shared)
+        spread_rwlock_read_unlock(&db->lock);
+    else
+        spread_rwlock_write_unlock(&db->lock);
 }
 
 void db_set_delay_transient(struct db *db, bool on)

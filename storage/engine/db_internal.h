@@ -31,6 +31,7 @@
 #define DDB_DB_INTERNAL_H
 
 #include "storage/base/lock_check.h"
+#include "storage/base/spread_rwlock.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_consistency.h"
 #include "storage/engine/db_items.h"
@@ -77,7 +78,7 @@ struct client_token {
 };
 
 struct db {
-    pthread_rwlock_t lock;
+    struct spread_rwlock lock;    /* the catalog lock */
     atomic_llong clock_offset_ms; /* added to the wall clock; tests move it */
     atomic_llong frozen_ms;       /* the clock while frozen; DB_CLOCK_RUNNING: not frozen */
     struct namespace *namespaces;
