@@ -706,6 +706,18 @@ bad:
  * is decoded into a scratch arena, then value_copy-ed out (one malloc per
  * node, as value_clear expects) and the arena freed. */
 
+/* The tree decoded into scratch arena a (when ok) copied into *out, which
+ * is NULL-typed otherwise; a is freed either way. Returns ok. */
+static bool copy_out(struct decode_arena *a, bool ok, const struct value *in, struct value *out)
+{
+    if (ok)
+        value_copy(out, in);
+    else
+        value_init_null(out);
+    decode_arena_clear(a);
+    return ok;
+}
+
 bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
 {
     struct decode_arena a;
@@ -715,12 +727,7 @@ bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct v
 
     decode_arena_init(&a);
     ok = arena_value(&a, &r, type, &in, 0) && r.p == r.end;
-    if (ok)
-        value_copy(out, &in);
-    else
-        value_init_null(out);
-    decode_arena_clear(&a);
-    return ok;
+    return copy_out(&a, ok, &in, out);
 }
 
 bool item_decode(const void *data, size_t len, const struct name_dict *dict, struct value *out)
@@ -731,10 +738,5 @@ bool item_decode(const void *data, size_t len, const struct name_dict *dict, str
 
     decode_arena_init(&a);
     ok = item_decode_in(&a, data, len, dict, &in);
-    if (ok)
-        value_copy(out, &in);
-    else
-        value_init_null(out);
-    decode_arena_clear(&a);
-    return ok;
+    return copy_out(&a, ok, &in, out);
 }
