@@ -338,7 +338,7 @@ int main(int argc, char **argv)
     }
 
     size_t block = sizeof(struct item) + value_compact_size(&tree);
-    printf("DynamoDB size                  %zu bytes\n", stored->size_bytes);
+    printf("DynamoDB size                  %zu bytes\n", (size_t) stored->size_bytes);
     printf("tree block (today)             %zu bytes, chunk %zu\n", block, chunk_of(block));
     printf("encoded, names inline          %zu, block %zu, chunk %zu\n", inline_form.len,
            encoded_block(inline_form.len), chunk_of(encoded_block(inline_form.len)));

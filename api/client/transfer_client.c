@@ -5,6 +5,7 @@
 #include "api/client/transfer_client.h"
 
 #include "api/transfer/transfer_files.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/json_out.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
@@ -333,7 +334,7 @@ static int put_one(const struct http_target *t, const char *table, const struct 
     json_out_key(&w, "TableName");
     json_out_string(&w, table);
     json_out_key(&w, "Item");
-    wire_value_write_map(&w, item_attrs(item));
+    wire_write_stored_item(&w, item);
     json_out_object_end(&w);
     text = json_out_take(&w, &len);
     for (int attempt = 0;; attempt++) {
@@ -381,7 +382,7 @@ static int write_batch(const struct http_target *t, const char *table, struct it
         json_out_key(&w, "PutRequest");
         json_out_object_begin(&w);
         json_out_key(&w, "Item");
-        wire_value_write_map(&w, item_attrs(items[i]));
+        wire_write_stored_item(&w, items[i]);
         json_out_object_end(&w);
         json_out_object_end(&w);
     }

@@ -39,6 +39,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/text.h"
+#include "storage/model/item.h"
 
 #include <assert.h>
 #include <stdint.h>
@@ -414,6 +415,10 @@ void api_http_handler(void *arg, const struct http_request *req, struct http_res
 {
     const struct api_context *ctx = arg;
 
+    /* Trees the thread decoded for its last request are dead: its answer is
+     * sent (storage/model/item.h, the scratch arena). Not in api_handle,
+     * which api_call runs inside other requests. */
+    item_scratch_reset();
     api_handle(ctx, req, resp);
     /* Compressed when the client asks (encoding.h); the CRC32 follows. */
     encoding_compress_response(req, resp);
@@ -459,6 +464,9 @@ int api_call(const struct api_context *ctx, const char *access_key, const char *
              "SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0",
              access_key, region);
     memset(&resp, 0, sizeof resp);
+    /* Run inside a request or at start-up: what this call decodes is
+     * forgotten once its answer is copied, and the caller's trees stay. */
+    struct decode_mark mark = item_scratch_mark();
     api_handle(&inside, &req, &resp);
     status = resp.status;
     *answer = malloc(resp.body_len + 1);
@@ -467,6 +475,7 @@ int api_call(const struct api_context *ctx, const char *access_key, const char *
         (*answer)[resp.body_len] = '\0';
     }
     http_response_clear(&resp);
+    item_scratch_release(mark);
     return status;
 }
 

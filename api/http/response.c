@@ -23,6 +23,7 @@
  */
 #include "api/http/response.h"
 
+#include "api/wire/wire_encoded.h"
 #include "api/wire/json_out.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
@@ -334,7 +335,7 @@ static void write_cancellation_reasons(struct json_out *w, const struct failure_
         write_message(w, "Code", r->code ? r->code : "None");
         if (r->item) {
             json_out_key(w, "Item");
-            wire_value_write_map(w, item_attrs(r->item));
+            wire_write_stored_item(w, r->item);
         }
         write_message(w, "Message", r->message);
         json_out_object_end(w);
@@ -361,7 +362,7 @@ void response_error(struct http_response *resp, const char *content_type,
     write_message(&w, ddb_error_message_key(err->code), err->message);
     if (failure && failure->item) {
         json_out_key(&w, "Item");
-        wire_value_write_map(&w, item_attrs(failure->item));
+        wire_write_stored_item(&w, failure->item);
     }
     json_out_object_end(&w);
     body = json_out_take(&w, &len);

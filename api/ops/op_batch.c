@@ -28,6 +28,7 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -362,7 +363,7 @@ static void write_batch_get(struct json_out *w, struct get_table *tables, size_t
             charge_get(t, i);
             if (item) {
                 total_bytes += item->size_bytes;
-                wire_value_write_map(w, item_attrs(item));
+                wire_write_stored_item(w, item);
                 item_unref(item);
             }
         }

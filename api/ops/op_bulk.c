@@ -311,10 +311,13 @@ static void flush_batch(struct bulk_worker *w)
             bulk_report_error(&w->report, p->object_key, p->line_number, put->message, p->text,
                               p->len);
             break;
-        case BULK_PUT_CONDITION_FAILED:
+        case BULK_PUT_CONDITION_FAILED: {
+            struct decode_mark mark = item_scratch_mark(); /* a job reads many objects */
             bulk_report_condition(&w->report, p->object_key, p->line_number, item_attrs(p->item),
                                   put->existing ? item_attrs(put->existing) : NULL);
+            item_scratch_release(mark);
             break;
+        }
         }
     }
     bulk_puts_clear(puts, n);

@@ -25,6 +25,7 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -194,7 +195,7 @@ static void write_write_answer(struct json_out *w, const json_t *body, const str
     json_out_object_begin(w);
     if (a->op.return_values == RETURN_VALUES_ALL_OLD && res->old_item) {
         json_out_key(w, "Attributes");
-        wire_value_write_map(w, item_attrs(res->old_item));
+        wire_write_stored_item(w, res->old_item);
     }
     wire_table_write_capacity_member(w, &res->capacity, a->capacity);
     wire_table_write_collection_metrics_member(w, body, &res->collection_metrics);
@@ -296,7 +297,7 @@ static void write_get_answer(struct json_out *w, const struct item_args *a, cons
         value_clear(&projected);
     } else if (item) {
         json_out_key(w, "Item");
-        wire_value_write_map(w, item_attrs(item));
+        wire_write_stored_item(w, item);
     }
     wire_table_write_capacity_member(w, capacity, a->capacity);
     json_out_object_end(w);

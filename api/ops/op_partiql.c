@@ -29,6 +29,7 @@
  * in one place.
  */
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -264,7 +265,7 @@ static void write_items(struct json_out *w, const struct partiql_result *r)
     json_out_key(w, "Items");
     json_out_array_begin(w);
     for (size_t i = 0; i < r->count; i++)
-        wire_value_write_map(w, item_attrs(r->items[i]));
+        wire_write_stored_item(w, r->items[i]);
     json_out_array_end(w);
 }
 
@@ -437,7 +438,7 @@ int op_batch_execute_statement(struct api_request *rq)
         if (ok == 0) {
             if (res.is_read && res.count) {
                 json_out_key(w, "Item");
-                wire_value_write_map(w, item_attrs(res.items[0]));
+                wire_write_stored_item(w, res.items[0]);
             }
             add_capacity(&caps, &cap_count, &res.capacity);
         } else {
@@ -449,7 +450,7 @@ int op_batch_execute_statement(struct api_request *rq)
             json_out_string(w, err.message ? err.message : "");
             if (failure.item) {
                 json_out_key(w, "Item");
-                wire_value_write_map(w, item_attrs(failure.item));
+                wire_write_stored_item(w, failure.item);
             }
             json_out_object_end(w);
         }
@@ -500,7 +501,7 @@ int op_execute_transaction(struct api_request *rq)
             json_out_object_begin(w);
             if (res[i].count) {
                 json_out_key(w, "Item");
-                wire_value_write_map(w, item_attrs(res[i].items[0]));
+                wire_write_stored_item(w, res[i].items[0]);
             }
             json_out_object_end(w);
         }

@@ -25,6 +25,7 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -391,7 +392,7 @@ static void write_page(struct json_out *w, const struct read_args *a, const stru
         json_out_key(w, "Items");
         json_out_array_begin(w);
         for (size_t i = 0; i < page->count; i++)
-            wire_value_write_map(w, item_attrs(page->items[i]));
+            wire_write_stored_item(w, page->items[i]);
         json_out_array_end(w);
     }
     json_out_key(w, "Count");

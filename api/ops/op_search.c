@@ -10,6 +10,7 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_value.h"
@@ -115,7 +116,7 @@ static void write_results(struct json_out *w, const struct search_result *r)
     for (size_t i = 0; i < r->count; i++) {
         json_out_object_begin(w);
         json_out_key(w, "Item");
-        wire_value_write_map(w, item_attrs(r->items[i]));
+        wire_write_stored_item(w, r->items[i]);
         json_out_key(w, "Score");
         json_out_real(w, r->scores[i]);
         json_out_object_end(w);

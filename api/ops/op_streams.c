@@ -25,6 +25,7 @@
  * length constraint here.
  */
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -280,11 +281,11 @@ static void write_record(struct json_out *w, const struct stream_record_out *r, 
     wire_value_write_map(w, &r->keys);
     if (r->new_image) {
         json_out_key(w, "NewImage");
-        wire_value_write_map(w, item_attrs(r->new_image));
+        wire_write_stored_item(w, r->new_image);
     }
     if (r->old_image) {
         json_out_key(w, "OldImage");
-        wire_value_write_map(w, item_attrs(r->old_image));
+        wire_write_stored_item(w, r->old_image);
     }
     write_string_member(w, "SequenceNumber", r->sequence_number);
     json_out_key(w, "SizeBytes");

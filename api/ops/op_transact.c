@@ -39,6 +39,7 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -569,7 +570,7 @@ static void write_get_response(struct json_out *w, const struct action *a, const
     json_out_object_begin(w);
     if (item && !a->projection) {
         json_out_key(w, "Item");
-        wire_value_write_map(w, item_attrs(item));
+        wire_write_stored_item(w, item);
     } else if (item) {
         expr_project(a->projection, item_attrs(item), &projected);
         json_out_key(w, "Item");

@@ -27,6 +27,7 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
 #include "api/wire/wire_table.h"
@@ -237,7 +238,7 @@ static void write_attributes(struct json_out *w, const struct update_args *a,
     }
     if (item) {
         json_out_key(w, "Attributes");
-        wire_value_write_map(w, item_attrs(item));
+        wire_write_stored_item(w, item);
     }
 }
 

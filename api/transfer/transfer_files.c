@@ -5,6 +5,7 @@
 #include "api/transfer/transfer_files.h"
 
 #include "api/transfer/ion.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/json_in.h"
 #include "api/wire/json_out.h"
 #include "api/wire/wire_value.h"
@@ -291,7 +292,9 @@ int transfer_write_export(const char *bucket_dir, const struct export_desc *d, i
 
     for (size_t i = 0; i < count; i++) {
         if (ion) {
+            struct decode_mark mark = item_scratch_mark(); /* an export writes a whole table */
             ion_write_item_line(&lines, item_attrs(items[i]));
+            item_scratch_release(mark);
         } else {
             struct json_out w;
             size_t len;
@@ -299,7 +302,7 @@ int transfer_write_export(const char *bucket_dir, const struct export_desc *d, i
             json_out_init(&w);
             json_out_object_begin(&w);
             json_out_key(&w, "Item");
-            wire_value_write_map(&w, item_attrs(items[i]));
+            wire_write_stored_item(&w, items[i]);
             json_out_object_end(&w);
             text = json_out_take(&w, &len);
             text_buf_add(&lines, text, len);
@@ -340,11 +343,11 @@ static void json_change_line(struct text_buf *lines, const struct item_change *c
     wire_value_write_map(&w, &c->keys);
     if (c->new_item) {
         json_out_key(&w, "NewImage");
-        wire_value_write_map(&w, item_attrs(c->new_item));
+        wire_write_stored_item(&w, c->new_item);
     }
     if (old_images && c->old_item) {
         json_out_key(&w, "OldImage");
-        wire_value_write_map(&w, item_attrs(c->old_item));
+        wire_write_stored_item(&w, c->old_item);
     }
     json_out_object_end(&w);
     text = json_out_take(&w, &len);
@@ -367,12 +370,14 @@ int transfer_write_incremental_export(const char *bucket_dir, const struct expor
     for (size_t i = 0; i < count; i++) {
         const struct item_change *c = &changes[i];
         const struct item *old_image = old_images ? c->old_item : NULL;
+        struct decode_mark mark = item_scratch_mark(); /* an export writes every change */
         if (ion)
             ion_write_change_line(&lines, c->ms * 1000, &c->keys,
                                   c->new_item ? item_attrs(c->new_item) : NULL,
                                   old_image ? item_attrs(old_image) : NULL);
         else
             json_change_line(&lines, c, old_images);
+        item_scratch_release(mark);
         billed += (int64_t) (c->new_item ? c->new_item->size_bytes : 0) +
                   (int64_t) (c->old_item ? c->old_item->size_bytes : 0);
     }

@@ -18,6 +18,7 @@
 #define DDB_API_WIRE_ENCODED_H
 
 #include "api/wire/json_out.h"
+#include "storage/model/item.h"
 #include "storage/model/item_encoding.h"
 
 #include <stdbool.h>
@@ -40,5 +41,10 @@ struct wire_top_names {
  * unseen. */
 bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
                              const struct name_dict *dict, const struct wire_top_names *keep);
+
+/* A stored item's attributes as {"name": AttributeValue, ...}, straight from
+ * its encoding: how every answer writes a whole item (GetItem, Query, Scan,
+ * BatchGetItem, GetRecords, PartiQL, exports) without decoding it. */
+void wire_write_stored_item(struct json_out *w, const struct item *item);
 
 #endif

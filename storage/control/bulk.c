@@ -264,11 +264,10 @@ static void count_usage(struct bulk_desc *d, const struct table *t, const struct
     assert_lock_held();
     d->table_bytes += (int64_t) item->size_bytes;
     for (size_t i = 0; i < t->index_count; i++) {
-        struct key_numbers nums;
         struct row_key key;
         for (size_t u = 0; u < d->index_count; u++) {
             if (strcmp(d->indexes[u].name, t->indexes[i].def->name) != 0) continue;
-            if (index_row_key(&t->indexes[i], item_attrs(item), &nums, &key))
+            if (index_item_key(&t->indexes[i], item, &key))
                 d->indexes[u].bytes += (int64_t) index_projected_size(&t->indexes[i], item);
         }
     }

@@ -70,7 +70,9 @@ static struct item *projected(const struct export_request *r, struct item *item)
     struct item *out;
 
     if (!r->projection || !item) return item;
+    struct decode_mark mark = item_scratch_mark(); /* the projection is a copy */
     expr_project(r->projection, item_attrs(item), &attrs);
+    item_scratch_release(mark);
     out = item_new(&attrs);
     item_unref(item);
     return out;
@@ -83,7 +85,11 @@ static void filter_items(const struct export_request *r, const struct key_condit
 
     for (size_t i = 0; i < data->item_count; i++) {
         struct item *item = data->items[i];
-        if (!selected(r, kc, item_attrs(item), item_attrs(item))) {
+        struct decode_mark mark = item_scratch_mark(); /* an export walks a whole table */
+        const struct value *attrs = item_attrs(item);
+        bool keep = selected(r, kc, attrs, attrs);
+        item_scratch_release(mark);
+        if (!keep) {
             item_unref(item);
             continue;
         }
@@ -101,7 +107,10 @@ static void filter_changes(const struct export_request *r, const struct key_cond
         struct item_change *c = &data->changes[i];
         /* The latest image; a deleted item's old one. */
         const struct item *judged = c->new_item ? c->new_item : c->old_item;
-        if (!judged || !selected(r, kc, &c->keys, item_attrs(judged))) {
+        struct decode_mark mark = item_scratch_mark();
+        bool keep = judged && selected(r, kc, &c->keys, item_attrs(judged));
+        item_scratch_release(mark);
+        if (!keep) {
             value_clear(&c->keys);
             item_unref(c->old_item);
             item_unref(c->new_item);

@@ -155,9 +155,8 @@ int db_restore_table(struct db *db, const struct db_scope *scope, const struct r
          * its indexes and its file through the one write path. */
         const struct commit_info info = {.now_ms = now_ms, .origin = STREAM_ORIGIN_USER};
         for (size_t i = 0; i < count; i++) {
-            struct key_numbers nums;
             struct row_key key;
-            table_row_key(t, item_attrs(items[i]), &nums, &key);
+            table_item_key(t, items[i], &key);
             table_commit_write(t, &key, item_ref(items[i]), &info);
         }
     }

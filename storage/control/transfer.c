@@ -458,16 +458,18 @@ int db_import_items(struct db *db, const struct db_scope *scope, const char *tab
         info = (struct commit_info){.now_ms = db_now_ms(db), .origin = STREAM_ORIGIN_USER};
         for (; i < end; i++) {
             struct ddb_error err = {0};
-            struct key_numbers nums;
             struct row_key key;
             /* An item the table cannot hold (a key missing or of another
              * type) is an import error, counted, as AWS counts them. */
-            if (table_check_item(t, item_attrs(items[i]), &err) != 0) {
+            struct decode_mark mark = item_scratch_mark(); /* the tree dies here */
+            int rc = table_check_item(t, item_attrs(items[i]), &err);
+            item_scratch_release(mark);
+            if (rc != 0) {
                 ddb_error_clear(&err);
                 (*errors)++;
                 continue;
             }
-            table_row_key(t, item_attrs(items[i]), &nums, &key);
+            table_item_key(t, items[i], &key);
             table_commit_write(t, &key, item_ref(items[i]), &info);
             (*imported)++;
         }

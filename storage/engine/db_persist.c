@@ -374,7 +374,6 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
     struct codec_in in;
     struct value attrs;
     struct item *item;
-    struct key_numbers nums;
     struct row_key key;
     struct ddb_error err = {0};
     /* Neither a stream nor the journal is attached yet: loading records nothing. */
@@ -387,12 +386,16 @@ static bool load_item(void *ctx, uint64_t uid, const void *data, size_t len)
         return false;
     }
     item = item_new(&attrs);
-    if (table_check_stored_item(t, item_attrs(item), &err) != 0) {
+    /* One item of a whole database loaded: its tree is forgotten at once. */
+    struct decode_mark mark = item_scratch_mark();
+    int rc = table_check_stored_item(t, item_attrs(item), &err);
+    item_scratch_release(mark);
+    if (rc != 0) {
         ddb_error_clear(&err);
         item_unref(item);
         return false;
     }
-    table_row_key(t, item_attrs(item), &nums, &key);
+    table_item_key(t, item, &key);
     table_commit_write(t, &key, item, &info);
     return true;
 }

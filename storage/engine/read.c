@@ -511,13 +511,13 @@ static void make_last_key(const struct source *s, const struct item *item, struc
     }
 }
 
-/* The attributes of item that the index holds, into *out (a new VALUE_M). */
-static void project_to_index(const struct table_index *view, const struct item *item,
+/* The attributes of an item (attrs) that the index holds, into *out (a new VALUE_M). */
+static void project_to_index(const struct table_index *view, const struct value *attrs,
                              struct value *out)
 {
     value_init_map(out);
-    for (size_t a = 0; a < item_attrs(item)->u.map.count; a++) {
-        const struct attr *at = &item_attrs(item)->u.map.attrs[a];
+    for (size_t a = 0; a < attrs->u.map.count; a++) {
+        const struct attr *at = &attrs->u.map.attrs[a];
         struct value copy;
         if (!index_projects(view, at->name, at->name_len)) continue;
         value_copy(&copy, &at->value);
@@ -545,26 +545,31 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     for (size_t i = 0; i < w->read_count; i++) {
         struct item *item = w->read[i];
         struct value projected, gsi_view;
-        const struct value *base = item_attrs(item);
+        /* Decoded only when something reads the tree: a plain page is
+         * answered from the stored encoding (api/wire). What an item decodes
+         * is dead after its turn (the page keeps items), so it is released. */
+        struct decode_mark mark = item_scratch_mark();
+        const struct value *attrs = op->filter || partial || op->projection ? item_attrs(item) : NULL;
+        const struct value *base = attrs;
         bool matched = true, have_view = false;
 
         w->read[i] = NULL;
         if (partial && s->is_global) {
-            project_to_index(&view, item, &gsi_view);
+            project_to_index(&view, attrs, &gsi_view);
             have_view = true;
         }
         if (op->filter && rc == 0 &&
-            expr_eval_condition(op->filter, have_view ? &gsi_view : item_attrs(item), &matched,
-                                err) != 0)
+            expr_eval_condition(op->filter, have_view ? &gsi_view : attrs, &matched, err) != 0)
             rc = -1;
         if (rc != 0 || !matched || op->select == SELECT_COUNT) {
             if (rc == 0 && matched) out->count++;
             if (have_view) value_clear(&gsi_view);
             item_unref(item);
+            item_scratch_release(mark);
             continue;
         }
         if (index_view && (s->is_global || !op->projection)) {
-            if (!have_view) project_to_index(&view, item, &gsi_view);
+            if (!have_view) project_to_index(&view, attrs, &gsi_view);
             have_view = true;
             base = &gsi_view;
         }
@@ -572,12 +577,13 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             expr_project(op->projection, base, &projected);
             item_unref(item);
             item = item_new(&projected);
-        } else if (base != item_attrs(item)) {
+        } else if (base != attrs) {
             item_unref(item);
             item = item_new(&gsi_view);
             have_view = false; /* taken by item_new */
         }
         if (have_view) value_clear(&gsi_view);
+        item_scratch_release(mark);
         out->items[out->count++] = item;
     }
     return rc;

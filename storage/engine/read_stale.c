@@ -22,11 +22,10 @@
 #include <string.h>
 
 /* The source row key of item, false when the source has no row for it. */
-static bool row_of(const struct stale_bounds *b, const struct item *item, struct key_numbers *nums,
-                   struct row_key *out)
+static bool row_of(const struct stale_bounds *b, const struct item *item, struct row_key *out)
 {
-    if (b->index) return index_row_key(b->index, item_attrs(item), nums, out);
-    table_row_key(b->t, item_attrs(item), nums, out);
+    if (b->index) return index_item_key(b->index, item, out);
+    table_item_key(b->t, item, out);
     return true;
 }
 
@@ -43,12 +42,10 @@ static bool term_matches(const struct item *item, const struct key_condition_ter
     return v && v->type == term->value.type && value_compare_scalar(v, &term->value) == 0;
 }
 
-/* Whether item belongs in the page (see the top of this file); *rk (numbers
- * in *nums) is its row key. */
-static bool belongs(const struct stale_bounds *b, const struct item *item, struct key_numbers *nums,
-                    struct row_key *rk)
+/* Whether item belongs in the page (see the top of this file); *rk is its row key. */
+static bool belongs(const struct stale_bounds *b, const struct item *item, struct row_key *rk)
 {
-    if (!row_of(b, item, nums, rk)) return false;
+    if (!row_of(b, item, rk)) return false;
     if (b->kc) {
         const struct key_condition *kc = b->kc;
         for (size_t i = 0; i < kc->hash_count; i++)
@@ -70,9 +67,8 @@ static bool belongs(const struct stale_bounds *b, const struct item *item, struc
         if (have && order(b, rk, &esk) <= 0) return false;
     }
     if (b->last) {
-        struct key_numbers last_nums;
         struct row_key last;
-        if (row_of(b, b->last, &last_nums, &last) && order(b, rk, &last) > 0) return false;
+        if (row_of(b, b->last, &last) && order(b, rk, &last) > 0) return false;
     }
     return true;
 }
@@ -85,9 +81,8 @@ static void insert_ordered(const struct stale_bounds *b, struct item *item,
     size_t at = *count;
 
     while (at > 0) {
-        struct key_numbers nums;
         struct row_key prev;
-        row_of(b, (*rows)[at - 1], &nums, &prev);
+        row_of(b, (*rows)[at - 1], &prev);
         if (order(b, &prev, rk) < 0) break;
         at--;
     }
@@ -110,7 +105,6 @@ size_t read_stale_page(const struct stale_bounds *b, int64_t as_of_ms, struct it
 
     *truncated = false;
     for (size_t i = 0; i < n; i++) {
-        struct key_numbers nums;
         struct row_key rk;
         bool changed = false;
         if (changes[i].now) {
@@ -123,7 +117,7 @@ size_t read_stale_page(const struct stale_bounds *b, int64_t as_of_ms, struct it
                 break;
             }
         }
-        if (changes[i].then && belongs(b, changes[i].then, &nums, &rk)) {
+        if (changes[i].then && belongs(b, changes[i].then, &rk)) {
             insert_ordered(b, item_ref(changes[i].then), &rk, rows, count, cap);
             changed = true;
         }

@@ -82,19 +82,22 @@ static bool load_item(void *ctx, uint32_t ns, uint32_t pos, const void *data, si
     struct loading *l = ctx;
     struct table *t = loaded_table(l, ns, pos);
     struct ddb_error err = {0};
-    struct key_numbers nums;
     struct row_key key;
     struct item *item;
     /* Neither a stream nor the journal is attached: nothing is recorded. */
     const struct commit_info info = {.now_ms = 0, .origin = STREAM_ORIGIN_USER, .rebuilding = true};
 
     if (!t || !(item = decode_item(data, len))) return false;
-    if (table_check_stored_item(t, item_attrs(item), &err) != 0) {
+    /* One item of a whole database loaded: its tree is forgotten at once. */
+    struct decode_mark mark = item_scratch_mark();
+    int rc = table_check_stored_item(t, item_attrs(item), &err);
+    item_scratch_release(mark);
+    if (rc != 0) {
         ddb_error_clear(&err);
         item_unref(item);
         return false;
     }
-    table_row_key(t, item_attrs(item), &nums, &key);
+    table_item_key(t, item, &key);
     table_commit_write(t, &key, item, &info); /* takes the reference */
     return true;
 }

@@ -180,9 +180,8 @@ static size_t sweep_batch(struct table *t, int64_t now_ms, size_t budget, bool *
     for (size_t i = 0; i < count; i++) {
         /* The key's parts point into the item, which the write path keeps
          * alive until it has finished with it. */
-        struct key_numbers nums;
         struct row_key key;
-        table_row_key(t, item_attrs(due[i]), &nums, &key);
+        table_item_key(t, due[i], &key);
         table_commit_write(t, &key, NULL, &info);
         item_unref(due[i]);
     }

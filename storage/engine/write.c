@@ -148,18 +148,22 @@ fail:
 static bool projection_changed(const struct table_index *idx, const struct item *a,
                                const struct item *b)
 {
-    const struct item *pair[2] = {a, b};
-    for (size_t s = 0; s < 2; s++) {
-        const struct item *x = pair[s], *y = pair[1 - s];
-        for (size_t i = 0; i < item_attrs(x)->u.map.count; i++) {
-            const struct attr *at = &item_attrs(x)->u.map.attrs[i];
+    struct decode_mark mark = item_scratch_mark(); /* the trees die here */
+    const struct value *pair[2] = {item_attrs(a), item_attrs(b)};
+    bool changed = false;
+
+    for (size_t s = 0; s < 2 && !changed; s++) {
+        const struct value *x = pair[s], *y = pair[1 - s];
+        for (size_t i = 0; i < x->u.map.count && !changed; i++) {
+            const struct attr *at = &x->u.map.attrs[i];
             const struct value *other;
             if (!index_projects(idx, at->name, at->name_len)) continue;
-            other = item_get(y, at->name, at->name_len);
-            if (!other || !value_equal(&at->value, other)) return true;
+            other = value_map_get(y, at->name, at->name_len);
+            changed = !other || !value_equal(&at->value, other);
         }
     }
-    return false;
+    item_scratch_release(mark);
+    return changed;
 }
 
 /*
@@ -178,10 +182,9 @@ static void charge_index_writes(struct table *t, const struct item *old,
 {
     for (size_t i = 0; i < t->index_count; i++) {
         const struct table_index *idx = &t->indexes[i];
-        struct key_numbers old_nums, new_nums;
         struct row_key ok, nk;
-        bool had = old && index_row_key(idx, item_attrs(old), &old_nums, &ok);
-        bool has = new_item && index_row_key(idx, item_attrs(new_item), &new_nums, &nk);
+        bool had = old && index_item_key(idx, old, &ok);
+        bool has = new_item && index_item_key(idx, new_item, &nk);
         /* What the old entry's and the new entry's partitions each take, for
          * the partition heat of the report; their sum is the index's charge. */
         double old_units = 0, new_units = 0;
@@ -250,7 +253,7 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
     assert_table_exclusive(&pw->t->lock);
     if (op->kind == WRITE_PUT) {
         if (table_check_item(pw->t, item_attrs(op->put_item), err) != 0) return -1;
-        table_row_key(pw->t, item_attrs(op->put_item), nums, &pw->key);
+        table_item_key(pw->t, op->put_item, &pw->key);
     } else {
         if (table_check_key(pw->t, &op->key, err) != 0) return -1;
         if (op->kind == WRITE_UPDATE && op->update && check_update(pw->t, op->update, err) != 0)

@@ -6,48 +6,91 @@
  * it with a new item and drops the table's reference to the old one. Stream
  * records, condition-failure errors and index entries hold references too.
  *
- * Build an item's map with the value_map_* functions, then item_new() takes it
- * and keeps a compact copy: header and tree in one allocation (item.c). After
- * item_new() the item must not be changed, and its attrs are never cleared
- * or moved out: copy them (value_copy) to build a changed item.
+ * The stored form is the compact encoding (item_encoding.h) after a small
+ * header, in one allocation, its top-level names interned in the process's
+ * name dictionary (docs/architecture.md, "The stored item"). There is no
+ * tree in it: readers that need a struct value decode one (item_attrs,
+ * item_get), key readers read the key's bytes in place (item_key_part), and
+ * the answer writers copy the encoding straight into JSON (api/wire).
+ *
+ * Decoded trees live in the calling thread's scratch arena, not in the
+ * item: a tree from item_attrs or item_get is read-only, never
+ * value_clear-ed, and valid until that arena forgets it - at the start of
+ * the thread's next HTTP request (item_scratch_reset, called by api/http),
+ * or at the release of a mark taken before it (item_scratch_mark/release:
+ * every loop that decodes many items outside a request, or more than a page
+ * within one, brackets each item). Nothing may keep such a tree beyond
+ * that: keep the item's reference and decode again, or value_copy.
  */
 #ifndef DDB_ITEM_H
 #define DDB_ITEM_H
 
 #include "storage/base/error.h"
+#include "storage/model/item_encoding.h"
+#include "storage/model/key.h"
 #include "storage/model/value.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct item {
     atomic_int refcount;
-    size_t size_bytes; /* DynamoDB's item size: sum of name bytes + value sizes */
-    struct value
-        attrs_tree_; /* VALUE_M; lies in the item's own allocation; read it with item_attrs() */
+    uint32_t size_bytes;   /* DynamoDB's item size: sum of name bytes + value sizes */
+    uint32_t encoded_len;  /* bytes of encoded[] */
+    uint8_t encoded[];     /* item_encode's form, names in item_names() */
 };
 
-/* Takes the contents of *attrs (a VALUE_M; copied compactly, then cleared and
- * left NULL-typed) and returns a new item with one reference, owned by the
+/* Takes the contents of *attrs (a VALUE_M; encoded, then cleared and left
+ * NULL-typed) and returns a new item with one reference, owned by the
  * caller. Computes size_bytes. */
 struct item *item_new(struct value *attrs);
-/* The item's attributes as a read-only tree (VALUE_M). Every reader goes
- * through here, not through the struct: today the tree lies in the item's
- * own block and lives as long as the caller's reference; issue 26's next
- * step (docs/architecture.md, "The stored item") keeps only the encoding and
- * makes this decode into the calling thread's arena, valid until that arena
- * is released. */
-static inline const struct value *item_attrs(const struct item *item)
-{
-    return &item->attrs_tree_;
-}
+/* The dictionary every item's top-level names are interned in (process-wide,
+ * never freed: name_dict.h bounds it). */
+const struct name_dict *item_names(void);
+/* The item's attributes as a read-only tree (VALUE_M), decoded into the
+ * calling thread's scratch arena (the lifetime rule above). Each call
+ * decodes again: a caller that reads the tree more than once keeps the
+ * pointer. */
+const struct value *item_attrs(const struct item *item);
 /* Adds a reference and returns item; item_ref(NULL) is NULL. */
 struct item *item_ref(struct item *item);
 /* Drops a reference; frees at zero. item_unref(NULL) is a no-op. */
 void item_unref(struct item *item);
-/* Borrowed pointer to an attribute's value, or NULL. Valid while the caller holds a reference. */
+/* One attribute's value decoded into the scratch arena (the rule above), or
+ * NULL when the item has none of that name. */
 const struct value *item_get(const struct item *item, const char *name, size_t name_len);
 const struct value *item_get_cstr(const struct item *item, const char *name);
+/* Appends codec_put_value of the item's attributes to b: the form
+ * persistence, snapshots and stream records keep on disk (unchanged by the
+ * stored encoding). The tree it decodes is forgotten before it returns. */
+void item_codec_put(struct text_buf *b, const struct item *item);
+/* Whether two items hold the same attributes and values (value_equal of
+ * their trees): equal encodings answer at once, different ones are decoded
+ * (maps built in another order encode differently) and forgotten again. */
+bool item_equal(const struct item *a, const struct item *b);
+/* The attribute `name` read in place as a key part (key.h): its bytes in the
+ * encoding (an N's comparable bytes), with src at its type byte, so a
+ * skiplist node can keep its offset. False when the item has no such
+ * attribute or it is not an S, N or B. Decodes nothing. */
+bool item_key_part(const struct item *item, const char *name, size_t name_len,
+                   struct key_part *out);
+/* item_key_part of names[0..count) (NUL-terminated; a name may repeat) in one
+ * walk of the item, into out[0..count); false when any is missing or not a
+ * key type. */
+bool item_key_parts(const struct item *item, const char *const *names, size_t count,
+                    struct key_part *out);
+
+/* ---- the calling thread's scratch arena (the lifetime rule above) ---- */
+
+/* Forgets every tree this thread decoded: api/http calls it as each request
+ * starts, before anything of the request is decoded. */
+void item_scratch_reset(void);
+/* A point to come back to; a release forgets only what was decoded after
+ * it (marks nest), so trees the caller decoded before stay valid. */
+struct decode_mark item_scratch_mark(void);
+void item_scratch_release(struct decode_mark mark);
+
 /* Size by DynamoDB's rules of a top-level attribute map. */
 size_t item_attrs_size_bytes(const struct value *attrs);
 

@@ -718,6 +718,20 @@ static bool copy_out(struct decode_arena *a, bool ok, const struct value *in, st
     return ok;
 }
 
+void *decode_arena_alloc(struct decode_arena *a, size_t size)
+{
+    return arena_alloc(a, size);
+}
+
+bool enc_value_decode_in(struct decode_arena *a, enum enc_type type, const uint8_t *p, size_t len,
+                         struct value *out)
+{
+    struct reader r = {p, p + len};
+    if (arena_value(a, &r, type, out, 0) && r.p == r.end) return true;
+    out->type = VALUE_NULL;
+    return false;
+}
+
 bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out)
 {
     struct decode_arena a;

@@ -127,6 +127,10 @@ void decode_arena_release(struct decode_arena *a, struct decode_mark mark);
 bool item_decode_in(struct decode_arena *a, const void *data, size_t len,
                     const struct name_dict *dict, struct value *out);
 
+/* size bytes (8-byte aligned) from a, valid as long as what a decodes:
+ * for a caller that decodes into a (item.c: the root of an item's tree). */
+void *decode_arena_alloc(struct decode_arena *a, size_t size);
+
 /* ---- reading without decoding ---- */
 
 /* One top-level attribute of an encoding: its name and its value's bytes. */
@@ -180,7 +184,10 @@ bool enc_members_init(struct enc_members *m, const struct enc_value *v);
 bool enc_members_next(struct enc_members *m, const char **name, size_t *name_len,
                       struct enc_value *out);
 
-/* Decodes one value (type and bytes from an enc_attr) into *out; false when malformed. */
+/* Decodes one value (type and bytes from an enc_attr) into *out; false when
+ * malformed: a tree the caller owns, or (_in) one in a, as item_decode_in. */
+bool enc_value_decode_in(struct decode_arena *a, enum enc_type type, const uint8_t *p, size_t len,
+                         struct value *out);
 bool enc_value_decode(enum enc_type type, const uint8_t *p, size_t len, struct value *out);
 
 #endif

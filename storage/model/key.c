@@ -13,7 +13,7 @@ void key_part_of(const struct value *v, uint8_t number[NUMBER_COMPARABLE_MAX], s
 {
     assert(value_is_scalar_key_type(v->type));
     out->type = (uint8_t) v->type;
-    out->src = v;
+    out->src = NULL;
     if (v->type == VALUE_N) {
         out->len = (uint32_t) number_text_to_comparable(v->u.str.data, v->u.str.len, number);
         out->data = number;
@@ -22,6 +22,24 @@ void key_part_of(const struct value *v, uint8_t number[NUMBER_COMPARABLE_MAX], s
         out->len = (uint32_t) v->u.str.len;
         out->data = (const uint8_t *) v->u.str.data;
     }
+}
+
+void key_part_at(const uint8_t *at, struct key_part *out)
+{
+    const uint8_t *p = at + 1;
+    uint64_t len = 0;
+
+    /* A stored item's bytes, written by item_encode: trusted, not checked. */
+    for (unsigned shift = 0;; shift += 7) {
+        uint8_t c = *p++;
+        len |= (uint64_t) (c & 0x7F) << shift;
+        if (!(c & 0x80)) break;
+    }
+    assert(at[0] == ENC_S || at[0] == ENC_N || at[0] == ENC_B);
+    out->type = at[0] == ENC_S ? VALUE_S : at[0] == ENC_N ? VALUE_N : VALUE_B;
+    out->data = p;
+    out->len = (uint32_t) len;
+    out->src = at;
 }
 
 void key_part_value(const struct key_part *p, char *text, struct value *out)

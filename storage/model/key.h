@@ -15,8 +15,8 @@
  * three (S by UTF-8 bytes, B as unsigned bytes, N numerically; checked by
  * test_key over random values) - with no parsing.
  *
- * A row_key does not own its parts' bytes: they point into the item the row
- * holds, or, for probes, into the caller's request values and, for N
+ * A row_key does not own its parts' bytes: they point into the encoding of
+ * the item the row holds (an N's comparable bytes are stored as such), or, for probes, into the caller's request values and, for N
  * parts, into a struct key_numbers the caller owns and keeps alive as long as
  * the key (never a buffer inside a struct that is copied by value).
  */
@@ -37,9 +37,10 @@ struct key_part {
     const uint8_t *data; /* borrowed; S, B: the bytes; N: comparable bytes */
     uint32_t len;
     uint8_t type; /* enum value_type: VALUE_S, VALUE_N or VALUE_B */
-    /* The value the part was made of (key_part_of): a row's node finds its
-     * key there again, as an offset into the item (skiplist.h). */
-    const struct value *src;
+    /* A part read from a stored item (item_key_part, key_part_at): its type
+     * byte in the item's encoding, where a row's node finds it again as an
+     * offset (skiplist.h). NULL for a part of a request's value (key_part_of). */
+    const uint8_t *src;
 };
 
 struct row_key {
@@ -62,6 +63,9 @@ enum key_bias { KEY_BIAS_LOW = -1, KEY_BIAS_HIGH = 1 };
  * long as the part). */
 void key_part_of(const struct value *v, uint8_t number[NUMBER_COMPARABLE_MAX],
                  struct key_part *out);
+/* The part whose encoded value (item_encoding.h: type byte, length, bytes;
+ * an S, N or B) begins at `at`, in a stored item: data points into it, src is at. */
+void key_part_at(const uint8_t *at, struct key_part *out);
 /* A borrowed, read-only struct value of a part (for N its canonical text,
  * written to text, NUMBER_TEXT_MAX bytes): for the readers that want a value
  * (the access-pattern report, the journal's key records). Never value_clear-ed. */

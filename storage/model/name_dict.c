@@ -1,9 +1,16 @@
 /*
  * name_dict.c - interned attribute names; see name_dict.h.
  *
- * Layout: entries in chunks of NAME_DICT_CHUNK that never move (a reader
- * holds no lock), a chunk directory of fixed size, and an open-addressed
- * hash of ids for interning, which only the mutex holder reads or grows.
+ * Layout: entries in chunks of NAME_DICT_CHUNK that never move, a chunk
+ * directory of fixed size, and an open-addressed hash of ids. Lookups take
+ * no lock: every item_new of every table looks its names up here (one
+ * dictionary serves the process: item.c), so a mutex on that path would be
+ * a cache line every writer thread trades. An entry is written before the
+ * release store of its slot, so a reader that sees the slot sees the name;
+ * a grown hash is published whole by a release store of the table pointer,
+ * and the tables it replaced stay allocated until the dictionary is freed
+ * (a reader may still be probing them; together they are smaller than the
+ * newest one). Only the mutex holder adds.
  */
 #include "storage/model/name_dict.h"
 
@@ -22,14 +29,20 @@ struct name_entry {
     uint32_t len;
 };
 
+/* The hash of ids: slots hold id + 1, 0 when empty. */
+struct slot_table {
+    struct slot_table *retired; /* the table this one replaced; freed with the dictionary */
+    size_t mask;
+    _Atomic uint32_t slots[];
+};
+
 struct name_dict {
     atomic_int refcount;
     atomic_uint count; /* entries published; readers load it acquire */
     pthread_mutex_t mu;
     struct name_entry *chunks[NAME_DICT_MAX_NAMES / NAME_DICT_CHUNK];
-    uint32_t *slots; /* id + 1, 0 empty; guarded by mu */
-    size_t mask;
-    size_t bytes;
+    _Atomic(struct slot_table *) table; /* NULL until the first name; replaced under mu */
+    size_t bytes;                       /* guarded by mu */
 };
 
 struct name_dict *name_dict_new(void)
@@ -56,7 +69,11 @@ void name_dict_unref(struct name_dict *d)
         free(d->chunks[i / NAME_DICT_CHUNK][i % NAME_DICT_CHUNK].name);
     for (size_t c = 0; c < NAME_DICT_MAX_NAMES / NAME_DICT_CHUNK && d->chunks[c]; c++)
         free(d->chunks[c]);
-    free(d->slots);
+    for (struct slot_table *t = atomic_load_explicit(&d->table, memory_order_relaxed); t;) {
+        struct slot_table *older = t->retired;
+        free(t);
+        t = older;
+    }
     pthread_mutex_destroy(&d->mu);
     free(d);
 }
@@ -66,54 +83,61 @@ static const struct name_entry *entry(const struct name_dict *d, uint32_t id)
     return &d->chunks[id / NAME_DICT_CHUNK][id % NAME_DICT_CHUNK];
 }
 
-/* The slot of name in d's hash: its id's slot, or the empty slot it would take. */
-static size_t slot_of(const struct name_dict *d, const char *name, size_t len)
+/* The slot of name in table t: its id's slot, or the empty slot it would take. */
+static size_t slot_of(const struct name_dict *d, const struct slot_table *t, const char *name,
+                      size_t len)
 {
-    size_t i = (size_t) XXH3_64bits(name, len) & d->mask;
-    for (;; i = (i + 1) & d->mask) {
-        uint32_t s = d->slots[i];
+    size_t i = (size_t) XXH3_64bits(name, len) & t->mask;
+    for (;; i = (i + 1) & t->mask) {
+        uint32_t s = atomic_load_explicit(&t->slots[i], memory_order_acquire);
         if (s == 0) return i;
         const struct name_entry *e = entry(d, s - 1);
         if (e->len == len && memcmp(e->name, name, len) == 0) return i;
     }
 }
 
-static void grow_slots(struct name_dict *d, unsigned count)
+/* A table twice the size (16 at first) holding the first count ids, published. */
+static struct slot_table *grow_table(struct name_dict *d, unsigned count)
 {
-    size_t cap = d->mask ? (d->mask + 1) * 2 : 16;
-    free(d->slots);
-    d->slots = xcalloc(cap, sizeof *d->slots);
-    d->mask = cap - 1;
+    struct slot_table *old = atomic_load_explicit(&d->table, memory_order_relaxed);
+    size_t cap = old ? (old->mask + 1) * 2 : 16;
+    struct slot_table *t = xcalloc(1, sizeof *t + cap * sizeof t->slots[0]);
+
+    t->mask = cap - 1;
+    t->retired = old;
     for (unsigned id = 0; id < count; id++) {
         const struct name_entry *e = entry(d, id);
-        d->slots[slot_of(d, e->name, e->len)] = id + 1;
+        atomic_store_explicit(&t->slots[slot_of(d, t, e->name, e->len)], id + 1,
+                              memory_order_relaxed);
     }
+    d->bytes += sizeof *t + cap * sizeof t->slots[0];
+    atomic_store_explicit(&d->table, t, memory_order_release);
+    return t;
 }
 
 bool name_dict_find(const struct name_dict *d, const char *name, size_t len, uint32_t *id)
 {
-    bool found = false;
-    pthread_mutex_lock((pthread_mutex_t *) &d->mu);
-    if (d->slots) {
-        uint32_t s = d->slots[slot_of(d, name, len)];
-        if (s) {
-            *id = s - 1;
-            found = true;
-        }
-    }
-    pthread_mutex_unlock((pthread_mutex_t *) &d->mu);
-    return found;
+    const struct slot_table *t = atomic_load_explicit(&d->table, memory_order_acquire);
+    uint32_t s;
+    if (!t) return false;
+    s = atomic_load_explicit(&t->slots[slot_of(d, t, name, len)], memory_order_acquire);
+    if (!s) return false;
+    *id = s - 1;
+    return true;
 }
 
 bool name_dict_intern(struct name_dict *d, const char *name, size_t len, uint32_t *id)
 {
     bool ok = true;
+    if (name_dict_find(d, name, len, id)) return true; /* the common case: no lock */
     pthread_mutex_lock(&d->mu);
     unsigned n = atomic_load_explicit(&d->count, memory_order_relaxed);
-    if (!d->slots || (n + 1) * 4 > (d->mask + 1) * 3) grow_slots(d, n);
-    size_t i = slot_of(d, name, len);
-    if (d->slots[i]) {
-        *id = d->slots[i] - 1;
+    struct slot_table *t = atomic_load_explicit(&d->table, memory_order_relaxed);
+    if (!t || (n + 1) * 4 > (t->mask + 1) * 3) t = grow_table(d, n);
+    size_t i = slot_of(d, t, name, len);
+    uint32_t s = atomic_load_explicit(&t->slots[i], memory_order_relaxed);
+    if (s) { /* another writer added it since the lookup */
+        *id = s - 1;
     } else if (n >= NAME_DICT_MAX_NAMES || d->bytes + len + 1 > NAME_DICT_MAX_BYTES) {
         ok = false;
     } else {
@@ -124,9 +148,9 @@ bool name_dict_intern(struct name_dict *d, const char *name, size_t len, uint32_
         }
         (*chunk)[n % NAME_DICT_CHUNK] = (struct name_entry){xmemdup(name, len), (uint32_t) len};
         d->bytes += len + 1;
-        d->slots[i] = n + 1;
         *id = n;
         atomic_store_explicit(&d->count, n + 1, memory_order_release);
+        atomic_store_explicit(&t->slots[i], n + 1, memory_order_release); /* after the entry */
     }
     pthread_mutex_unlock(&d->mu);
     return ok;
@@ -146,5 +170,8 @@ size_t name_dict_count(const struct name_dict *d)
 
 size_t name_dict_bytes(const struct name_dict *d)
 {
-    return d->bytes + (d->mask ? (d->mask + 1) * sizeof *d->slots : 0);
+    pthread_mutex_lock((pthread_mutex_t *) &d->mu);
+    size_t bytes = d->bytes;
+    pthread_mutex_unlock((pthread_mutex_t *) &d->mu);
+    return bytes;
 }

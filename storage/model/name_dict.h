@@ -1,25 +1,26 @@
 /*
- * name_dict.h - a table's attribute names, interned: name <-> small id.
+ * name_dict.h - attribute names, interned: name <-> small id.
  *
- * Every item of a table repeats the same few top-level attribute names; the
- * stored encoding (item_encoding.h) keeps a varint id instead of the name.
- * A dictionary belongs to one table and is reference counted: the table
- * holds one reference and every encoded item holds one, so an item that
- * outlives its table (a stream record, a reader's reference, a snapshot)
- * can still be decoded, and the last release - DeleteTable's, or the last
- * such item's - frees the dictionary.
+ * Items repeat the same few top-level attribute names; the stored encoding
+ * (item_encoding.h) keeps a varint id instead of the name. The engine's
+ * items share one dictionary for the whole process (item.c: a table's
+ * names are interned the first time any of its items is stored, and ids
+ * never change, so an item can be moved between tables, forks, snapshots
+ * and stream records without being encoded again). A dictionary is
+ * reference counted for the other users (tests, benchmarks): its last
+ * release frees it.
  *
  * Names are never removed while the dictionary lives: ids stay valid for
  * every item without a count per name. What bounds it is NAME_DICT_MAX_NAMES
  * and NAME_DICT_MAX_BYTES: past them name_dict_intern refuses, and the
- * encoder stores the name inline in the item instead (a table whose items
- * use ever new top-level names does not grow a dictionary without end).
+ * encoder stores the name inline in the item instead (items that use ever
+ * new top-level names do not grow a dictionary without end).
  *
- * Concurrency: ids are read (name_dict_name) without a lock from any thread
- * holding a reference, while a writer may intern: entries live in chunks
- * that never move, published by a release store of the count. Interning
- * takes the dictionary's own mutex (writers of one table may run in
- * parallel with the engine's per-table locking).
+ * Concurrency: lookups (name_dict_find, name_dict_name, and
+ * name_dict_intern of a name already present) take no lock, from any
+ * thread holding a reference, while a writer may add: entries live in
+ * chunks that never move, published by release stores (name_dict.c).
+ * Adding a name takes the dictionary's own mutex.
  */
 #ifndef DDB_NAME_DICT_H
 #define DDB_NAME_DICT_H

@@ -55,7 +55,7 @@ static void put_text(struct text_buf *b, const char *s)
 static void put_item_blob(struct text_buf *b, const struct item *item)
 {
     size_t mark = put_blob_begin(b);
-    codec_put_value(b, item_attrs(item));
+    item_codec_put(b, item);
     put_blob_end(b, mark);
 }
 

@@ -146,7 +146,7 @@ void snapshot_file_item(struct snapshot_file_write *w, uint32_t ns, uint32_t pos
     sqlite3_stmt *st = row(w, SS_ITEM, ns);
 
     w->buf.len = 0;
-    codec_put_value(&w->buf, item_attrs(item));
+    item_codec_put(&w->buf, item);
     sqlite3_bind_int64(st, 3, pos);
     sqlite3_bind_int64(st, 4, (int64_t) seq);
     bind_blob(st, 5, w->buf.data, w->buf.len);
@@ -165,7 +165,7 @@ void snapshot_file_history(struct snapshot_file_write *w, uint32_t ns, uint32_t 
     for (int i = 0; i < 2; i++) {
         if (!items[i]) continue; /* SQL NULL: no item */
         w->buf.len = 0;
-        codec_put_value(&w->buf, item_attrs(items[i]));
+        item_codec_put(&w->buf, items[i]);
         bind_blob(st, 6 + i, w->buf.data, w->buf.len);
     }
     step(w, st);

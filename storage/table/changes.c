@@ -35,7 +35,7 @@ static int compare_span_entries(const void *a, const void *b)
 static bool same_state(const struct item *a, const struct item *b)
 {
     if (!a || !b) return a == b;
-    return a == b || value_equal(item_attrs(a), item_attrs(b));
+    return item_equal(a, b);
 }
 
 /* The key attributes of attrs as a map of their own (owned). */
@@ -60,14 +60,12 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     assert_lock_held();
     const struct history *h = &t->history;
     struct span_entry *span = xmalloc(sizeof *span * (history_count(h) ? history_count(h) : 1));
-    struct key_numbers *nums = xmalloc(sizeof *nums * (history_count(h) ? history_count(h) : 1));
     size_t n = 0, made = 0;
 
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
         if (e->ms < from_ms || e->ms >= to_ms) continue;
-        table_row_key(t, item_attrs((e->new_item ? e->new_item : e->old_item)), &nums[n],
-                      &span[n].key);
+        table_item_key(t, (e->new_item ? e->new_item : e->old_item), &span[n].key);
         span[n++].e = e;
     }
     qsort(span, n, sizeof *span, compare_span_entries);
@@ -81,7 +79,9 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
         if (!same_state(first->old_item, last->new_item)) {
             struct item_change *c = &(*out)[made++];
             const struct item *any = last->new_item ? last->new_item : first->old_item;
+            struct decode_mark mark = item_scratch_mark(); /* keys are copied */
             key_attributes(t, item_attrs(any), &c->keys);
+            item_scratch_release(mark);
             c->old_item = item_ref(first->old_item);
             c->new_item = item_ref(last->new_item);
             c->ms = last->ms;
@@ -90,7 +90,6 @@ void table_changes_between(const struct table *t, int64_t from_ms, int64_t to_ms
     }
     *count = made;
     free(span);
-    free(nums);
 }
 
 void item_changes_free(struct item_change *changes, size_t count)

@@ -83,6 +83,39 @@ bool index_row_key(const struct table_index *idx, const struct value *attrs,
     return true;
 }
 
+/* A part read in an item as index_row_key's key_part accepts it. */
+static bool part_fits(const struct key_part *p, enum value_type type, size_t max_bytes)
+{
+    return p->type == type && (type == VALUE_N || (p->len > 0 && p->len <= max_bytes));
+}
+
+bool index_item_key(const struct table_index *idx, const struct item *item, struct row_key *out)
+{
+    const struct key_schema *k = &idx->def->key, *tk = idx->table_key;
+    const char *names[ROW_KEY_MAX_PARTS];
+    size_t n = 0;
+
+    for (size_t i = 0; i < k->hash_count; i++)
+        names[n++] = k->hash_names[i];
+    for (size_t i = 0; i < k->range_count; i++)
+        names[n++] = k->range_names[i];
+    names[n++] = tk->hash_names[0];
+    if (tk->range_count) names[n++] = tk->range_names[0];
+    if (!item_key_parts(item, names, n, out->parts)) return false;
+    for (size_t i = 0; i < k->hash_count; i++) {
+        if (!part_fits(&out->parts[i], idx->hash_types[i], DDB_MAX_PARTITION_KEY_BYTES))
+            return false;
+    }
+    for (size_t i = 0; i < k->range_count; i++) {
+        if (!part_fits(&out->parts[k->hash_count + i], idx->range_types[i],
+                       DDB_MAX_SORT_KEY_BYTES))
+            return false;
+    }
+    out->part_count = n;
+    out->hash = key_hash(out->parts, k->hash_count);
+    return true;
+}
+
 static bool name_is(const char *s, const char *name, size_t name_len)
 {
     return strlen(s) == name_len && memcmp(s, name, name_len) == 0;
@@ -114,38 +147,42 @@ bool index_projects(const struct table_index *idx, const char *name, size_t name
 size_t index_projected_size(const struct table_index *idx, const struct item *item)
 {
     size_t size = 0;
+    struct decode_mark mark;
+    const struct value *attrs;
+
     if (idx->def->projection.type == PROJECTION_ALL) return item->size_bytes;
-    for (size_t i = 0; i < item_attrs(item)->u.map.count; i++) {
-        const struct attr *a = &item_attrs(item)->u.map.attrs[i];
+    mark = item_scratch_mark(); /* the tree dies here: backfills call this per row */
+    attrs = item_attrs(item);
+    for (size_t i = 0; i < attrs->u.map.count; i++) {
+        const struct attr *a = &attrs->u.map.attrs[i];
         if (index_projects(idx, a->name, a->name_len))
             size += a->name_len + value_size_bytes(&a->value);
     }
+    item_scratch_release(mark);
     return size;
 }
 
-/* The table row key of an item (the cursor), as table_row_key computes it. */
+/* The table row key of an item (the cursor), as table_item_key computes it. */
 static void base_row_key(const struct key_schema *tk, const struct item *item,
-                         struct key_numbers *nums, struct row_key *out)
+                         struct row_key *out)
 {
-    key_part_of(item_get(item, tk->hash_names[0], strlen(tk->hash_names[0])), nums->n[0],
-                &out->parts[0]);
-    out->part_count = 1;
-    if (tk->range_count) {
-        key_part_of(item_get(item, tk->range_names[0], strlen(tk->range_names[0])), nums->n[1],
-                    &out->parts[1]);
-        out->part_count = 2;
-    }
+    const char *names[2] = {tk->hash_names[0], tk->range_count ? tk->range_names[0] : NULL};
+    bool found;
+
+    out->part_count = 1 + tk->range_count;
+    found = item_key_parts(item, names, out->part_count, out->parts);
+    assert(found); /* a stored item has its table's key */
+    (void) found;
     out->hash = key_hash(out->parts, 1);
 }
 
 /* True when the backfill has already copied the table row table_key (or is not running). */
 static bool backfill_covers(const struct table_index *idx, const struct row_key *table_key)
 {
-    struct key_numbers nums;
     struct row_key cursor;
     if (!idx->backfilling) return true;
     if (!idx->backfill_cursor) return false;
-    base_row_key(idx->table_key, idx->backfill_cursor, &nums, &cursor);
+    base_row_key(idx->table_key, idx->backfill_cursor, &cursor);
     return row_key_compare(table_key, &cursor, KEY_BIAS_LOW) <= 0;
 }
 
@@ -153,13 +190,12 @@ void index_apply_write(struct table_index *idx, const struct row_key *table_key,
                        struct item *old_item, struct item *new_item)
 {
     assert_table_writing();
-    struct key_numbers old_nums, new_nums;
     struct row_key old_key, new_key;
     bool had, has;
 
     if (!backfill_covers(idx, table_key)) return;
-    had = old_item && index_row_key(idx, item_attrs(old_item), &old_nums, &old_key);
-    has = new_item && index_row_key(idx, item_attrs(new_item), &new_nums, &new_key);
+    had = old_item && index_item_key(idx, old_item, &old_key);
+    has = new_item && index_item_key(idx, new_item, &new_key);
     if (had) {
         idx->size_bytes -= (int64_t) index_projected_size(idx, old_item);
         if (has && row_key_compare(&old_key, &new_key, KEY_BIAS_LOW) == 0) {
@@ -196,17 +232,15 @@ bool index_backfill_step(struct table_index *idx, const struct skiplist *items, 
 
     if (!idx->backfilling) return false;
     if (idx->backfill_cursor) {
-        struct key_numbers nums;
         struct row_key cursor;
-        base_row_key(idx->table_key, idx->backfill_cursor, &nums, &cursor);
+        base_row_key(idx->table_key, idx->backfill_cursor, &cursor);
         node = skiplist_upper_bound(items, &cursor, KEY_BIAS_LOW);
     } else {
         node = skiplist_first(items);
     }
     for (; node && done < max_rows; node = skiplist_next(node), done++) {
-        struct key_numbers nums;
         struct row_key key;
-        if (index_row_key(idx, item_attrs(node->item), &nums, &key)) {
+        if (index_item_key(idx, node->item, &key)) {
             skiplist_insert(&idx->rows, &key, item_ref(node->item));
             idx->size_bytes += (int64_t) index_projected_size(idx, node->item);
         }
@@ -235,14 +269,12 @@ void index_load(struct table_index *idx, struct item *const *items, size_t count
 {
     assert_lock_exclusive();
     struct skiplist_row *rows;
-    struct key_numbers *nums; /* rows[i]'s numbers, apart: the sort moves rows */
     size_t n = 0;
 
     assert(idx->rows.count == 0 && !idx->backfilling);
     rows = xmalloc(sizeof *rows * (count ? count : 1));
-    nums = xmalloc(sizeof *nums * (count ? count : 1));
     for (size_t i = 0; i < count; i++)
-        if (index_row_key(idx, item_attrs(items[i]), &nums[n], &rows[n].key)) {
+        if (index_item_key(idx, items[i], &rows[n].key)) {
             rows[n].item = items[i];
             idx->size_bytes += (int64_t) index_projected_size(idx, items[i]);
             n++;
@@ -250,5 +282,4 @@ void index_load(struct table_index *idx, struct item *const *items, size_t count
     /* Index keys end with the table's key, so no two rows compare equal. */
     skiplist_load(&idx->rows, rows, n, in_order);
     free(rows);
-    free(nums);
 }

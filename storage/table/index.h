@@ -70,6 +70,9 @@ void index_clear(struct table_index *idx);
  * released, through a copy of the definition. */
 bool index_row_key(const struct table_index *idx, const struct value *attrs,
                    struct key_numbers *nums, struct row_key *out);
+/* index_row_key of a stored item, read in place in its encoding (a node
+ * keeps its parts' offsets: skiplist.h). Needs no lock either. */
+bool index_item_key(const struct table_index *idx, const struct item *item, struct row_key *out);
 /* Moves one item's row from old_item to new_item (either may be NULL); table_key is the
  * row's key in the table. Rows beyond a running backfill's cursor are left to it.
  * The caller holds the index's table's lock exclusively (or the catalog lock so). */

@@ -36,11 +36,12 @@ static inline uint8_t *part_at(struct skiplist_node *n, size_t i)
     return (uint8_t *) (void *) &n->next[n->level] + 3 * (i - SKIPLIST_HEAD_PARTS);
 }
 
-static inline const struct value *part_value(const struct skiplist_node *n, size_t i)
+/* The type byte of part i's value in the node's item encoding. */
+static inline const uint8_t *part_value(const struct skiplist_node *n, size_t i)
 {
     const uint8_t *at = part_at((struct skiplist_node *) (uintptr_t) n, i);
     uint32_t off = (uint32_t) at[0] | (uint32_t) at[1] << 8 | (uint32_t) at[2] << 16;
-    return (const struct value *) (const void *) ((const char *) n->item + off);
+    return (const uint8_t *) n->item + off;
 }
 
 /* Sets the node's hash, item and the offsets of key's parts in item. */
@@ -50,10 +51,11 @@ static void node_set(struct skiplist_node *n, const struct row_key *key, struct 
     n->hash = key->hash;
     n->item = item;
     for (size_t i = 0; i < key->part_count; i++) {
-        ptrdiff_t off = (const char *) key->parts[i].src - (const char *) item;
+        ptrdiff_t off = key->parts[i].src - (const uint8_t *) item;
         uint8_t *at = part_at(n, i);
-        /* The part is a value of the item's own block (item.h). */
-        assert(key->parts[i].src && off > 0 && off < (1 << 24));
+        /* The part was read in the item's own encoding (item_key_part). */
+        assert(key->parts[i].src && off > 0 && off < (1 << 24) &&
+               (size_t) off < sizeof *item + item->encoded_len);
         at[0] = (uint8_t) off;
         at[1] = (uint8_t) (off >> 8);
         at[2] = (uint8_t) (off >> 16);
@@ -62,10 +64,11 @@ static void node_set(struct skiplist_node *n, const struct row_key *key, struct 
 
 void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums, struct row_key *out)
 {
+    (void) nums; /* an N part's comparable bytes are the encoding's own */
     out->hash = n->hash;
     out->part_count = n->part_count;
     for (size_t i = 0; i < n->part_count; i++)
-        key_part_of(part_value(n, i), nums->n[i], &out->parts[i]);
+        key_part_at(part_value(n, i), &out->parts[i]);
 }
 
 void skiplist_node_prefetch_part(const struct skiplist_node *n, size_t i)
@@ -78,20 +81,10 @@ int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *p
 {
     if (n->hash != probe->hash) return n->hash < probe->hash ? -1 : 1;
     for (size_t i = 0; i < n->part_count; i++) {
-        const struct value *v;
         struct key_part part;
-        uint8_t number[NUMBER_COMPARABLE_MAX];
         int c;
         if (i >= probe->part_count || !probe->parts[i].data) return -(int) bias;
-        v = part_value(n, i);
-        if (v->type == VALUE_N) {
-            key_part_of(v, number, &part);
-        } else { /* the bytes as they are: no copy */
-            part.data = (const uint8_t *) v->u.str.data;
-            part.len = (uint32_t) v->u.str.len;
-            part.type = (uint8_t) v->type;
-            part.src = v;
-        }
+        key_part_at(part_value(n, i), &part);
         c = key_part_compare(&part, &probe->parts[i]);
         if (c != 0) return c;
     }

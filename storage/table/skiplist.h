@@ -26,14 +26,14 @@
 
 /* A node is one allocation: this header, its level's links, then the
  * offsets of key parts beyond the second. Its key is not copied: each part
- * is found in the node's item, at a 24-bit offset from the item's start (an
- * item block is well under 16 MB) to the part's value - a table's one or two
- * parts in the header's padding, an index row's further parts (up to ten)
- * after next[]. 40 bytes at level 1 for a table row (a 48-byte chunk): a
- * node is the largest per-item cost after the item itself (bench/README.md,
- * "Memory per item"). Issue 26's next step keeps the item as its encoding;
- * the offsets then point at the parts' bytes in it (docs/architecture.md,
- * "The stored item"). */
+ * is read in place in the node's item encoding, at a 24-bit offset from the
+ * item's start (an item is well under 16 MB) to the part's type byte
+ * (key_part_at: type, length, bytes; an N's bytes are comparable as they
+ * are) - a table's one or two parts in the header's padding, an index row's
+ * further parts (up to ten) after next[]. 40 bytes at level 1 for a table
+ * row (a 48-byte chunk): a node is the largest per-item cost after the item
+ * itself (bench/README.md, "Memory per item"; docs/architecture.md, "The
+ * stored item"). */
 #define SKIPLIST_HEAD_PARTS 2
 struct skiplist_node {
     uint64_t hash;              /* the row key's partition hash */
@@ -67,8 +67,8 @@ static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
     return n->prev;
 }
 
-/* The node's key as a row_key: its hash, and parts pointing into its item
- * and into *nums (valid while the caller holds the item). */
+/* The node's key as a row_key: its hash, and parts pointing into its item's
+ * encoding (valid while the caller holds the item; nums is not needed). */
 void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums,
                        struct row_key *out);
 /* Starts fetching the value of part i of the node's key (in its item),
@@ -88,12 +88,12 @@ struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const stru
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
 
 /* Inserts a new node for key (which must not be present), taking the item
- * reference; key's parts must be made of item's values (key_part_of on
- * item_attrs(item): the node keeps their offsets). Returns the node. */
+ * reference; key's parts must be read in item's encoding (item_key_part:
+ * the node keeps their offsets). Returns the node. */
 struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key *key,
                                       struct item *item);
 /* Puts item (reference taken) into the existing node for key, whose parts
- * must be made of the new item's values, and drops the old item's reference. */
+ * must be read in the new item's encoding, and drops the old item's reference. */
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item);
 /* Removes the node with this key, dropping its item reference; false if absent. */
 bool skiplist_remove(struct skiplist *sl, const struct row_key *key);

@@ -315,6 +315,20 @@ void table_row_key(const struct table *t, const struct value *attrs, struct key_
     out->hash = key_hash(out->parts, 1);
 }
 
+void table_item_key(const struct table *t, const struct item *item, struct row_key *out)
+{
+    assert_lock_held();
+    const struct key_schema *k = &t->def.key;
+    const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
+    bool found;
+
+    out->part_count = 1 + k->range_count;
+    found = item_key_parts(item, names, out->part_count, out->parts);
+    assert(found); /* a stored item has its table's key (table_check_stored_item) */
+    (void) found;
+    out->hash = key_hash(out->parts, 1);
+}
+
 /* Size limits of key values (ServiceQuotas.html: partition key 2048 bytes,
  * sort key 1024 bytes; numbers are not limited by bytes). Texts as AWS sends
  * them, including the missing space in "limit of2048". */
@@ -508,9 +522,8 @@ static int64_t collection_share(const struct table *t, const struct item *item)
     size = (int64_t) item->size_bytes;
     for (size_t i = 0; i < t->def.lsi_count; i++) {
         const struct table_index *idx = &t->indexes[t->def.gsi_count + i];
-        struct key_numbers nums;
         struct row_key key;
-        if (index_row_key(idx, item_attrs(item), &nums, &key))
+        if (index_item_key(idx, item, &key))
             size += (int64_t) index_projected_size(idx, item);
     }
     return size;
@@ -580,7 +593,6 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     uint64_t exact_hash = key_index_hash(key);
     struct skiplist_node *node;
     struct item *old_item;
-    struct key_numbers new_nums;
     struct row_key new_key;
 
     table_unshare(t); /* before any node is looked up: the copy has its own */
@@ -601,7 +613,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
         }
     } else {
         /* The node finds its key in the item it holds (skiplist.h). */
-        table_row_key(t, item_attrs(new_item), &new_nums, &new_key);
+        table_item_key(t, new_item, &new_key);
         t->size_bytes += (int64_t) new_item->size_bytes;
         if (node)
             skiplist_replace(node, &new_key, new_item);
@@ -658,14 +670,12 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
     assert_table_exclusive(&t->lock);
     struct skiplist_builder b;
     struct row_key *keys;
-    struct key_numbers *nums; /* keys[i]'s numbers (kept apart: keys are copied) */
 
     table_unshare(t);
     if (t->items.count) {
         for (size_t i = 0; i < count; i++) {
-            struct key_numbers one;
             struct row_key key;
-            table_row_key(t, item_attrs(items[i]), &one, &key);
+            table_item_key(t, items[i], &key);
             table_commit_write(t, &key, item_ref(items[i]), info);
         }
         return;
@@ -680,13 +690,12 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
                 index_load(&t->indexes[i], items, count, false);
         }
     keys = xmalloc(sizeof *keys * (count ? count : 1));
-    nums = xmalloc(sizeof *nums * (count ? count : 1));
     key_index_reserve(&t->item_keys, count);
     skiplist_builder_begin(&b, &t->items);
     for (size_t i = 0; i < count; i++) {
         struct item *item = items[i];
         struct row_key key;
-        table_row_key(t, item_attrs(item), &nums[i], &key);
+        table_item_key(t, item, &key);
         keys[i] = key;
         if (t->def.lsi_count) add_to_collection(t, &key, collection_share(t, item));
         for (size_t k = 0; k < t->index_count; k++)
@@ -707,7 +716,7 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         if (o && o->saved) {
             /* The keys of the TTL index's rows, in its order. */
             for (size_t i = 0; i < o->count; i++)
-                table_row_key(t, item_attrs(o->items[i]), &nums[i], &keys[i]);
+                table_item_key(t, o->items[i], &keys[i]);
             ttl_index_load(&t->ttl_index, t->ttl.attribute, t->ttl.attribute_len, keys, o->items,
                            o->count, true);
         } else {
@@ -716,7 +725,6 @@ void table_commit_sorted(struct table *t, struct item *const *items, size_t coun
         }
     }
     free(keys);
-    free(nums);
 }
 
 void table_drop_history(struct table *t)
@@ -729,11 +737,10 @@ void table_drop_history(struct table *t)
 /* Puts the item (a new reference) into a scratch skiplist keyed as t's rows. */
 static void scratch_put(const struct table *t, struct skiplist *sl, struct item *item)
 {
-    struct key_numbers nums;
     struct row_key key;
     struct skiplist_node *node;
 
-    table_row_key(t, item_attrs(item), &nums, &key);
+    table_item_key(t, item, &key);
     node = skiplist_find(sl, &key);
     if (node)
         skiplist_replace(node, &key, item_ref(item));
@@ -757,9 +764,8 @@ void table_items_at(const struct table *t, int64_t at_ms, struct item ***items, 
         if (e->old_item) {
             scratch_put(t, &scratch, e->old_item);
         } else {
-            struct key_numbers nums;
             struct row_key key;
-            table_row_key(t, item_attrs(e->new_item), &nums, &key);
+            table_item_key(t, e->new_item, &key);
             skiplist_remove(&scratch, &key);
         }
     }

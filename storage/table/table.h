@@ -163,6 +163,9 @@ bool table_is_deleting(const struct table *t);
  * Caller holds the lock. */
 void table_row_key(const struct table *t, const struct value *attrs, struct key_numbers *nums,
                    struct row_key *out);
+/* The row key of a stored item, read in place in its encoding (a node keeps
+ * its parts' offsets: skiplist.h). Caller holds the lock. */
+void table_item_key(const struct table *t, const struct item *item, struct row_key *out);
 
 /* Checks a request's Key map against the key schema: exactly the key
  * attributes, with the declared types, non-empty, within the key size limits.

@@ -163,10 +163,9 @@ static bool gsi_has_room(struct table *t, const struct table_index *gsi, const s
                          const struct item *new_item, int64_t now_ms)
 {
     struct insight_source *src;
-    struct key_numbers old_nums, new_nums;
     struct row_key ok, nk;
-    bool had = old && index_row_key(gsi, item_attrs(old), &old_nums, &ok);
-    bool has = new_item && index_row_key(gsi, item_attrs(new_item), &new_nums, &nk);
+    bool had = old && index_item_key(gsi, old, &ok);
+    bool has = new_item && index_item_key(gsi, new_item, &nk);
     size_t parts = gsi->def->key.hash_count;
 
     if (!had && !has) return true; /* the write does not touch this index */

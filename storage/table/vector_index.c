@@ -189,7 +189,7 @@ static bool entry_of(const struct vector_index *vi, const struct item *item, flo
                      const struct value **hash)
 {
     const struct vector_index_def *def = vi->def;
-    const struct value *v = value_map_get(item_attrs(item), def->attribute, strlen(def->attribute));
+    const struct value *v = item_get_cstr(item, def->attribute);
     const char *hash_name = vector_index_hash_name(def);
 
     *hash = NULL;
@@ -199,7 +199,7 @@ static bool entry_of(const struct vector_index *vi, const struct item *item, flo
         if (!vector_parse_float(&v->u.list.elems[i], &out[i])) return false;
     }
     if (!hash_name) return true;
-    *hash = value_map_get(item_attrs(item), hash_name, strlen(hash_name));
+    *hash = item_get_cstr(item, hash_name);
     if (!*hash || (*hash)->type != vi->hash_type) return false;
     return vi->hash_type == VALUE_N || (*hash)->u.str.len > 0;
 }
@@ -264,10 +264,12 @@ void vector_index_apply_write(struct vector_index *vi, struct item *old_item, st
     assert_table_writing();
     float *vec = xmalloc(sizeof *vec * (vi->dims ? vi->dims : 1));
     const struct value *hash;
+    struct decode_mark mark = item_scratch_mark(); /* a group keeps a copy of its hash */
 
     if (old_item && entry_of(vi, old_item, vec, &hash)) group_remove(vi, hash, old_item);
     if (new_item && entry_of(vi, new_item, vec, &hash))
         group_add(vi, group_get(vi, hash), vec, new_item);
+    item_scratch_release(mark);
     free(vec);
 }
 
@@ -308,9 +310,10 @@ static size_t entry_size(const struct vector_index *vi, const struct key_schema 
                          const struct item *item)
 {
     size_t size = (size_t) entry_bytes(vi);
+    const struct value *attrs = item_attrs(item);
 
-    for (size_t i = 0; i < item_attrs(item)->u.map.count; i++) {
-        const struct attr *a = &item_attrs(item)->u.map.attrs[i];
+    for (size_t i = 0; i < attrs->u.map.count; i++) {
+        const struct attr *a = &attrs->u.map.attrs[i];
         if (!is_vector_attr(vi, a) && entry_holds(vi, table_key, a))
             size += a->name_len + value_size_bytes(&a->value);
     }
@@ -321,19 +324,22 @@ static size_t entry_size(const struct vector_index *vi, const struct key_schema 
 static bool entry_changed(const struct vector_index *vi, const struct key_schema *table_key,
                           const struct item *a, const struct item *b)
 {
-    const struct item *pair[2] = {a, b};
+    struct decode_mark mark = item_scratch_mark(); /* the trees die here */
+    const struct value *pair[2] = {item_attrs(a), item_attrs(b)};
+    bool changed = false;
 
-    for (size_t s = 0; s < 2; s++) {
-        const struct item *x = pair[s], *y = pair[1 - s];
-        for (size_t i = 0; i < item_attrs(x)->u.map.count; i++) {
-            const struct attr *at = &item_attrs(x)->u.map.attrs[i];
+    for (size_t s = 0; s < 2 && !changed; s++) {
+        const struct value *x = pair[s], *y = pair[1 - s];
+        for (size_t i = 0; i < x->u.map.count && !changed; i++) {
+            const struct attr *at = &x->u.map.attrs[i];
             const struct value *other;
             if (!is_vector_attr(vi, at) && !entry_holds(vi, table_key, at)) continue;
-            other = item_get(y, at->name, at->name_len);
-            if (!other || !value_equal(&at->value, other)) return true;
+            other = value_map_get(y, at->name, at->name_len);
+            changed = !other || !value_equal(&at->value, other);
         }
     }
-    return false;
+    item_scratch_release(mark);
+    return changed;
 }
 
 size_t vector_index_entry_size(const struct vector_index *vi, const struct key_schema *table_key,
@@ -341,10 +347,13 @@ size_t vector_index_entry_size(const struct vector_index *vi, const struct key_s
 {
     float *vec = xmalloc(sizeof *vec * (vi->dims ? vi->dims : 1));
     const struct value *hash;
+    struct decode_mark mark = item_scratch_mark(); /* the trees die here */
     bool in = entry_of(vi, item, vec, &hash);
+    size_t size = in ? entry_size(vi, table_key, item) : 0;
 
+    item_scratch_release(mark);
     free(vec);
-    return in ? entry_size(vi, table_key, item) : 0;
+    return size;
 }
 
 double vector_index_write_bytes(const struct vector_index *vi, const struct key_schema *table_key,
@@ -366,10 +375,12 @@ double vector_index_write_bytes(const struct vector_index *vi, const struct key_
 
 static int compare_key_part(const struct item *a, const struct item *b, const char *name)
 {
-    const struct value *x = value_map_get(item_attrs(a), name, strlen(name));
-    const struct value *y = value_map_get(item_attrs(b), name, strlen(name));
-    if (!x || !y || x->type != y->type) return 0;
-    return value_compare_scalar(x, y);
+    struct decode_mark mark = item_scratch_mark(); /* the values die here */
+    const struct value *x = item_get_cstr(a, name), *y = item_get_cstr(b, name);
+    int c = !x || !y || x->type != y->type ? 0 : value_compare_scalar(x, y);
+
+    item_scratch_release(mark);
+    return c;
 }
 
 /* The tie rule: equal scores rank in the table's primary key order. */
@@ -418,12 +429,15 @@ static void heap_sift_up(const struct vector_index *vi, const struct vector_quer
 
 static bool passes_filters(const struct vector_query *q, const struct item *item)
 {
-    for (size_t i = 0; i < q->filter_count; i++) {
-        const char *name = q->filter_names[i];
-        const struct value *v = value_map_get(item_attrs(item), name, strlen(name));
-        if (!v || !value_equal(v, &q->filter_values[i])) return false;
+    struct decode_mark mark = item_scratch_mark(); /* the values die here */
+    bool passes = true;
+
+    for (size_t i = 0; i < q->filter_count && passes; i++) {
+        const struct value *v = item_get_cstr(item, q->filter_names[i]);
+        passes = v && value_equal(v, &q->filter_values[i]);
     }
-    return true;
+    item_scratch_release(mark);
+    return passes;
 }
 
 /* Scores every vector of g into the heap h of *n hits (at most q->top_k). */

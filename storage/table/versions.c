@@ -30,20 +30,18 @@ void versions_free(struct versions *v)
     free(v);
 }
 
-/* The row key of the item entry e changed, by key schema k (as table_row_key). */
+/* The row key of the item entry e changed, by key schema k (as table_item_key). */
 static void entry_key(const struct key_schema *k, const struct history_entry *e,
-                      struct key_numbers *nums, struct row_key *out)
+                      struct row_key *out)
 {
-    const struct value *attrs = item_attrs((e->new_item ? e->new_item : e->old_item));
+    const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
+    bool found;
 
-    key_part_of(value_map_get(attrs, k->hash_names[0], strlen(k->hash_names[0])), nums->n[0],
-                &out->parts[0]);
-    out->part_count = 1;
-    if (k->range_count) {
-        key_part_of(value_map_get(attrs, k->range_names[0], strlen(k->range_names[0])), nums->n[1],
-                    &out->parts[1]);
-        out->part_count = 2;
-    }
+    out->part_count = 1 + k->range_count;
+    found = item_key_parts(e->new_item ? e->new_item : e->old_item, names, out->part_count,
+                           out->parts);
+    assert(found); /* a stored item has its table's key */
+    (void) found;
     out->hash = key_hash(out->parts, 1);
 }
 
@@ -57,17 +55,16 @@ void versions_record(struct versions *v, const struct key_schema *k, struct item
 {
     assert_lock_exclusive();
     struct history *h = &v->changes;
-    struct key_numbers nums;
     struct row_key rk;
     uint64_t upto;
 
     /* Dropping from the front: forget each dropped change's bucket count first. */
     for (size_t i = h->start; i < h->end && h->entries[i].ms < now_ms - v->window_ms; i++) {
-        entry_key(k, &h->entries[i], &nums, &rk);
+        entry_key(k, &h->entries[i], &rk);
         v->pending[rk.hash % VERSIONS_BUCKETS]--;
     }
     history_trim(h, now_ms - v->window_ms, &upto);
-    entry_key(k, history_append(h, now_ms, old_item, new_item), &nums, &rk);
+    entry_key(k, history_append(h, now_ms, old_item, new_item), &rk);
     v->pending[rk.hash % VERSIONS_BUCKETS]++;
 }
 
@@ -80,10 +77,9 @@ struct item *versions_state_at(const struct versions *v, const struct key_schema
     if (!v->pending[key->hash % VERSIONS_BUCKETS]) return current;
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
-        struct key_numbers nums;
         struct row_key rk;
         if (e->ms <= as_of_ms) continue;
-        entry_key(k, e, &nums, &rk);
+        entry_key(k, e, &rk);
         if (same_key(&rk, key)) return e->old_item;
     }
     return current;
@@ -102,14 +98,13 @@ size_t versions_changed_since(const struct versions *v, const struct key_schema 
 
     for (size_t i = h->start; i < h->end; i++) {
         const struct history_entry *e = &h->entries[i];
-        struct key_numbers nums, other_nums;
         struct row_key rk, other;
         size_t j;
 
         if (e->ms <= as_of_ms) continue;
-        entry_key(k, e, &nums, &rk);
+        entry_key(k, e, &rk);
         for (j = 0; j < n; j++) {
-            entry_key(k, firsts[j], &other_nums, &other);
+            entry_key(k, firsts[j], &other);
             if (same_key(&other, &rk)) break;
         }
         if (j < n) {

@@ -39,8 +39,9 @@ static void key_of(struct item *item, size_t parts, struct key_numbers *nums, st
 {
     memset(key, 0, sizeof *key);
     key->part_count = parts;
-    key_part_of(item_get(item, "p", 1), nums->n[0], &key->parts[0]);
-    if (parts > 1) key_part_of(item_get(item, "s", 1), nums->n[1], &key->parts[1]);
+    (void) nums;
+    CHECK(item_key_part(item, "p", 1, &key->parts[0]));
+    if (parts > 1) CHECK(item_key_part(item, "s", 1, &key->parts[1]));
     key->hash = key_hash(key->parts, 1);
 }
 
