@@ -20,6 +20,7 @@
 #include "storage/base/limits.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_consistency.h"
+#include "storage/model/item.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -123,6 +124,9 @@ struct emulator *emulator_open(const struct config *cfg, char **why, int *exit_s
         emulator_close(emu);
         return NULL;
     }
+    /* What loading the database and --init decoded on this thread is dead
+     * (storage/model/item.h: the thread's scratch). */
+    item_scratch_reset();
     emu->sweeper = sweeper_start(emu->db, emu->cfg.ttl_interval_ms);
     if (!emu->sweeper) {
         *why = sentence("cannot start the TTL sweeper thread");

@@ -12,6 +12,7 @@
 #include "storage/base/alloc.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_ttl.h"
+#include "storage/model/item.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -55,6 +56,7 @@ static void *sweeper_main(void *arg)
         if (s->stopping) break;
         pthread_mutex_unlock(&s->mutex);
         db_expire_items(s->db, SIZE_MAX);
+        item_scratch_reset(); /* nothing of the sweep is kept (storage/model/item.h) */
         pthread_mutex_lock(&s->mutex);
     }
     pthread_mutex_unlock(&s->mutex);

@@ -106,13 +106,15 @@ static void add_collection(struct batch_write_result *out, const struct table *t
 {
     assert_lock_held();
     const char *pk_name = t->def.key.hash_names[0];
-    const struct value *attrs = op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
-    const struct value *pk = value_map_get(attrs, pk_name, strlen(pk_name));
+    const struct value *attrs, *pk;
     struct batch_collection *c;
     struct value copy;
     double gb;
 
-    if (t->def.lsi_count == 0 || !pk) return;
+    if (t->def.lsi_count == 0) return; /* before the item is decoded */
+    attrs = op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key;
+    pk = value_map_get(attrs, pk_name, strlen(pk_name));
+    if (!pk) return;
     for (size_t i = 0; i < out->collection_count; i++) {
         const struct value *seen =
             value_map_get(&out->collections[i].metrics.key, pk_name, strlen(pk_name));

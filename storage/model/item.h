@@ -49,9 +49,9 @@ struct item *item_new(struct value *attrs);
  * never freed: name_dict.h bounds it). */
 const struct name_dict *item_names(void);
 /* The item's attributes as a read-only tree (VALUE_M), decoded into the
- * calling thread's scratch arena (the lifetime rule above). Each call
- * decodes again: a caller that reads the tree more than once keeps the
- * pointer. */
+ * calling thread's scratch arena (the lifetime rule above). The thread's
+ * last few trees are remembered (item.c) until its next reset or release,
+ * so reading one item's tree in several places decodes it once. */
 const struct value *item_attrs(const struct item *item);
 /* Adds a reference and returns item; item_ref(NULL) is NULL. */
 struct item *item_ref(struct item *item);

@@ -26,6 +26,7 @@ static void test_entries_trims_and_clear(void)
 {
     struct history h;
     struct item *a = new_item("a"), *b = new_item("b");
+    item_scratch_reset(); /* the thread's memo holds references too (item.c) */
     uint64_t upto = 0;
 
     lock_check_acquired(LOCK_HOLD_EXCLUSIVE);

@@ -40,6 +40,7 @@ static void test_state_as_of_a_moment_and_changes_since(void)
     char pk_name[] = "pk";
     struct key_schema k = {.hash_count = 1, .hash_names = {pk_name}};
     struct item *a1 = new_item("a", "1"), *a2 = new_item("a", "2"), *b1 = new_item("b", "1");
+    item_scratch_reset(); /* the thread's memo holds references too (item.c) */
     struct value ha, hb, hc;
     struct row_key ka, kb, kc;
     struct version_change *changes;
