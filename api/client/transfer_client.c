@@ -5,8 +5,8 @@
 #include "api/client/transfer_client.h"
 
 #include "api/transfer/transfer_files.h"
-#include "api/wire/wire_encoded.h"
 #include "api/wire/json_out.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"

@@ -23,8 +23,8 @@
  */
 #include "api/http/response.h"
 
-#include "api/wire/wire_encoded.h"
 #include "api/wire/json_out.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"

@@ -25,9 +25,9 @@
  */
 #include "api/ops/expr_params.h"
 #include "api/ops/ops.h"
-#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"

@@ -29,9 +29,9 @@
  * in one place.
  */
 #include "api/ops/ops.h"
-#include "api/wire/wire_encoded.h"
 #include "api/wire/body.h"
 #include "api/wire/shape.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/wire_table.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"

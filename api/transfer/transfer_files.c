@@ -5,9 +5,9 @@
 #include "api/transfer/transfer_files.h"
 
 #include "api/transfer/ion.h"
-#include "api/wire/wire_encoded.h"
 #include "api/wire/json_in.h"
 #include "api/wire/json_out.h"
+#include "api/wire/wire_encoded.h"
 #include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"

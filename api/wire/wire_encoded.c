@@ -13,8 +13,8 @@
 
 #include "storage/base/alloc.h"
 
-#include <stdlib.h>
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Appends a literal's bytes (its length known at compile time: the copy is a store or two). */

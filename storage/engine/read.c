@@ -549,7 +549,8 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
          * answered from the stored encoding (api/wire). What an item decodes
          * is dead after its turn (the page keeps items), so it is released. */
         struct decode_mark mark = item_scratch_mark();
-        const struct value *attrs = op->filter || partial || op->projection ? item_attrs(item) : NULL;
+        const struct value *attrs =
+            op->filter || partial || op->projection ? item_attrs(item) : NULL;
         const struct value *base = attrs;
         bool matched = true, have_view = false;
 

@@ -409,10 +409,9 @@ int db_write_item(struct db *db, const struct db_scope *scope, const struct writ
     t = pw.t;
     write_apply(&pw, return_capacity, 1.0, &res->capacity);
     /* The item is decoded only for a table with LSIs: the metrics are theirs. */
-    collection_metrics(t,
-                       t->def.lsi_count && op->kind == WRITE_PUT ? item_attrs(op->put_item)
-                                                                  : &op->key,
-                       &res->collection_metrics);
+    collection_metrics(
+        t, t->def.lsi_count && op->kind == WRITE_PUT ? item_attrs(op->put_item) : &op->key,
+        &res->collection_metrics);
     rc = 0;
 out:
     db_unlock(db);

@@ -8,9 +8,8 @@
 #include "storage/base/text.h"
 #include "storage/model/codec.h"
 
-#include <pthread.h>
-
 #include <assert.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -260,8 +259,7 @@ const struct value *item_get_cstr(const struct item *item, const char *name)
     return item_get(item, name, strlen(name));
 }
 
-bool item_key_part(const struct item *item, const char *name, size_t name_len,
-                   struct key_part *out)
+bool item_key_part(const struct item *item, const char *name, size_t name_len, struct key_part *out)
 {
     struct enc_attr at;
 

@@ -36,9 +36,9 @@
 
 struct item {
     atomic_int refcount;
-    uint32_t size_bytes;   /* DynamoDB's item size: sum of name bytes + value sizes */
-    uint32_t encoded_len;  /* bytes of encoded[] */
-    uint8_t encoded[];     /* item_encode's form, names in item_names() */
+    uint32_t size_bytes;  /* DynamoDB's item size: sum of name bytes + value sizes */
+    uint32_t encoded_len; /* bytes of encoded[] */
+    uint8_t encoded[];    /* item_encode's form, names in item_names() */
 };
 
 /* Takes the contents of *attrs (a VALUE_M; encoded, then cleared and left

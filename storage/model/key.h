@@ -16,9 +16,9 @@
  * test_key over random values) - with no parsing.
  *
  * A row_key does not own its parts' bytes: they point into the encoding of
- * the item the row holds (an N's comparable bytes are stored as such), or, for probes, into the caller's request values and, for N
- * parts, into a struct key_numbers the caller owns and keeps alive as long as
- * the key (never a buffer inside a struct that is copied by value).
+ * the item the row holds (an N's comparable bytes are stored as such), or, for probes, into the
+ * caller's request values and, for N parts, into a struct key_numbers the caller owns and keeps
+ * alive as long as the key (never a buffer inside a struct that is copied by value).
  */
 #ifndef DDB_KEY_H
 #define DDB_KEY_H

@@ -107,8 +107,7 @@ bool index_item_key(const struct table_index *idx, const struct item *item, stru
             return false;
     }
     for (size_t i = 0; i < k->range_count; i++) {
-        if (!part_fits(&out->parts[k->hash_count + i], idx->range_types[i],
-                       DDB_MAX_SORT_KEY_BYTES))
+        if (!part_fits(&out->parts[k->hash_count + i], idx->range_types[i], DDB_MAX_SORT_KEY_BYTES))
             return false;
     }
     out->part_count = n;
@@ -163,8 +162,7 @@ size_t index_projected_size(const struct table_index *idx, const struct item *it
 }
 
 /* The table row key of an item (the cursor), as table_item_key computes it. */
-static void base_row_key(const struct key_schema *tk, const struct item *item,
-                         struct row_key *out)
+static void base_row_key(const struct key_schema *tk, const struct item *item, struct row_key *out)
 {
     const char *names[2] = {tk->hash_names[0], tk->range_count ? tk->range_names[0] : NULL};
     bool found;

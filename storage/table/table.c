@@ -523,8 +523,7 @@ static int64_t collection_share(const struct table *t, const struct item *item)
     for (size_t i = 0; i < t->def.lsi_count; i++) {
         const struct table_index *idx = &t->indexes[t->def.gsi_count + i];
         struct row_key key;
-        if (index_item_key(idx, item, &key))
-            size += (int64_t) index_projected_size(idx, item);
+        if (index_item_key(idx, item, &key)) size += (int64_t) index_projected_size(idx, item);
     }
     return size;
 }

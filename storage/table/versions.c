@@ -38,8 +38,8 @@ static void entry_key(const struct key_schema *k, const struct history_entry *e,
     bool found;
 
     out->part_count = 1 + k->range_count;
-    found = item_key_parts(e->new_item ? e->new_item : e->old_item, names, out->part_count,
-                           out->parts);
+    found =
+        item_key_parts(e->new_item ? e->new_item : e->old_item, names, out->part_count, out->parts);
     assert(found); /* a stored item has its table's key */
     (void) found;
     out->hash = key_hash(out->parts, 1);

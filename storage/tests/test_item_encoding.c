@@ -7,9 +7,13 @@
  * and without a name dictionary; every truncation of an encoding must be
  * refused, not read past its end.
  */
+#include "storage/model/item.h"
 #include "storage/model/item_encoding.h"
 #include "storage/tests/check.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,6 +379,131 @@ static void test_dict_ids_and_limit(void)
     name_dict_unref(d);
 }
 
+/* Lookups take no lock while writers add (name_dict.c): readers running
+ * beside two interning threads - which grow the hash several times - find
+ * every name a writer has published, with its id, and never a wrong one.
+ * In the ThreadSanitizer list (scripts/test). */
+#define DICT_WRITERS 2
+#define DICT_NAMES   3000
+
+struct dict_run {
+    struct name_dict *d;
+    int writer;
+    _Atomic int published; /* names of this writer interned so far */
+    uint32_t ids[DICT_NAMES];
+    struct dict_run *runs; /* every writer's run, for the readers */
+    _Atomic bool *done;
+    bool bad;
+};
+
+static void *dict_writer(void *arg)
+{
+    struct dict_run *r = arg;
+    char name[32];
+    for (int i = 0; i < DICT_NAMES; i++) {
+        int n = snprintf(name, sizeof name, "w%d-%d", r->writer, i);
+        if (!name_dict_intern(r->d, name, (size_t) n, &r->ids[i])) r->bad = true;
+        atomic_store_explicit(&r->published, i + 1, memory_order_release);
+    }
+    return NULL;
+}
+
+static void *dict_reader(void *arg)
+{
+    struct dict_run *r = arg;
+    char name[32];
+    unsigned x = 7;
+    while (!atomic_load(r->done)) {
+        for (int w = 0; w < DICT_WRITERS; w++) {
+            struct dict_run *wr = &r->runs[w];
+            int have = atomic_load_explicit(&wr->published, memory_order_acquire);
+            uint32_t id;
+            size_t len;
+            if (!have) continue;
+            x = x * 1103515245u + 12345u;
+            int i = (int) (x % (unsigned) have);
+            int n = snprintf(name, sizeof name, "w%d-%d", w, i);
+            if (!name_dict_find(r->d, name, (size_t) n, &id) || id != wr->ids[i]) r->bad = true;
+            const char *back = name_dict_name(r->d, id, &len);
+            if (len != (size_t) n || memcmp(back, name, len) != 0) r->bad = true;
+        }
+        if (name_dict_find(r->d, "never added", 11, &(uint32_t){0})) r->bad = true;
+    }
+    return NULL;
+}
+
+static void test_dict_lookups_without_lock_beside_writers(void)
+{
+    struct name_dict *d = name_dict_new();
+    struct dict_run runs[DICT_WRITERS + 2];
+    _Atomic bool done = false;
+    pthread_t threads[DICT_WRITERS + 2];
+
+    memset(runs, 0, sizeof runs);
+    for (int i = 0; i < DICT_WRITERS + 2; i++) {
+        runs[i].d = d;
+        runs[i].writer = i;
+        runs[i].runs = runs;
+        runs[i].done = &done;
+    }
+    for (int i = 0; i < DICT_WRITERS + 2; i++)
+        pthread_create(&threads[i], NULL, i < DICT_WRITERS ? dict_writer : dict_reader, &runs[i]);
+    for (int i = 0; i < DICT_WRITERS; i++)
+        pthread_join(threads[i], NULL);
+    atomic_store(&done, true);
+    for (int i = DICT_WRITERS; i < DICT_WRITERS + 2; i++)
+        pthread_join(threads[i], NULL);
+    for (int i = 0; i < DICT_WRITERS + 2; i++)
+        CHECK(!runs[i].bad);
+    CHECK_INT_EQ(name_dict_count(d), DICT_WRITERS * DICT_NAMES);
+    name_dict_unref(d);
+}
+
+/* Items made and read on threads that come and go: each thread's scratch
+ * (its decode arena, memo and encoder buffer: item.c) is its own, trees
+ * decoded before a mark survive its release, and a thread's exit frees
+ * its scratch (LeakSanitizer reports it otherwise in the sanitizer build). */
+static void *item_thread(void *arg)
+{
+    bool *bad = arg;
+    char text[32];
+    for (int i = 0; i < 500; i++) {
+        struct value m, v;
+        value_init_map(&m);
+        int n = snprintf(text, sizeof text, "%d", i);
+        value_init_number_text(&v, text, (size_t) n);
+        value_map_set(&m, "pk", 2, &v);
+        value_init_string(&v, "body", 4);
+        value_map_set(&m, "thread-name", 11, &v);
+        struct item *item = item_new(&m);
+        const struct value *before = item_attrs(item);
+        struct decode_mark mark = item_scratch_mark();
+        const struct value *pk = item_get_cstr(item, "pk");
+        if (!pk || pk->type != VALUE_N || strcmp(pk->u.str.data, text) != 0) *bad = true;
+        item_scratch_release(mark);
+        /* Decoded before the mark: still whole after its release. */
+        const struct value *name = value_map_get(before, "thread-name", 11);
+        if (!name || strcmp(name->u.str.data, "body") != 0) *bad = true;
+        if (i % 100 == 99) item_scratch_reset();
+        item_unref(item);
+    }
+    return NULL;
+}
+
+static void test_items_on_threads_that_come_and_go(void)
+{
+    pthread_t threads[4];
+    bool bad[4] = {false};
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < 4; i++)
+            pthread_create(&threads[i], NULL, item_thread, &bad[i]);
+        for (int i = 0; i < 4; i++)
+            pthread_join(threads[i], NULL);
+    }
+    for (int i = 0; i < 4; i++)
+        CHECK(!bad[i]);
+}
+
 /* A map large enough to carry value_map_find's index, and more than a
  * first arena block of data: found by name after decoding into an arena. */
 static void test_arena_large_map(void)
@@ -501,5 +630,7 @@ int main(void)
     RUN(test_arena_large_map);
     RUN(test_arena_empty_item);
     RUN(test_arena_marks);
+    RUN(test_dict_lookups_without_lock_beside_writers);
+    RUN(test_items_on_threads_that_come_and_go);
     return check_report();
 }
