@@ -461,10 +461,7 @@ int db_import_items(struct db *db, const struct db_scope *scope, const char *tab
             struct row_key key;
             /* An item the table cannot hold (a key missing or of another
              * type) is an import error, counted, as AWS counts them. */
-            struct decode_mark mark = item_scratch_mark(); /* the tree dies here */
-            int rc = table_check_item(t, item_attrs(items[i]), &err);
-            item_scratch_release(mark);
-            if (rc != 0) {
+            if (table_check_item_stored(t, items[i], &err) != 0) {
                 ddb_error_clear(&err);
                 (*errors)++;
                 continue;

@@ -60,15 +60,16 @@ void batch_write_result_clear(struct batch_write_result *r)
  * types; BatchWriteItem reports a failure with the key text rather than
  * PutItem's "Missing the key"/"Type mismatch" ones (dynalite
  * actions/batchWriteItem.js rewrites them so, as AWS answers). */
-static int check_put_key(const struct table *t, const struct value *attrs, struct ddb_error *err)
+static int check_put_key(const struct table *t, const struct item *item, struct ddb_error *err)
 {
     const struct key_schema *k = &t->def.key;
     for (size_t i = 0; i < 1 + k->range_count; i++) {
         const char *name = i == 0 ? k->hash_names[0] : k->range_names[0];
-        const struct value *v = value_map_get(attrs, name, strlen(name));
+        struct key_part part; /* read in place: nothing decoded */
         enum value_type type = VALUE_S;
         table_def_attr_type(&t->def, name, &type);
-        if (!v || v->type != type) return ddb_error_set(err, DDB_VALIDATION, KEY_MISMATCH);
+        if (!item_key_part(item, name, strlen(name), &part) || part.type != type)
+            return ddb_error_set(err, DDB_VALIDATION, KEY_MISMATCH);
     }
     return 0;
 }
@@ -186,8 +187,7 @@ int db_batch_write(struct db *db, const struct db_scope *scope, const struct wri
     for (size_t i = 0; i < op_count; i++) {
         struct table *t;
         if (db_require_table(db, scope, ops[i].table_name, &t, err) != 0) goto out;
-        if (ops[i].kind == WRITE_PUT && check_put_key(t, item_attrs(ops[i].put_item), err) != 0)
-            goto out;
+        if (ops[i].kind == WRITE_PUT && check_put_key(t, ops[i].put_item, err) != 0) goto out;
         if (write_prepare(db, scope, &ops[i], &nums[i], &pws[i], err) != 0) goto out;
         for (size_t j = 0; j < i; j++) {
             if (same_item(&pws[i], &pws[j])) {

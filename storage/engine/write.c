@@ -252,7 +252,7 @@ int write_prepare(struct db *db, const struct db_scope *scope, const struct writ
     if (db_require_table(db, scope, op->table_name, &pw->t, err) != 0) return -1;
     assert_table_exclusive(&pw->t->lock);
     if (op->kind == WRITE_PUT) {
-        if (table_check_item(pw->t, item_attrs(op->put_item), err) != 0) return -1;
+        if (table_check_item_stored(pw->t, op->put_item, err) != 0) return -1;
         table_item_key(pw->t, op->put_item, &pw->key);
     } else {
         if (table_check_key(pw->t, &op->key, err) != 0) return -1;

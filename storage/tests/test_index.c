@@ -732,8 +732,89 @@ static void test_backfill_races_a_writer_thread(void)
     db_free(db);
 }
 
+/* A key attribute of a random shape: absent, the declared type, another
+ * scalar type, a map, an empty string, or a string one byte over max. */
+static void random_key_attr(struct value *m, const char *name, bool is_n, size_t max)
+{
+    struct value v;
+    char *big;
+    unsigned shape = rnd(16);
+    switch (shape < 11 ? (shape == 0 ? 0 : 1) : shape - 9) {
+    case 0: return;
+    case 1:
+        if (is_n)
+            set_n(m, name, (long) rnd(100));
+        else
+            set_s(m, name, rnd(2) ? "v" : "another");
+        return;
+    case 2:
+        if (is_n)
+            set_s(m, name, "7");
+        else
+            set_n(m, name, 7);
+        return;
+    case 3:
+        value_init_map(&v);
+        value_map_set(m, name, strlen(name), &v);
+        return;
+    case 4: set_s(m, name, ""); return;
+    default:
+        big = malloc(max + 2);
+        memset(big, 'k', max + 1);
+        big[max + 1] = '\0';
+        set_s(m, name, big);
+        free(big);
+        return;
+    }
+}
+
+/* table_check_item_stored reads the rules in place and decodes only to word
+ * a refusal: on random items it accepts exactly what table_check_item
+ * accepts, and refuses with the same text. */
+static void test_check_in_place_agrees_with_the_tree_check(void)
+{
+    struct db *db = db_new();
+    struct table *t;
+    int refused = 0;
+
+    create_table(db, "t", true, true);
+    db_write_lock(db); /* the catalog lock exclusively: every table held */
+    t = db_find_table(db, &scope, "t");
+    for (int i = 0; i < 3000; i++) {
+        struct value m;
+        struct ddb_error e1 = {0}, e2 = {0};
+        value_init_map(&m);
+        random_key_attr(&m, "pk", false, 2048);
+        random_key_attr(&m, "sk", true, 1024);
+        random_key_attr(&m, "gpk", false, 2048);
+        random_key_attr(&m, "gsk", true, 1024);
+        random_key_attr(&m, "h1", false, 2048);
+        random_key_attr(&m, "h2", true, 2048);
+        random_key_attr(&m, "r1", false, 1024);
+        random_key_attr(&m, "lsk", true, 1024);
+        if (rnd(2)) set_s(&m, "a", "other");
+        struct item *item = item_new(&m);
+        int rc1 = table_check_item_stored(t, item, &e1);
+        int rc2 = table_check_item(t, item_attrs(item), &e2);
+        CHECK_INT_EQ(rc1, rc2);
+        if (rc1 != 0 && rc2 != 0) {
+            CHECK_STR_EQ(e1.message, e2.message);
+            refused++;
+        }
+        ddb_error_clear(&e1);
+        ddb_error_clear(&e2);
+        item_unref(item);
+        item_scratch_reset();
+    }
+    db_unlock(db);
+    /* Both answers were seen many times. */
+    CHECK(refused > 1000 && refused < 2950);
+    db_free(db);
+}
+
 int main(void)
 {
+    RUN(test_check_in_place_agrees_with_the_tree_check);
     RUN(test_indexes_match_the_table_after_random_writes);
     RUN(test_backfill_stays_exact_with_writes_in_between);
     RUN(test_update_table_adds_and_removes_gsis);
