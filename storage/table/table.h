@@ -176,7 +176,7 @@ int table_check_key(const struct table *t, const struct value *key, struct ddb_e
  * present) with their declared types. */
 int table_check_item(const struct table *t, const struct value *attrs, struct ddb_error *err);
 /* table_check_item of an encoded item: the rules read in place, the item
- * decoded only to word a refusal (table_check_stored.c). Caller holds the lock. */
+ * decoded only to word a refusal (table_check_stored.c). */
 int table_check_item_stored(const struct table *t, const struct item *item, struct ddb_error *err);
 /* The table's own key rules alone, for an item read back from disk: it was
  * accepted when written, and index rules added since (a GSI or vector index
