@@ -326,6 +326,9 @@ out:
     for (size_t i = 0; i < w->count; i++)
         pending_clear(&w->batch[i]);
     w->count = 0;
+    /* The job's thread has no requests to reset its scratch: what the batch
+     * decoded (conditions' old items) is dead now (storage/model/item.h). */
+    item_scratch_reset();
 }
 
 /* A bulk record's members (ours, PutItem's names). */
