@@ -1,7 +1,8 @@
 /*
  * test_key_index.c - the exact-key index agrees with the skiplist it shadows,
  * through growth, reserve, probe runs, deletions that shift entries back
- * across the end of the slots, runs of equal tags, and untagged slots.
+ * across the end of the slots, runs of equal tags, runs longer than the
+ * displacement bits count, and untagged slots.
  *
  * The index keeps only 16 bits of each hash (the tag) and computes the rest
  * again from a node's key when it grows or shifts an entry, so every node is
@@ -69,7 +70,9 @@ static uint64_t hash_of_node(const struct skiplist_node *n)
 }
 
 /* Every slot holds a node under its hash's tag (or untagged), reachable from
- * its home with no empty slot between; count and load are as documented. */
+ * its home with no empty slot between, and (tagged) its distance from home
+ * in its displacement bits, KEY_INDEX_FAR for that or more; count and load
+ * are as documented. */
 static void check_invariants(const struct key_index *ki)
 {
     size_t mask = ki->cap - 1, filled = 0;
@@ -80,9 +83,15 @@ static void check_invariants(const struct key_index *ki)
         const struct skiplist_node *n;
         if (!slot) continue;
         filled++;
-        n = (const struct skiplist_node *) (uintptr_t) (slot & ~ki->tag_mask);
+        uint64_t meta = ki->tag_mask ? ki->tag_mask | KEY_INDEX_DISP_BITS : 0;
+        size_t distance;
+        n = (const struct skiplist_node *) (uintptr_t) (slot & ~meta);
         hash = hash_of_node(n);
         CHECK((slot & ki->tag_mask) == (hash & ki->tag_mask));
+        distance = (i - (hash & mask)) & mask;
+        if (ki->tag_mask)
+            CHECK_INT_EQ(slot & KEY_INDEX_DISP_BITS,
+                         distance < KEY_INDEX_FAR ? distance : KEY_INDEX_FAR);
         for (size_t j = hash & mask; j != i; j = (j + 1) & mask)
             CHECK(ki->slots[j] != 0);
     }
@@ -254,9 +263,13 @@ static long next_with_home(long *p, size_t home)
     return *p;
 }
 
-static uint64_t node_slot(const struct key_index *ki, const struct skiplist_node *n)
+/* The slot of n when it sits in slot i: address, tag and displacement. */
+static uint64_t node_slot(const struct key_index *ki, const struct skiplist_node *n, size_t i)
 {
-    return (uintptr_t) n | (hash_of_node(n) & ki->tag_mask);
+    uint64_t hash = hash_of_node(n), distance = (i - hash) & (ki->cap - 1);
+    if (!ki->tag_mask) return (uintptr_t) n;
+    return (uintptr_t) n | (hash & ki->tag_mask) |
+           (distance < KEY_INDEX_FAR ? distance : KEY_INDEX_FAR);
 }
 
 static void test_deletion_shifts_back_across_the_end(void)
@@ -276,21 +289,21 @@ static void test_deletion_shifts_back_across_the_end(void)
     d = add_partition(&sl, &ki, next_with_home(&p, 1));
     f = add_partition(&sl, &ki, next_with_home(&p, 3));
     CHECK_INT_EQ(ki.cap, 16);
-    CHECK(ki.slots[15] == node_slot(&ki, a) && ki.slots[0] == node_slot(&ki, b));
-    CHECK(ki.slots[1] == node_slot(&ki, c) && ki.slots[2] == node_slot(&ki, d));
-    CHECK(ki.slots[3] == node_slot(&ki, f));
+    CHECK(ki.slots[15] == node_slot(&ki, a, 15) && ki.slots[0] == node_slot(&ki, b, 0));
+    CHECK(ki.slots[1] == node_slot(&ki, c, 1) && ki.slots[2] == node_slot(&ki, d, 2));
+    CHECK(ki.slots[3] == node_slot(&ki, f, 3));
     /* Removing a: b and c move back across the end, d (home 1) moves to 1,
      * f stays at its home. */
     remove_node(&sl, &ki, a);
-    CHECK(ki.slots[15] == node_slot(&ki, b) && ki.slots[0] == node_slot(&ki, c));
-    CHECK(ki.slots[1] == node_slot(&ki, d) && ki.slots[2] == 0);
-    CHECK(ki.slots[3] == node_slot(&ki, f));
+    CHECK(ki.slots[15] == node_slot(&ki, b, 15) && ki.slots[0] == node_slot(&ki, c, 0));
+    CHECK(ki.slots[1] == node_slot(&ki, d, 1) && ki.slots[2] == 0);
+    CHECK(ki.slots[3] == node_slot(&ki, f, 3));
     check_invariants(&ki);
     CHECK(all_found(&sl, &ki));
     /* Removing c (slot 0): d does not move before its home. */
     remove_node(&sl, &ki, c);
-    CHECK(ki.slots[15] == node_slot(&ki, b) && ki.slots[0] == 0);
-    CHECK(ki.slots[1] == node_slot(&ki, d));
+    CHECK(ki.slots[15] == node_slot(&ki, b, 15) && ki.slots[0] == 0);
+    CHECK(ki.slots[1] == node_slot(&ki, d, 1));
     check_invariants(&ki);
     CHECK(all_found(&sl, &ki));
     key_index_clear(&ki);
@@ -348,6 +361,45 @@ static void test_keys_with_one_tag_and_home_stay_apart(void)
     skiplist_clear(&sl);
 }
 
+/* A run of 20 keys with one home: the displacement bits count up to
+ * KEY_INDEX_FAR, and a deletion at the run's start shifts every entry back,
+ * those beyond KEY_INDEX_FAR by their key's hash, each recording its new
+ * distance. */
+static void test_long_runs_saturate_the_displacement(void)
+{
+    enum { RUN_KEYS = 20 };
+    struct skiplist sl;
+    struct key_index ki;
+    struct skiplist_node *nodes[RUN_KEYS];
+    long p = 0;
+
+    skiplist_init(&sl);
+    key_index_init(&ki);
+    key_index_reserve(&ki, 40); /* 64 slots: every key below lands at home 5 or after */
+    CHECK_INT_EQ(ki.cap, 64);
+    for (int i = 0; i < RUN_KEYS; i++) {
+        while ((partition_hash_of(++p) & 63) != 5)
+            ;
+        nodes[i] = add_partition(&sl, &ki, p);
+    }
+    CHECK_INT_EQ(ki.slots[5 + KEY_INDEX_FAR + 2] & KEY_INDEX_DISP_BITS, KEY_INDEX_FAR);
+    check_invariants(&ki);
+    remove_node(&sl, &ki, nodes[0]);
+    check_invariants(&ki);
+    CHECK(ki.slots[5 + KEY_INDEX_FAR - 1] ==
+          node_slot(&ki, nodes[KEY_INDEX_FAR], 5 + KEY_INDEX_FAR - 1));
+    remove_node(&sl, &ki, nodes[7]);
+    check_invariants(&ki);
+    CHECK(all_found(&sl, &ki));
+    key_index_untag(&ki); /* and the same without displacements */
+    remove_node(&sl, &ki, nodes[1]);
+    check_invariants(&ki);
+    CHECK(all_found(&sl, &ki));
+    CHECK_INT_EQ(ki.count, RUN_KEYS - 3);
+    key_index_clear(&ki);
+    skiplist_clear(&sl);
+}
+
 static void test_the_hash_tells_sort_keys_apart(void)
 {
     struct item *a = item_of(1, 2), *b = item_of(1, 3);
@@ -370,6 +422,7 @@ int main(void)
     RUN(test_reserve_makes_room_once);
     RUN(test_deletion_shifts_back_across_the_end);
     RUN(test_keys_with_one_tag_and_home_stay_apart);
+    RUN(test_long_runs_saturate_the_displacement);
     RUN(test_the_hash_tells_sort_keys_apart);
     return check_report();
 }
