@@ -219,12 +219,10 @@ void skiplist_replace(struct skiplist_node *node, const struct row_key *key, str
     item_unref(old);
 }
 
-bool skiplist_remove(struct skiplist *sl, const struct row_key *key)
+/* Unlinks and frees n, whose predecessor at each of its levels is update[]. */
+static void unlink_node(struct skiplist *sl, struct skiplist_node *n,
+                        struct skiplist_node *const *update)
 {
-    struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
-    struct skiplist_node *n = descend(sl, key, KEY_BIAS_LOW, true, update);
-
-    if (!n || skiplist_node_compare(n, key, KEY_BIAS_LOW) != 0) return false;
     for (int i = 0; i < n->level; i++) {
         if (update[i]->next[i] == n) update[i]->next[i] = n->next[i];
     }
@@ -234,7 +232,50 @@ bool skiplist_remove(struct skiplist *sl, const struct row_key *key)
     item_unref(n->item);
     free(n);
     sl->count--;
+}
+
+bool skiplist_remove(struct skiplist *sl, const struct row_key *key)
+{
+    struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
+    struct skiplist_node *n = descend(sl, key, KEY_BIAS_LOW, true, update);
+
+    if (!n || skiplist_node_compare(n, key, KEY_BIAS_LOW) != 0) return false;
+    unlink_node(sl, n, update);
     return true;
+}
+
+/* How many nodes skiplist_remove_node walks back before it searches from the
+ * head instead: a level-1 node (3 in 4) needs one, a level-2 node about 4. */
+#define REMOVE_WALK_MAX 8
+
+void skiplist_remove_node(struct skiplist *sl, struct skiplist_node *n)
+{
+    struct skiplist_node *update[SKIPLIST_MAX_LEVEL];
+    struct skiplist_node *m = n->prev;
+    int found = 0; /* levels whose predecessor update[] holds */
+
+    /* The predecessor at level i is the nearest node before n that reaches
+     * level i: walking back, each node is the predecessor at every level it
+     * reaches that no nearer node did. Only node headers are read, never a
+     * key in an item. */
+    for (int steps = 0; found < n->level && m && steps < REMOVE_WALK_MAX; steps++) {
+        while (found < n->level && m->level > found)
+            update[found++] = m;
+        m = m->prev;
+    }
+    if (found < n->level && !m) {
+        while (found < n->level) /* n is among the first nodes: the head precedes it */
+            update[found++] = sl->head;
+    } else if (found < n->level) {
+        struct key_numbers nums;
+        struct row_key key;
+        skiplist_node_key(n, &nums, &key);
+        m = descend(sl, &key, KEY_BIAS_LOW, true, update);
+        assert(m == n);
+    }
+    for (int i = 0; i < n->level; i++)
+        assert(update[i]->next[i] == n);
+    unlink_node(sl, n, update);
 }
 
 void skiplist_builder_begin(struct skiplist_builder *b, struct skiplist *sl)

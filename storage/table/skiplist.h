@@ -97,6 +97,12 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
 void skiplist_replace(struct skiplist_node *node, const struct row_key *key, struct item *item);
 /* Removes the node with this key, dropping its item reference; false if absent. */
 bool skiplist_remove(struct skiplist *sl, const struct row_key *key);
+/* Removes node n of sl, found by the caller (the exact-key index), dropping
+ * its item reference. Its predecessors come from a short walk back along the
+ * bottom level, not a search from the head that compares a key at every step
+ * (a node and an item cache miss each at a million items); only a node of
+ * level 3 or more, or far from the previous taller one, is searched for. */
+void skiplist_remove_node(struct skiplist *sl, struct skiplist_node *n);
 
 /* Builds a skiplist from rows already in key order in O(n), with no key
  * comparison: each row is linked after the last node of every level it

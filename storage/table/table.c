@@ -608,7 +608,7 @@ void table_commit_write(struct table *t, const struct row_key *key, struct item 
     if (!new_item) {
         if (node) {
             key_index_remove(&t->item_keys, exact_hash, node);
-            skiplist_remove(&t->items, key);
+            skiplist_remove_node(&t->items, node);
         }
     } else {
         /* The node finds its key in the item it holds (skiplist.h). */

@@ -48,7 +48,25 @@ static int cmp_long(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void test_random_inserts_and_removes_match_a_sorted_model(void)
+/* Every level links, in order, exactly the bottom level's nodes that reach it. */
+static void check_levels(const struct skiplist *sl)
+{
+    for (int i = 1; i < SKIPLIST_MAX_LEVEL; i++) {
+        const struct skiplist_node *at = sl->head->next[i];
+        for (struct skiplist_node *nd = skiplist_first(sl); nd; nd = skiplist_next(nd)) {
+            if (nd->level <= i) continue;
+            CHECK(at == nd);
+            if (at != nd) return;
+            at = at->next[i];
+        }
+        CHECK(at == NULL);
+        CHECK(i < sl->level || sl->head->next[i] == NULL);
+    }
+}
+
+/* Random inserts and removes, a removal by key or (by_node) of the node
+ * skiplist_find gives, against a sorted array. */
+static void random_inserts_and_removes(bool by_node)
 {
     struct skiplist sl;
     long model[600];
@@ -70,7 +88,13 @@ static void test_random_inserts_and_removes_match_a_sorted_model(void)
                 break;
             }
         }
-        if (present) {
+        if (present && by_node) {
+            struct skiplist_node *nd = skiplist_find(&sl, &key);
+            CHECK(nd != NULL);
+            skiplist_remove_node(&sl, nd);
+            model[at] = model[--model_count];
+            item_unref(probe_item);
+        } else if (present) {
             CHECK(skiplist_remove(&sl, &key));
             model[at] = model[--model_count];
             item_unref(probe_item);
@@ -89,7 +113,20 @@ static void test_random_inserts_and_removes_match_a_sorted_model(void)
         for (struct skiplist_node *nd = skiplist_last(&sl); nd; nd = skiplist_prev(nd))
             CHECK_INT_EQ(node_k(nd), model[--i]);
     }
+    check_levels(&sl);
     skiplist_clear(&sl);
+}
+
+static void test_random_inserts_and_removes_match_a_sorted_model(void)
+{
+    random_inserts_and_removes(false);
+}
+
+/* skiplist_remove_node finds a node's predecessors by walking back, from the
+ * head for the first nodes, or by a search for tall nodes: all three run. */
+static void test_removing_a_found_node_keeps_every_level(void)
+{
+    random_inserts_and_removes(true);
 }
 
 static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
@@ -254,6 +291,7 @@ static void test_loading_unsorted_rows_sorts_them_once(void)
 int main(void)
 {
     RUN(test_random_inserts_and_removes_match_a_sorted_model);
+    RUN(test_removing_a_found_node_keeps_every_level);
     RUN(test_bounds_find_the_first_key_at_or_after_a_probe);
     RUN(test_equal_numbers_hash_equally_and_types_hash_apart);
     RUN(test_appending_sorted_rows_builds_the_list_inserts_make);
