@@ -23,7 +23,14 @@ struct expr_arena_block {
     max_align_t data[];
 };
 
-#define ARENA_BLOCK_BYTES 4096
+/* An expression's first block stays under glibc's large-chunk size (1,024
+ * bytes with its header): a request for a large chunk first consolidates
+ * every free small chunk of the heap, and at a million items those lie in
+ * cold memory - a dozen cache misses an UpdateItem (bench/README.md, "Writes
+ * at 1,000,000 items"). A short expression (most of them: "ADD #c :one",
+ * "attribute_exists(PK)") fits in it; longer ones go on in larger blocks. */
+#define ARENA_FIRST_BLOCK_BYTES 960
+#define ARENA_BLOCK_BYTES       4096
 
 /* A new empty expression of the given kind; free with expr_free(). */
 struct expr *expr_new(enum expr_kind kind)
@@ -41,7 +48,8 @@ void *expr_alloc(struct expr *e, size_t size)
 
     size = (size + align - 1) / align * align;
     if (!b || b->cap - b->used < size) {
-        size_t cap = size > ARENA_BLOCK_BYTES ? size : ARENA_BLOCK_BYTES;
+        size_t want = b ? ARENA_BLOCK_BYTES : ARENA_FIRST_BLOCK_BYTES;
+        size_t cap = size > want ? size : want;
         b = xmalloc(sizeof *b + cap);
         b->cap = cap;
         b->used = 0;

@@ -569,7 +569,10 @@ static struct child_slot *child_slot(const struct child_table *t, const struct e
 static void child_table_grow(struct child_table *t)
 {
     struct child_slot *old = t->slots;
-    size_t old_cap = old ? t->mask + 1 : 0, cap = old ? 2 * old_cap : 64;
+    /* 32 slots (512 bytes) to start: under glibc's large-chunk size, whose
+     * every request consolidates the heap's free small chunks (expr_ast.c,
+     * ARENA_FIRST_BLOCK_BYTES). */
+    size_t old_cap = old ? t->mask + 1 : 0, cap = old ? 2 * old_cap : 32;
 
     t->slots = xcalloc(cap, sizeof *t->slots);
     t->mask = cap - 1;
