@@ -284,10 +284,8 @@ static int read_get_tables(struct api_request *rq, struct get_table *tables, siz
 /* An item as the table entry asked for it (projected), as a new reference. */
 static struct item *shaped_item(const struct get_table *t, struct item *item)
 {
-    struct value projected;
     if (!t->projection) return item_ref(item);
-    expr_project(t->projection, item_attrs(item), &projected);
-    return item_new(&projected);
+    return expr_project_item(t->projection, item);
 }
 
 /* Records the read of key i, answered, in the table's ConsumedCapacity. */

@@ -289,15 +289,9 @@ static void write_get_answer(struct json_out *w, const struct item_args *a, cons
                              const struct consumed_capacity *capacity)
 {
     json_out_object_begin(w);
-    if (item && a->projection) {
-        struct value projected;
-        expr_project(a->projection, item_attrs(item), &projected);
+    if (item) {
         json_out_key(w, "Item");
-        wire_value_write_map(w, &projected);
-        value_clear(&projected);
-    } else if (item) {
-        json_out_key(w, "Item");
-        wire_write_stored_item(w, item);
+        wire_write_projected_item(w, item, a->projection);
     }
     wire_table_write_capacity_member(w, capacity, a->capacity);
     json_out_object_end(w);

@@ -565,17 +565,10 @@ static int decode_get_action(const json_t *elem, struct action *a, struct ddb_er
 /* Writes {"Item": ...} projected when asked, or {} for an item that does not exist. */
 static void write_get_response(struct json_out *w, const struct action *a, const struct item *item)
 {
-    struct value projected;
-
     json_out_object_begin(w);
-    if (item && !a->projection) {
+    if (item) {
         json_out_key(w, "Item");
-        wire_write_stored_item(w, item);
-    } else if (item) {
-        expr_project(a->projection, item_attrs(item), &projected);
-        json_out_key(w, "Item");
-        wire_value_write_map(w, &projected);
-        value_clear(&projected);
+        wire_write_projected_item(w, item, a->projection);
     }
     json_out_object_end(w);
 }

@@ -18,7 +18,11 @@
  *     reads the encoding in place (wire_encoded_write_item) must write the
  *     same bytes, and a projection of some of its names (in the order
  *     asked) the tree writer's bytes for those; every truncation of it must
- *     be refused by both readers.
+ *     be refused by both readers; the sizes read from it
+ *     (enc_value_size_bytes) must add up to the tree's size;
+ *   - a projection of top-level names made from the stored item
+ *     (item_project) must be the item item_new makes of those attributes:
+ *     the same bytes and size.
  * Nothing may crash, trip an assertion or sanitizer, or leak. Built only with
  * -DDDB_FUZZ=ON and clang (see api/CMakeLists.txt).
  */
@@ -95,6 +99,58 @@ static void check_projection(const struct text_buf *enc, const struct value *m,
     value_clear(&projected);
 }
 
+/* The sizes read from the encoding add up to m's size. */
+static void check_sizes(const struct text_buf *enc, const struct value *m,
+                        const struct name_dict *dict)
+{
+    struct enc_cursor c;
+    struct enc_attr at;
+    size_t total = 0, i = 0;
+
+    enc_cursor_init(&c, enc->data, enc->len, dict);
+    while (enc_cursor_next(&c, &at)) {
+        struct enc_value v = {at.type, at.value, at.value_len};
+        size_t size = enc_value_size_bytes(&v);
+        if (size != value_size_bytes(&m->u.map.attrs[i++].value)) __builtin_trap();
+        total += at.name_len + size;
+    }
+    if (c.bad || total != item_attrs_size_bytes(m)) __builtin_trap();
+}
+
+/* item_project of the item's last and first attributes and of a name it
+ * lacks: the item of those attributes in that order. */
+static void check_item_project(const struct item *item)
+{
+    const struct value *m = item_attrs(item);
+    size_t count = m->u.map.count, n = 0;
+    const char *names[3];
+    size_t lens[3];
+    struct value attrs;
+    struct item *got, *want;
+
+    value_init_map(&attrs);
+    for (size_t k = 0; k < 2 && k < count; k++) {
+        const struct attr *a = &m->u.map.attrs[k == 0 ? count - 1 : 0];
+        struct value copy;
+        if (n == 1 && a == &m->u.map.attrs[count - 1]) break; /* one attribute: once */
+        names[n] = a->name;
+        lens[n++] = a->name_len;
+        value_copy(&copy, &a->value);
+        value_map_append(&attrs, a->name, a->name_len, &copy);
+    }
+    if (!value_map_get(m, "\001absent", 7)) {
+        names[n] = "\001absent";
+        lens[n++] = 7;
+    }
+    want = item_new(&attrs);
+    got = item_project(item, names, lens, n);
+    if (got->encoded_len != want->encoded_len || got->size_bytes != want->size_bytes ||
+        memcmp(got->encoded, want->encoded, want->encoded_len) != 0)
+        __builtin_trap();
+    item_unref(got);
+    item_unref(want);
+}
+
 /* The encoding of m (with dict or inline names) must give m and its JSON back. */
 static void check_encoding(const char *canon, size_t canon_len, const struct value *m,
                            struct name_dict *dict)
@@ -123,6 +179,7 @@ static void check_encoding(const char *canon, size_t canon_len, const struct val
     if (len != canon_len || memcmp(got, canon, len) != 0) __builtin_trap();
     free(got);
     check_projection(&enc, m, dict);
+    check_sizes(&enc, m, dict);
 
     /* A cut encoding is damage to both readers, never a read past its end. */
     for (size_t cut = enc.len; cut-- > 0 && cut + 64 > enc.len;) {
@@ -177,6 +234,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     value_copy(&copy, item_attrs(item));
     check_same_json(canon, canon_len, &copy);
 
+    check_item_project(item);
     check_encoding(canon, canon_len, item_attrs(item), NULL);
     dict = name_dict_new();
     check_encoding(canon, canon_len, item_attrs(item), dict);

@@ -11,6 +11,7 @@
  */
 #include "api/wire/wire_encoded.h"
 
+#include "api/wire/wire_value.h"
 #include "storage/base/alloc.h"
 
 #include <assert.h>
@@ -214,4 +215,24 @@ void wire_write_stored_item(struct json_out *w, const struct item *item)
     bool ok = wire_encoded_write_item(w, item->encoded, item->encoded_len, item_names(), NULL);
     assert(ok); /* item_new's own bytes */
     (void) ok;
+}
+
+void wire_write_projected_item(struct json_out *w, const struct item *item,
+                               const struct expr *projection)
+{
+    struct expr_top_names top;
+    struct value projected;
+
+    if (!projection) {
+        wire_write_stored_item(w, item);
+    } else if (expr_projection_top_names(projection, &top)) {
+        struct wire_top_names keep = {top.names, top.lens, top.count};
+        bool ok = wire_encoded_write_item(w, item->encoded, item->encoded_len, item_names(), &keep);
+        assert(ok);
+        (void) ok;
+    } else {
+        expr_project(projection, item_attrs(item), &projected);
+        wire_value_write_map(w, &projected);
+        value_clear(&projected);
+    }
 }

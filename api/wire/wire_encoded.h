@@ -18,6 +18,7 @@
 #define DDB_API_WIRE_ENCODED_H
 
 #include "api/wire/json_out.h"
+#include "storage/expr/expr.h"
 #include "storage/model/item.h"
 #include "storage/model/item_encoding.h"
 
@@ -46,5 +47,13 @@ bool wire_encoded_write_item(struct json_out *w, const void *data, size_t len,
  * its encoding: how every answer writes a whole item (GetItem, Query, Scan,
  * BatchGetItem, GetRecords, PartiQL, exports) without decoding it. */
 void wire_write_stored_item(struct json_out *w, const struct item *item);
+
+/* A stored item's attributes under a projection (NULL: all of them), the
+ * bytes expr_project's tree writes: straight from the encoding when the
+ * projection names only top-level attributes (expr_projection_top_names:
+ * the kept names in expr_project's order), else through that tree. The
+ * answer of GetItem and TransactGetItems. */
+void wire_write_projected_item(struct json_out *w, const struct item *item,
+                               const struct expr *projection);
 
 #endif

@@ -66,14 +66,12 @@ static bool selected(const struct export_request *r, const struct key_condition 
 /* item (a reference is taken over) projected: a new item, or item itself. */
 static struct item *projected(const struct export_request *r, struct item *item)
 {
-    struct value attrs;
     struct item *out;
 
     if (!r->projection || !item) return item;
     struct decode_mark mark = item_scratch_mark(); /* the projection is a copy */
-    expr_project(r->projection, item_attrs(item), &attrs);
+    out = expr_project_item(r->projection, item);
     item_scratch_release(mark);
-    out = item_new(&attrs);
     item_unref(item);
     return out;
 }

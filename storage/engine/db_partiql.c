@@ -324,9 +324,7 @@ int db_batch_statement(struct db *db, const struct db_scope *scope,
         rc = db_get_item(db, scope, &get, return_capacity, &item, &cap, err);
         if (rc == 0 && item) {
             if (plan.projection) {
-                struct value attrs;
-                expr_project(plan.projection, item_attrs(item), &attrs);
-                result_add(out, item_new(&attrs));
+                result_add(out, expr_project_item(plan.projection, item));
                 item_unref(item);
             } else {
                 result_add(out, item);
@@ -402,9 +400,7 @@ int db_execute_transaction(struct db *db, const struct db_scope *scope,
             out[i].table_name = xstrdup(plans[i].table);
             if (!items[i]) continue;
             if (plans[i].projection) {
-                struct value attrs;
-                expr_project(plans[i].projection, item_attrs(items[i]), &attrs);
-                result_add(&out[i], item_new(&attrs));
+                result_add(&out[i], expr_project_item(plans[i].projection, items[i]));
             } else {
                 result_add(&out[i], item_ref(items[i]));
             }

@@ -525,11 +525,44 @@ static void project_to_index(const struct table_index *view, const struct value 
     }
 }
 
+/* The names of op's projection, into *out, when it names only top-level
+ * attributes (expr_projection_top_names), so the answer is made from the
+ * stored encoding; NULL when it is made from the tree (a nested path). When
+ * the answer is a GSI's view (gsi_view_answer) the names are only those the
+ * index projects, in new arrays the caller frees: the view keeps an item's
+ * attributes the index projects, so that is the same answer. */
+static const struct expr_top_names *top_projection(const struct source *s,
+                                                   const struct read_page_op *op,
+                                                   bool gsi_view_answer, struct expr_top_names *out)
+{
+    struct table_index view = {.def = &s->index_def, .table_key = &s->table_key};
+    struct expr_top_names all;
+    const char **names;
+    size_t *lens, n = 0;
+
+    if (!op->projection || !expr_projection_top_names(op->projection, &all)) return NULL;
+    if (!gsi_view_answer) {
+        *out = all;
+        return out;
+    }
+    names = xmalloc((all.count + 1) * sizeof *names);
+    lens = xmalloc((all.count + 1) * sizeof *lens);
+    for (size_t i = 0; i < all.count; i++) {
+        if (!index_projects(&view, all.names[i], all.lens[i])) continue;
+        names[n] = all.names[i];
+        lens[n++] = all.lens[i];
+    }
+    *out = (struct expr_top_names){names, lens, n};
+    return out;
+}
+
 /*
  * Applies filter, Select and projections to the items read; runs outside the
  * lock. A GSI holds only its projected attributes, so its filter and result
  * see only those; an LSI fetches the rest of the item from the table when the
- * request needs it.
+ * request needs it. A projection of top-level names is made from the
+ * encoding (item_project): the tree is decoded only for a filter, a nested
+ * projection or an index's view without a projection.
  */
 static int finish_page(const struct source *s, const struct read_page_op *op, struct walk *w,
                        struct read_page *out, struct ddb_error *err)
@@ -537,6 +570,12 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     struct table_index view = {.def = &s->index_def, .table_key = &s->table_key};
     bool partial = s->is_index && s->index_def.projection.type != PROJECTION_ALL;
     bool index_view = partial && op->select != SELECT_ALL_ATTRIBUTES;
+    bool gsi_view_answer = index_view && s->is_global;
+    struct expr_top_names top_names;
+    const struct expr_top_names *top = top_projection(s, op, gsi_view_answer, &top_names);
+    /* Without a tree projection, a GSI's view is read only by the filter. */
+    bool need_view = partial && s->is_global && (op->filter || !top);
+    bool need_tree = op->filter || need_view || (!top && (partial || op->projection));
     int rc = 0;
 
     out->scanned_count = w->read_count;
@@ -549,13 +588,12 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
          * answered from the stored encoding (api/wire). What an item decodes
          * is dead after its turn (the page keeps items), so it is released. */
         struct decode_mark mark = item_scratch_mark();
-        const struct value *attrs =
-            op->filter || partial || op->projection ? item_attrs(item) : NULL;
+        const struct value *attrs = need_tree ? item_attrs(item) : NULL;
         const struct value *base = attrs;
         bool matched = true, have_view = false;
 
         w->read[i] = NULL;
-        if (partial && s->is_global) {
+        if (need_view) {
             project_to_index(&view, attrs, &gsi_view);
             have_view = true;
         }
@@ -569,23 +607,33 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             item_scratch_release(mark);
             continue;
         }
-        if (index_view && (s->is_global || !op->projection)) {
-            if (!have_view) project_to_index(&view, attrs, &gsi_view);
-            have_view = true;
-            base = &gsi_view;
-        }
-        if (op->projection) {
-            expr_project(op->projection, base, &projected);
+        if (top) {
+            struct item *kept = item_project(item, top->names, top->lens, top->count);
             item_unref(item);
-            item = item_new(&projected);
-        } else if (base != attrs) {
-            item_unref(item);
-            item = item_new(&gsi_view);
-            have_view = false; /* taken by item_new */
+            item = kept;
+        } else {
+            if (index_view && (s->is_global || !op->projection)) {
+                if (!have_view) project_to_index(&view, attrs, &gsi_view);
+                have_view = true;
+                base = &gsi_view;
+            }
+            if (op->projection) {
+                expr_project(op->projection, base, &projected);
+                item_unref(item);
+                item = item_new(&projected);
+            } else if (base != attrs) {
+                item_unref(item);
+                item = item_new(&gsi_view);
+                have_view = false; /* taken by item_new */
+            }
         }
         if (have_view) value_clear(&gsi_view);
         item_scratch_release(mark);
         out->items[out->count++] = item;
+    }
+    if (top && gsi_view_answer) { /* top_projection's own arrays */
+        free((void *) top->names);
+        free((void *) top->lens);
     }
     return rc;
 }

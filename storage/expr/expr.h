@@ -96,6 +96,24 @@ void expr_project_named(const struct expr *projection, const struct value *attrs
 /* Whether expr_project_named differs from expr_project: some path is nested. */
 bool expr_projection_is_nested(const struct expr *projection);
 
+/* The attribute names of a projection of top-level names only (no a.b, no
+ * a[0]): what expr_project copies, in the order it writes them (sorted by
+ * bytes), so a reader of the stored encoding (item_project,
+ * wire_encoded_write_item) answers the same bytes without a tree. */
+struct expr_top_names {
+    const char *const *names; /* borrowed from the projection */
+    const size_t *lens;
+    size_t count;
+};
+/* False, with *out untouched, when some path is nested or indexed. */
+bool expr_projection_top_names(const struct expr *projection, struct expr_top_names *out);
+
+/* expr_project of a stored item, as a new item (one reference, the
+ * caller's): made from the item's encoding (item_project) when the
+ * projection names only top-level attributes, else through its tree. */
+struct item;
+struct item *expr_project_item(const struct expr *projection, const struct item *item);
+
 /* The parts of attrs an update expression touched, for ReturnValues
  * UPDATED_OLD (attrs = old item) and UPDATED_NEW (attrs = new item). */
 void expr_project_updated(const struct expr *update, const struct value *attrs, struct value *out);

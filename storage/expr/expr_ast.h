@@ -250,6 +250,10 @@ struct expr {
     size_t path_count;
 
     struct expr_ptree *tree; /* EXPR_UPDATE and EXPR_PROJECTION, after checking */
+    /* EXPR_PROJECTION of top-level names only, after checking: the tree's
+     * names in its order (expr_projection_top_names); NULL otherwise. */
+    const char **top_names;
+    size_t *top_lens;
 
     struct expr_key_term *terms; /* EXPR_KEY_CONDITION, after checking */
     size_t term_count;

@@ -776,6 +776,18 @@ static int check_projection(struct checker *c)
         if (tree_insert(c, &e->paths[i], NULL) != 0) return -1;
     }
     sort_tree(e->tree);
+    if (!expr_projection_is_nested(e)) {
+        /* The leaves are the root's children, one per path (a repeated
+         * path is refused as an overlap above), in the answer's order. */
+        size_t n = 0;
+        e->top_names = expr_alloc(e, (e->path_count + 1) * sizeof *e->top_names);
+        e->top_lens = expr_alloc(e, (e->path_count + 1) * sizeof *e->top_lens);
+        for (const struct expr_ptree *ch = e->tree->first_child; ch; ch = ch->next_sibling) {
+            e->top_names[n] = ch->elem->name;
+            e->top_lens[n++] = ch->elem->name_len;
+        }
+        assert(n == e->path_count);
+    }
     return 0;
 }
 

@@ -44,6 +44,7 @@
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
 #include "storage/expr/expr_ast.h"
+#include "storage/model/item.h"
 #include "storage/model/number.h"
 
 #include <assert.h>
@@ -675,6 +676,26 @@ bool expr_projection_is_nested(const struct expr *projection)
         if (projection->paths[i].count > 1) return true;
     }
     return false;
+}
+
+bool expr_projection_top_names(const struct expr *projection, struct expr_top_names *out)
+{
+    assert(projection->kind == EXPR_PROJECTION);
+    if (!projection->top_names) return false;
+    *out = (struct expr_top_names){(const char *const *) projection->top_names,
+                                   projection->top_lens, projection->path_count};
+    return true;
+}
+
+struct item *expr_project_item(const struct expr *projection, const struct item *item)
+{
+    struct expr_top_names top;
+    struct value projected;
+
+    if (expr_projection_top_names(projection, &top))
+        return item_project(item, top.names, top.lens, top.count);
+    expr_project(projection, item_attrs(item), &projected);
+    return item_new(&projected);
 }
 
 void expr_project_named(const struct expr *projection, const struct value *attrs, struct value *out)

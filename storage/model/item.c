@@ -316,3 +316,69 @@ void item_codec_put(struct text_buf *b, const struct item *item)
     codec_put_value(b, item_attrs(item));
     item_scratch_release(mark);
 }
+
+/* ---- projections of top-level names, from the encoding ---- */
+
+/* Where one kept attribute's bytes lie in the item's encoding: its name (id
+ * or inline), type byte and value, copied as they are (one dictionary for
+ * every item, so an id means the same name in the new item). */
+struct kept_attr {
+    const uint8_t *start; /* NULL: the item has no attribute of that name */
+    size_t len;
+    size_t size_bytes; /* name bytes + enc_value_size_bytes */
+};
+
+#define KEPT_ON_STACK 16
+
+/*
+ * One walk of the encoding finds each kept name's bytes (an attribute's
+ * bytes are those between the cursor's positions before and after it); the
+ * new encoding is the count and those bytes in the caller's order, built in
+ * the thread's buffer as item_new builds its own. What it costs against the
+ * tree path (decode, expr_project, item_new's encode): bench/README.md,
+ * issue 26.
+ */
+struct item *item_project(const struct item *item, const char *const *names, const size_t *lens,
+                          size_t count)
+{
+    struct kept_attr on_stack[KEPT_ON_STACK], *kept = on_stack;
+    struct text_buf *buf = &scratch()->encoding;
+    struct enc_cursor c;
+    struct enc_attr at;
+    struct item *out;
+    size_t left = count, found = 0, size = 0;
+
+    if (count > KEPT_ON_STACK) kept = xmalloc(count * sizeof *kept);
+    for (size_t i = 0; i < count; i++)
+        kept[i].start = NULL;
+    enc_cursor_init(&c, item->encoded, item->encoded_len, process_names);
+    for (const uint8_t *start = c.p; left && enc_cursor_next(&c, &at); start = c.p) {
+        for (size_t i = 0; i < count; i++) {
+            if (kept[i].start || lens[i] != at.name_len || memcmp(names[i], at.name, lens[i]) != 0)
+                continue;
+            struct enc_value v = {at.type, at.value, at.value_len};
+            kept[i] = (struct kept_attr){start, (size_t) (c.p - start),
+                                         at.name_len + enc_value_size_bytes(&v)};
+            left--;
+            break;
+        }
+    }
+    assert(!c.bad); /* item_new's own bytes */
+    buf->len = 0;
+    codec_put_uvar(buf, count - left);
+    for (size_t i = 0; i < count; i++) {
+        if (!kept[i].start) continue;
+        text_buf_add(buf, (const char *) kept[i].start, kept[i].len);
+        size += kept[i].size_bytes;
+        found++;
+    }
+    assert(found == count - left);
+    (void) found;
+    out = xmalloc(sizeof *out + buf->len);
+    atomic_init(&out->refcount, 1);
+    out->size_bytes = (uint32_t) size;
+    out->encoded_len = (uint32_t) buf->len;
+    memcpy(out->encoded, buf->data, buf->len);
+    if (kept != on_stack) free(kept);
+    return out;
+}

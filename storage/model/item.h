@@ -81,6 +81,15 @@ bool item_key_part(const struct item *item, const char *name, size_t name_len,
 bool item_key_parts(const struct item *item, const char *const *names, size_t count,
                     struct key_part *out);
 
+/* A new item (one reference, the caller's) of item's top-level attributes
+ * named names[0..count) (distinct; lens[i] bytes each), in that order - the
+ * order an answer lists them: a projection of top-level names, made from
+ * the encoding without decoding (the kept attributes' bytes are copied,
+ * the size is read from them: enc_value_size_bytes). Names the item lacks
+ * are skipped; with none found the item is empty. */
+struct item *item_project(const struct item *item, const char *const *names, const size_t *lens,
+                          size_t count);
+
 /* ---- the calling thread's scratch arena (the lifetime rule above) ---- */
 
 /* Forgets every tree this thread decoded: api/http calls it as each request

@@ -513,6 +513,48 @@ bool enc_members_next(struct enc_members *m, const char **name, size_t *name_len
     return true;
 }
 
+/*
+ * value_size_bytes (value.c) over the encoding. A number costs one byte per
+ * two significant digits, rounded up, plus one: its comparable form holds
+ * the significant digits two to a byte after the class and exponent bytes
+ * (a negative's 0xFF after them), so its size is its digit bytes plus one,
+ * and zero (the class byte alone) is 1.
+ */
+size_t enc_value_size_bytes(const struct enc_value *v)
+{
+    struct enc_members m;
+    struct enc_value member;
+    const uint8_t *data;
+    const char *name = NULL;
+    size_t len, name_len = 0, size = 0;
+
+    switch (v->type) {
+    case ENC_S:
+    case ENC_B: return enc_value_bytes(v, &data, &len) ? len : 0;
+    case ENC_N:
+        if (!enc_value_bytes(v, &data, &len) || len < 3) return 1;
+        return len - (data[0] == CLASS_NEGATIVE ? 2 : 1);
+    case ENC_TRUE:
+    case ENC_FALSE:
+    case ENC_NULL: return 1;
+    case ENC_M:
+    case ENC_L:
+        if (!enc_members_init(&m, v)) return 0;
+        size = 3;
+        while (enc_members_next(&m, &name, &name_len, &member))
+            size += 1 + (v->type == ENC_M ? name_len : 0) + enc_value_size_bytes(&member);
+        return size;
+    case ENC_SS:
+    case ENC_NS:
+    case ENC_BS:
+        if (!enc_members_init(&m, v)) return 0;
+        while (enc_members_next(&m, &name, &name_len, &member))
+            size += enc_value_size_bytes(&member);
+        return size;
+    }
+    return 0;
+}
+
 /* ---- decoding into an arena ---- */
 
 struct decode_block {

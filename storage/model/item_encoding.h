@@ -170,6 +170,13 @@ bool enc_value_bytes(const struct enc_value *v, const uint8_t **data, size_t *le
  * returns its length, 0 when the bytes are not a number. */
 size_t enc_number_text(const uint8_t *data, size_t len, char *buf);
 
+/* DynamoDB's size of the value v (value_size_bytes of its decoded tree),
+ * read in place: a number's size from its count of digit nibbles, a
+ * container's from its members. An item's size is the sum of its names'
+ * bytes and these (item_project sizes its new item without decoding).
+ * Damaged bytes give an undefined size, never a read past v. */
+size_t enc_value_size_bytes(const struct enc_value *v);
+
 /* Walks the members of an M, L or set value, in stored order. */
 struct enc_members {
     const uint8_t *p, *end;

@@ -9,6 +9,7 @@
 #include "storage/base/text.h"
 #include "storage/expr/expr.h"
 #include "storage/expr/expr_ast.h"
+#include "storage/model/item.h"
 #include "storage/model/schema.h"
 #include "storage/tests/check.h"
 #include "storage/tests/expr_test_util.h"
@@ -613,6 +614,30 @@ struct proj_case {
     const char *expected;
 };
 
+/* expr_project_item of the stored item is, byte for byte, the item of
+ * expr_project's tree (attributes in its order: answers are written in
+ * stored order) and of its size - from the encoding when the projection
+ * names only top-level attributes (item_project). */
+static void check_projected_item(const struct expr *e, const struct value *attrs,
+                                 const struct value *projected)
+{
+    struct value copy;
+    struct item *stored, *want, *got;
+
+    value_copy(&copy, attrs);
+    stored = item_new(&copy);
+    value_copy(&copy, projected);
+    want = item_new(&copy);
+    got = expr_project_item(e, stored);
+    CHECK_INT_EQ(got->encoded_len, want->encoded_len);
+    CHECK(got->encoded_len == want->encoded_len &&
+          memcmp(got->encoded, want->encoded, want->encoded_len) == 0);
+    CHECK_INT_EQ(got->size_bytes, want->size_bytes);
+    item_unref(got);
+    item_unref(want);
+    item_unref(stored);
+}
+
 static void run_projections(const struct proj_case *cases, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -631,6 +656,7 @@ static void run_projections(const struct proj_case *cases, size_t n)
             if (!value_equal(&out, &expected))
                 fprintf(stderr, "case %zu (%s): got %s\n", i, c->expr, lit_str(&out));
             CHECK(value_equal(&out, &expected));
+            if (c->item) check_projected_item(e, &item, &out);
             value_clear(&out);
             value_clear(&expected);
             value_clear(&item);
@@ -648,6 +674,11 @@ static void test_projections_keep_structure(void)
         "\"l\": [0, 1, 2, 3, 4, 5], \"s\": \"str\", \"dotted.name\": 7}";
     static const struct proj_case cases[] = {
         {"x, s", NULL, ITEM, "{\"x\": null, \"s\": \"str\"}"},
+        /* top-level names only: sorted by bytes, made from the encoding */
+        {"x, s, l, #d, absent, a", "{\"#d\": \"dotted.name\"}", ITEM,
+         "{\"a\": {\"b\": [0, 1, {\"c\": 1, \"d\": 2}], \"z\": 1}, \"dotted.name\": 7, "
+         "\"l\": [0, 1, 2, 3, 4, 5], \"s\": \"str\", \"x\": null}"},
+        {"absent, q", NULL, ITEM, "{}"},
         {"a.b[2].c", NULL, ITEM, "{\"a\": {\"b\": [{\"c\": 1}]}}"},
         {"a.b[2].c, a.z", NULL, ITEM, "{\"a\": {\"b\": [{\"c\": 1}], \"z\": 1}}"},
         /* list elements keep their order and close up */

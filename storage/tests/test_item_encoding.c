@@ -5,7 +5,9 @@
  * forms must sort the same way under memcmp (shorter prefix first) and come
  * back as the same number. Items: every attribute type, round-tripped with
  * and without a name dictionary; every truncation of an encoding must be
- * refused, not read past its end.
+ * refused, not read past its end. Sizes read from the encoding
+ * (enc_value_size_bytes) and item_project are checked against the tree's
+ * sizes and item_new's bytes on random items.
  */
 #include "storage/model/item.h"
 #include "storage/model/item_encoding.h"
@@ -618,6 +620,178 @@ static void test_arena_marks(void)
     text_buf_clear(&b);
 }
 
+/* ---- sizes read from the encoding, projections of top-level names ---- */
+
+/* A random valid number's canonical text: 1..38 significant digits (none
+ * for zero), any exponent of DynamoDB's range, either sign. */
+static void random_number(uint64_t *state, struct value *out)
+{
+    struct number n = {0};
+    char text[NUMBER_TEXT_MAX];
+    uint64_t r = next_random(state);
+
+    if (r % 10 != 0) {
+        n.digit_count = (uint8_t) (1 + next_random(state) % DDB_NUMBER_MAX_DIGITS);
+        for (size_t i = 0; i < n.digit_count; i++)
+            n.digits[i] = (uint8_t) (next_random(state) % 10);
+        if (n.digits[0] == 0) n.digits[0] = 1;
+        if (n.digits[n.digit_count - 1] == 0) n.digits[n.digit_count - 1] = 9;
+        n.negative = (r >> 8) % 2;
+        n.exponent = (int16_t) ((int) ((r >> 16) % 256) - 129); /* -129..126 */
+    }
+    size_t len = number_format(&n, text, sizeof text);
+    value_init_number_text(out, text, len);
+}
+
+static void random_bytes(uint64_t *state, char *buf, size_t *len)
+{
+    *len = next_random(state) % 12;
+    for (size_t i = 0; i < *len; i++)
+        buf[i] = (char) next_random(state);
+}
+
+/* A random value of any type, containers down to depth levels. */
+static void random_value(uint64_t *state, int depth, struct value *out)
+{
+    char buf[16];
+    size_t len, count;
+    struct value v;
+    unsigned type = (unsigned) (next_random(state) % (depth > 0 ? 11 : 8));
+
+    switch (type) {
+    case 0:
+        random_bytes(state, buf, &len);
+        value_init_string(out, buf, len);
+        return;
+    case 1:
+        random_bytes(state, buf, &len);
+        value_init_binary(out, buf, len);
+        return;
+    case 2:
+    case 3: random_number(state, out); return;
+    case 4: value_init_bool(out, next_random(state) % 2); return;
+    case 5: value_init_null(out); return;
+    case 6:
+    case 7: { /* a set of distinct members */
+        static const enum value_type set_types[] = {VALUE_SS, VALUE_NS, VALUE_BS};
+        enum value_type t = set_types[next_random(state) % 3];
+        value_init_list(out, t);
+        count = 1 + next_random(state) % 5;
+        for (size_t i = 0; i < count; i++) {
+            len = (size_t) snprintf(buf, sizeof buf, "%zu%u", i,
+                                    (unsigned) (next_random(state) % 1000) * 10 + 1);
+            if (t == VALUE_NS)
+                value_init_number_text(&v, buf, len);
+            else if (t == VALUE_SS)
+                value_init_string(&v, buf, len);
+            else
+                value_init_binary(&v, buf, len);
+            value_list_append(out, &v);
+        }
+        CHECK(value_set_sort(out));
+        return;
+    }
+    case 8:
+    case 9:
+        value_init_list(out, VALUE_L);
+        count = next_random(state) % 5;
+        for (size_t i = 0; i < count; i++) {
+            random_value(state, depth - 1, &v);
+            value_list_append(out, &v);
+        }
+        return;
+    default:
+        value_init_map(out);
+        count = next_random(state) % 5;
+        for (size_t i = 0; i < count; i++) {
+            len = (size_t) snprintf(buf, sizeof buf, "k%zu", i * (1 + next_random(state) % 30));
+            random_value(state, depth - 1, &v);
+            value_map_set(out, buf, len, &v);
+        }
+        return;
+    }
+}
+
+/* A random item of up to 12 attributes named a0..a11 (some left out). */
+static void random_item(uint64_t *state, struct value *out)
+{
+    value_init_map(out);
+    for (size_t i = 0; i < 12; i++) {
+        char name[8];
+        struct value v;
+        if (next_random(state) % 3 == 0) continue;
+        random_value(state, 3, &v);
+        value_map_set(out, name, (size_t) snprintf(name, sizeof name, "a%zu", i), &v);
+    }
+}
+
+/* enc_value_size_bytes of every attribute of random items is value_size_bytes
+ * of the value it encodes, and an item's size from the encoding its own. */
+static void test_size_from_encoding(void)
+{
+    uint64_t state = 0x9E3779B97F4A7C15ULL;
+
+    for (int n = 0; n < 3000; n++) {
+        struct value m;
+        struct text_buf b = {0};
+        struct enc_cursor c;
+        struct enc_attr at;
+        size_t i = 0, total = 0;
+
+        random_item(&state, &m);
+        item_encode(&b, &m, NULL);
+        enc_cursor_init(&c, b.data, b.len, NULL);
+        while (enc_cursor_next(&c, &at)) {
+            struct enc_value v = {at.type, at.value, at.value_len};
+            size_t want = value_size_bytes(&m.u.map.attrs[i++].value);
+            CHECK_INT_EQ(enc_value_size_bytes(&v), want);
+            total += at.name_len + enc_value_size_bytes(&v);
+        }
+        CHECK(!c.bad && i == m.u.map.count);
+        CHECK_INT_EQ(total, item_attrs_size_bytes(&m));
+        value_clear(&m);
+        text_buf_clear(&b);
+    }
+}
+
+/* item_project of random items, names asked in a random order (some the
+ * item lacks), is the item item_new makes of those attributes in that
+ * order: the same bytes and size. */
+static void test_item_project(void)
+{
+    uint64_t state = 0xD1B54A32D192ED03ULL;
+
+    for (int n = 0; n < 2000; n++) {
+        const char *names[20];
+        size_t lens[20], count = next_random(&state) % 20;
+        char name_buf[20][8];
+        struct value m, want_attrs;
+        struct item *item, *got, *want;
+
+        random_item(&state, &m);
+        value_init_map(&want_attrs);
+        for (size_t k = 0; k < count; k++) { /* distinct: a0..a19 from a random start */
+            lens[k] = (size_t) snprintf(name_buf[k], sizeof name_buf[k], "a%zu", (k + n) % 20);
+            names[k] = name_buf[k];
+            const struct value *v = value_map_get(&m, names[k], lens[k]);
+            struct value copy;
+            if (!v) continue;
+            value_copy(&copy, v);
+            value_map_append(&want_attrs, names[k], lens[k], &copy);
+        }
+        item = item_new(&m);
+        want = item_new(&want_attrs);
+        got = item_project(item, names, lens, count);
+        CHECK_INT_EQ(got->encoded_len, want->encoded_len);
+        CHECK(got->encoded_len == want->encoded_len &&
+              memcmp(got->encoded, want->encoded, want->encoded_len) == 0);
+        CHECK_INT_EQ(got->size_bytes, want->size_bytes);
+        item_unref(got);
+        item_unref(want);
+        item_unref(item);
+    }
+}
+
 int main(void)
 {
     RUN(test_number_order_and_round_trip);
@@ -632,5 +806,7 @@ int main(void)
     RUN(test_arena_marks);
     RUN(test_dict_lookups_without_lock_beside_writers);
     RUN(test_items_on_threads_that_come_and_go);
+    RUN(test_size_from_encoding);
+    RUN(test_item_project);
     return check_report();
 }
