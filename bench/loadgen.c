@@ -808,7 +808,8 @@ static void usage(FILE *f)
             "       loadgen call    --port P --target X-Amz-Target --body JSON\n"
             "       loadgen spawn   --port P [--pidfile F] -- COMMAND [ARGS...]\n"
             "       loadgen freeport\n"
-            "OP is get, put, query, transact, update, delete, batchwrite or batchget. run,\n"
+            "OP is get, put, query, transact, update, delete, batchwrite, batchget, queryproj\n"
+            "or getproj (query and get with a ProjectionExpression of three names). run,\n"
             "compare and load print one line of key=value figures per leg (requests, errors,\n"
             "seconds, rps, items_per_s, p50_us, p99_us...); compare runs its legs in turn,\n"
             "one --duration slice each, --rounds times; with a PID it also reports that\n"
@@ -841,8 +842,9 @@ static bool parse_seconds(const char *s, double *out)
 
 static bool parse_op(const char *s, enum op *op)
 {
-    static const enum op run_ops[] = {OP_GET,    OP_PUT,         OP_QUERY,     OP_TRANSACT,
-                                      OP_UPDATE, OP_BATCH_WRITE, OP_BATCH_GET, OP_DELETE};
+    static const enum op run_ops[] = {OP_GET,        OP_PUT,         OP_QUERY,     OP_TRANSACT,
+                                      OP_UPDATE,     OP_BATCH_WRITE, OP_BATCH_GET, OP_DELETE,
+                                      OP_QUERY_PROJ, OP_GET_PROJ};
 
     for (size_t k = 0; s && k < sizeof run_ops / sizeof *run_ops; k++) {
         if (strcmp(s, op_info[run_ops[k]].name) == 0) {

@@ -31,6 +31,8 @@ enum op {
     OP_DELETE,      /* DeleteItem of the next item of workload_pick's order (each exists once) */
     OP_BATCH_WRITE, /* BatchWriteItem of 25 Puts replacing items spread over the table */
     OP_BATCH_GET,   /* BatchGetItem of 100 keys spread over the table */
+    OP_QUERY_PROJ,  /* OP_QUERY with ProjectionExpression "content, createdAt, senderId" */
+    OP_GET_PROJ,    /* OP_GET with the same projection */
     OP_LOAD_BATCH,
     OP_LOAD_PUT,
 };
