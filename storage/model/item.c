@@ -333,20 +333,20 @@ struct kept_attr {
 /*
  * One walk of the encoding finds each kept name's bytes (an attribute's
  * bytes are those between the cursor's positions before and after it); the
- * new encoding is the count and those bytes in the caller's order, built in
- * the thread's buffer as item_new builds its own. What it costs against the
- * tree path (decode, expr_project, item_new's encode): bench/README.md,
- * issue 26.
+ * new encoding is the count and those bytes in the caller's order, written
+ * straight into the new item's block once their length is known. What it
+ * costs against the tree path (decode, expr_project, item_new's encode):
+ * bench/README.md, "Projected answers from the encoding".
  */
 struct item *item_project(const struct item *item, const char *const *names, const size_t *lens,
                           size_t count)
 {
     struct kept_attr on_stack[KEPT_ON_STACK], *kept = on_stack;
-    struct text_buf *buf = &scratch()->encoding;
     struct enc_cursor c;
     struct enc_attr at;
     struct item *out;
-    size_t left = count, found = 0, size = 0;
+    size_t left = count, found, len = 0, size = 0;
+    uint8_t *p;
 
     if (count > KEPT_ON_STACK) kept = xmalloc(count * sizeof *kept);
     for (size_t i = 0; i < count; i++)
@@ -359,26 +359,33 @@ struct item *item_project(const struct item *item, const char *const *names, con
             struct enc_value v = {at.type, at.value, at.value_len};
             kept[i] = (struct kept_attr){start, (size_t) (c.p - start),
                                          at.name_len + enc_value_size_bytes(&v)};
+            len += kept[i].len;
+            size += kept[i].size_bytes;
             left--;
             break;
         }
     }
     assert(!c.bad); /* item_new's own bytes */
-    buf->len = 0;
-    codec_put_uvar(buf, count - left);
-    for (size_t i = 0; i < count; i++) {
-        if (!kept[i].start) continue;
-        text_buf_add(buf, (const char *) kept[i].start, kept[i].len);
-        size += kept[i].size_bytes;
-        found++;
-    }
-    assert(found == count - left);
-    (void) found;
-    out = xmalloc(sizeof *out + buf->len);
+    found = count - left;
+    for (size_t n = found; n >= 0x80; n >>= 7) /* the count's uvar (codec_put_uvar's form) */
+        len++;
+    len++;
+    assert(len <= UINT32_MAX);
+    out = xmalloc(sizeof *out + len);
     atomic_init(&out->refcount, 1);
     out->size_bytes = (uint32_t) size;
-    out->encoded_len = (uint32_t) buf->len;
-    memcpy(out->encoded, buf->data, buf->len);
+    out->encoded_len = (uint32_t) len;
+    p = out->encoded;
+    for (size_t n = found;; n >>= 7) {
+        *p++ = (uint8_t) (n >= 0x80 ? (n & 0x7F) | 0x80 : n);
+        if (n < 0x80) break;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (!kept[i].start) continue;
+        memcpy(p, kept[i].start, kept[i].len);
+        p += kept[i].len;
+    }
+    assert(p == out->encoded + len);
     if (kept != on_stack) free(kept);
     return out;
 }

@@ -790,6 +790,34 @@ static void test_item_project(void)
         item_unref(want);
         item_unref(item);
     }
+    /* 150 kept of 200: a count of two bytes, the names' slots on the heap. */
+    static char many[200][8];
+    const char *names[150];
+    size_t lens[150];
+    struct value m, want_attrs;
+    value_init_map(&m);
+    value_init_map(&want_attrs);
+    for (size_t k = 0; k < 200; k++) {
+        struct value v;
+        size_t len = (size_t) snprintf(many[k], sizeof many[k], "n%zu", k);
+        value_init_number_text(&v, many[k] + 1, len - 1);
+        value_map_append(&m, many[k], len, &v);
+    }
+    for (size_t k = 0; k < 150; k++) {
+        struct value copy;
+        names[k] = many[199 - k];
+        lens[k] = strlen(names[k]);
+        value_copy(&copy, value_map_get(&m, names[k], lens[k]));
+        value_map_append(&want_attrs, names[k], lens[k], &copy);
+    }
+    struct item *item = item_new(&m), *want = item_new(&want_attrs);
+    struct item *got = item_project(item, names, lens, 150);
+    CHECK(got->encoded_len == want->encoded_len &&
+          memcmp(got->encoded, want->encoded, want->encoded_len) == 0);
+    CHECK_INT_EQ(got->size_bytes, want->size_bytes);
+    item_unref(got);
+    item_unref(want);
+    item_unref(item);
 }
 
 int main(void)
