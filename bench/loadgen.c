@@ -842,13 +842,9 @@ static bool parse_seconds(const char *s, double *out)
 
 static bool parse_op(const char *s, enum op *op)
 {
-    static const enum op run_ops[] = {OP_GET,        OP_PUT,         OP_QUERY,     OP_TRANSACT,
-                                      OP_UPDATE,     OP_BATCH_WRITE, OP_BATCH_GET, OP_DELETE,
-                                      OP_QUERY_PROJ, OP_GET_PROJ};
-
-    for (size_t k = 0; s && k < sizeof run_ops / sizeof *run_ops; k++) {
-        if (strcmp(s, op_info[run_ops[k]].name) == 0) {
-            *op = run_ops[k];
+    for (enum op k = 0; s && k < OP_LOAD_BATCH; k++) { /* the ops of a run (workload.h) */
+        if (strcmp(s, op_info[k].name) == 0) {
+            *op = k;
             return true;
         }
     }

@@ -21,7 +21,7 @@
 #define BATCH_MAX       DDB_MAX_BATCH_WRITE_ITEMS /* BatchWriteItem's request limit, 25 */
 #define BATCH_GET_MAX   DDB_MAX_BATCH_GET_KEYS    /* BatchGetItem's request limit, 100 */
 
-/* What each request of a run or load does. */
+/* What each request of a run or load does: a run's ops, then a load's. */
 enum op {
     OP_GET,         /* GetItem of a random item */
     OP_PUT,         /* PutItem replacing a random item (the table keeps its size) */
@@ -33,7 +33,7 @@ enum op {
     OP_BATCH_GET,   /* BatchGetItem of 100 keys spread over the table */
     OP_QUERY_PROJ,  /* OP_QUERY with ProjectionExpression "content, createdAt, senderId" */
     OP_GET_PROJ,    /* OP_GET with the same projection */
-    OP_LOAD_BATCH,
+    OP_LOAD_BATCH,  /* the first of a load's ops (loadgen's parse_op) */
     OP_LOAD_PUT,
 };
 

@@ -38,6 +38,7 @@
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
+#include "storage/engine/read_project.h"
 #include "storage/engine/read_stale.h"
 #include "storage/expr/expr_legacy.h"
 #include "storage/table/throttle.h"
@@ -511,51 +512,6 @@ static void make_last_key(const struct source *s, const struct item *item, struc
     }
 }
 
-/* The attributes of an item (attrs) that the index holds, into *out (a new VALUE_M). */
-static void project_to_index(const struct table_index *view, const struct value *attrs,
-                             struct value *out)
-{
-    value_init_map(out);
-    for (size_t a = 0; a < attrs->u.map.count; a++) {
-        const struct attr *at = &attrs->u.map.attrs[a];
-        struct value copy;
-        if (!index_projects(view, at->name, at->name_len)) continue;
-        value_copy(&copy, &at->value);
-        value_map_set(out, at->name, at->name_len, &copy);
-    }
-}
-
-/* The names of op's projection, into *out, when it names only top-level
- * attributes (expr_projection_top_names), so the answer is made from the
- * stored encoding; NULL when it is made from the tree (a nested path). When
- * the answer is a GSI's view (gsi_view_answer) the names are only those the
- * index projects, in new arrays the caller frees: the view keeps an item's
- * attributes the index projects, so that is the same answer. */
-static const struct expr_top_names *top_projection(const struct source *s,
-                                                   const struct read_page_op *op,
-                                                   bool gsi_view_answer, struct expr_top_names *out)
-{
-    struct table_index view = {.def = &s->index_def, .table_key = &s->table_key};
-    struct expr_top_names all;
-    const char **names;
-    size_t *lens, n = 0;
-
-    if (!op->projection || !expr_projection_top_names(op->projection, &all)) return NULL;
-    if (!gsi_view_answer) {
-        *out = all;
-        return out;
-    }
-    names = xmalloc((all.count + 1) * sizeof *names);
-    lens = xmalloc((all.count + 1) * sizeof *lens);
-    for (size_t i = 0; i < all.count; i++) {
-        if (!index_projects(&view, all.names[i], all.lens[i])) continue;
-        names[n] = all.names[i];
-        lens[n++] = all.lens[i];
-    }
-    *out = (struct expr_top_names){names, lens, n};
-    return out;
-}
-
 /*
  * Applies filter, Select and projections to the items read; runs outside the
  * lock. A GSI holds only its projected attributes, so its filter and result
@@ -570,9 +526,10 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     struct table_index view = {.def = &s->index_def, .table_key = &s->table_key};
     bool partial = s->is_index && s->index_def.projection.type != PROJECTION_ALL;
     bool index_view = partial && op->select != SELECT_ALL_ATTRIBUTES;
-    bool gsi_view_answer = index_view && s->is_global;
-    struct expr_top_names top_names;
-    const struct expr_top_names *top = top_projection(s, op, gsi_view_answer, &top_names);
+    struct page_names names;
+    bool encoded =
+        page_names_init(&names, op->projection, index_view && s->is_global ? &view : NULL);
+    const struct expr_top_names *top = encoded ? &names.top : NULL;
     /* Without a tree projection, a GSI's view is read only by the filter. */
     bool need_view = partial && s->is_global && (op->filter || !top);
     bool need_tree = op->filter || need_view || (!top && (partial || op->projection));
@@ -594,7 +551,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
 
         w->read[i] = NULL;
         if (need_view) {
-            project_to_index(&view, attrs, &gsi_view);
+            read_index_view(&view, attrs, &gsi_view);
             have_view = true;
         }
         if (op->filter && rc == 0 &&
@@ -613,7 +570,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
             item = kept;
         } else {
             if (index_view && (s->is_global || !op->projection)) {
-                if (!have_view) project_to_index(&view, attrs, &gsi_view);
+                if (!have_view) read_index_view(&view, attrs, &gsi_view);
                 have_view = true;
                 base = &gsi_view;
             }
@@ -631,10 +588,7 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
         item_scratch_release(mark);
         out->items[out->count++] = item;
     }
-    if (top && gsi_view_answer) { /* top_projection's own arrays */
-        free((void *) top->names);
-        free((void *) top->lens);
-    }
+    page_names_clear(&names);
     return rc;
 }
 
