@@ -123,29 +123,42 @@ static const char *empty_kind(const struct value *v)
     return v->type == VALUE_S ? "string" : "binary";
 }
 
+/* What the request-level checks need to know of one action or Get. */
+struct target {
+    const char *table_name;
+    const struct value *key; /* the Key map (borrowed), or NULL for a Put */
+    const struct item *item; /* a Put's item (borrowed), or NULL */
+};
+
+/* The target's attribute `name`, or NULL: a Put's is read in its encoding
+ * alone (item_get), so a transaction's checks decode no whole item. */
+static const struct value *target_attr(const struct target *tg, const char *name)
+{
+    return tg->item ? item_get_cstr(tg->item, name) : value_map_get(tg->key, name, strlen(name));
+}
+
 /*
  * DynamoDB refuses an empty string or binary key value before a transaction
  * starts, as a ValidationException of the whole request, while a key of the
  * wrong type is a ValidationError reason of its action (paritysuite
  * tests/tier3/error-messages/transactWriteItems.test.ts, transactIndexKeys).
  * The texts are the single-item operations' (table.c raises the same ones).
- * attrs is a Put's item (index keys are checked too) or a Key map.
+ * A Put's item has its index keys checked too.
  */
-static int check_empty_keys(const struct table *t, const struct value *attrs, bool is_item,
-                            struct ddb_error *err)
+static int check_empty_keys(const struct table *t, const struct target *tg, struct ddb_error *err)
 {
     const struct key_schema *k = &t->def.key;
     const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
 
     for (size_t i = 0; i < 1 + k->range_count; i++) {
-        const struct value *v = value_map_get(attrs, names[i], strlen(names[i]));
+        const struct value *v = target_attr(tg, names[i]);
         if (is_empty_key_value(t, names[i], v))
             return ddb_error_set(err, DDB_VALIDATION,
                                  "One or more parameter values are not valid. The AttributeValue "
                                  "for a key attribute cannot contain an empty %s value. Key: %s",
                                  empty_kind(v), names[i]);
     }
-    if (!is_item) return 0;
+    if (!tg->item) return 0;
     for (size_t i = 0; i < t->def.gsi_count + t->def.lsi_count; i++) {
         const struct index_def *idx =
             i < t->def.gsi_count ? &t->def.gsis[i] : &t->def.lsis[i - t->def.gsi_count];
@@ -153,7 +166,7 @@ static int check_empty_keys(const struct table *t, const struct value *attrs, bo
             size_t count = r == 0 ? idx->key.hash_count : idx->key.range_count;
             for (size_t j = 0; j < count; j++) {
                 const char *name = r == 0 ? idx->key.hash_names[j] : idx->key.range_names[j];
-                const struct value *v = value_map_get(attrs, name, strlen(name));
+                const struct value *v = target_attr(tg, name);
                 if (is_empty_key_value(t, name, v))
                     return ddb_error_set(
                         err, DDB_VALIDATION,
@@ -175,27 +188,19 @@ static const struct value *op_key_attrs(const struct write_op *op)
 
 /* Whether two requests name the same item of the same table, by the raw values
  * of the table's key attributes (the schema checks come later, per action). */
-static bool same_target(const struct table *ta, const struct value *a, const struct table *tb,
-                        const struct value *b)
+static bool same_target(const struct table *ta, const struct target *a, const struct table *tb,
+                        const struct target *b)
 {
     const struct key_schema *k = &ta->def.key;
     const char *names[2] = {k->hash_names[0], k->range_count ? k->range_names[0] : NULL};
 
     if (ta != tb) return false;
     for (size_t i = 0; i < 1 + k->range_count; i++) {
-        const struct value *va = value_map_get(a, names[i], strlen(names[i]));
-        const struct value *vb = value_map_get(b, names[i], strlen(names[i]));
+        const struct value *va = target_attr(a, names[i]), *vb = target_attr(b, names[i]);
         if (!va || !vb || !value_equal(va, vb)) return false;
     }
     return true;
 }
-
-/* What the request-level checks need to know of one action or Get. */
-struct target {
-    const char *table_name;
-    const struct value *attrs; /* a Put's item, else the Key map (borrowed) */
-    bool is_item;
-};
 
 /* Step 1 of the file comment over n targets, in that order; tables[i]
  * receives each target's table. Caller holds the lock. */
@@ -207,11 +212,11 @@ static int check_targets(struct db *db, const struct db_scope *scope, const stru
         if (db_require_table(db, scope, targets[i].table_name, &tables[i], err) != 0) return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        if (check_empty_keys(tables[i], targets[i].attrs, targets[i].is_item, err) != 0) return -1;
+        if (check_empty_keys(tables[i], &targets[i], err) != 0) return -1;
     }
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < i; j++) {
-            if (same_target(tables[i], targets[i].attrs, tables[j], targets[j].attrs))
+            if (same_target(tables[i], &targets[i], tables[j], &targets[j]))
                 return ddb_error_set(err, DDB_VALIDATION,
                                      "Transaction request cannot include multiple operations on "
                                      "one item");
@@ -481,8 +486,9 @@ int db_transact_write(struct db *db, const struct db_scope *scope, const struct 
         }
     }
     for (size_t i = 0; i < op_count; i++)
-        targets[i] =
-            (struct target){ops[i].table_name, op_key_attrs(&ops[i]), ops[i].kind == WRITE_PUT};
+        targets[i] = ops[i].kind == WRITE_PUT
+                         ? (struct target){ops[i].table_name, NULL, ops[i].put_item}
+                         : (struct target){ops[i].table_name, &ops[i].key, NULL};
     if (check_targets(db, scope, targets, op_count, tables, err) != 0) goto out;
     for (size_t i = 0; i < op_count; i++) {
         struct ddb_error schema_error = {0};
@@ -619,7 +625,7 @@ int db_transact_get(struct db *db, const struct db_scope *scope, const struct ge
         free(names);
     }
     for (size_t i = 0; i < get_count; i++)
-        targets[i] = (struct target){gets[i].table_name, &gets[i].key, false};
+        targets[i] = (struct target){gets[i].table_name, &gets[i].key, NULL};
     if (check_targets(db, scope, targets, get_count, tables, err) != 0) goto out;
     /* A Key that does not fit the schema cancels the transaction with a
      * ValidationError reason (paritysuite transactGetItems.test.ts). */
