@@ -62,19 +62,16 @@ static void check_same_json(const char *want, size_t want_len, const struct valu
     free(got);
 }
 
-/* A projection of m's last and first attributes (in that order) and of a
- * name it lacks, written from the encoding: the tree writer's JSON of those
- * attributes in that order. */
-static void check_projection(const struct text_buf *enc, const struct value *m,
-                             const struct name_dict *dict)
+/* The projection both checks below make of m: its last and first
+ * attributes (in that order; one, once, when m has one) and a name it
+ * lacks, into names/lens (3 at most; returns how many), and those of the
+ * attributes m has, in that order, into *attrs (a new map). */
+static size_t last_and_first(const struct value *m, const char *names[3], size_t lens[3],
+                             struct value *attrs)
 {
-    size_t count = m->u.map.count, n = 0, len, want_len;
-    const char *names[3];
-    size_t lens[3];
-    struct value projected;
-    struct json_out w;
+    size_t count = m->u.map.count, n = 0;
 
-    value_init_map(&projected);
+    value_init_map(attrs);
     for (size_t k = 0; k < 2 && k < count; k++) {
         const struct attr *a = &m->u.map.attrs[k == 0 ? count - 1 : 0];
         struct value copy;
@@ -82,12 +79,26 @@ static void check_projection(const struct text_buf *enc, const struct value *m,
         names[n] = a->name;
         lens[n++] = a->name_len;
         value_copy(&copy, &a->value);
-        value_map_append(&projected, a->name, a->name_len, &copy);
+        value_map_append(attrs, a->name, a->name_len, &copy);
     }
     if (!value_map_get(m, "\001absent", 7)) {
         names[n] = "\001absent";
         lens[n++] = 7;
     }
+    return n;
+}
+
+/* That projection written from the encoding: the tree writer's JSON of
+ * those attributes in that order. */
+static void check_projection(const struct text_buf *enc, const struct value *m,
+                             const struct name_dict *dict)
+{
+    const char *names[3];
+    size_t lens[3], len, want_len;
+    struct value projected;
+    struct json_out w;
+    size_t n = last_and_first(m, names, lens, &projected);
+
     char *want = write_json(&projected, &want_len);
     struct wire_top_names keep = {names, lens, n};
     json_out_init(&w);
@@ -117,31 +128,15 @@ static void check_sizes(const struct text_buf *enc, const struct value *m,
     if (c.bad || total != item_attrs_size_bytes(m)) __builtin_trap();
 }
 
-/* item_project of the item's last and first attributes and of a name it
- * lacks: the item of those attributes in that order. */
+/* item_project of that projection: the item of those attributes in that order. */
 static void check_item_project(const struct item *item)
 {
-    const struct value *m = item_attrs(item);
-    size_t count = m->u.map.count, n = 0;
     const char *names[3];
     size_t lens[3];
     struct value attrs;
     struct item *got, *want;
+    size_t n = last_and_first(item_attrs(item), names, lens, &attrs);
 
-    value_init_map(&attrs);
-    for (size_t k = 0; k < 2 && k < count; k++) {
-        const struct attr *a = &m->u.map.attrs[k == 0 ? count - 1 : 0];
-        struct value copy;
-        if (n == 1 && a == &m->u.map.attrs[count - 1]) break; /* one attribute: once */
-        names[n] = a->name;
-        lens[n++] = a->name_len;
-        value_copy(&copy, &a->value);
-        value_map_append(&attrs, a->name, a->name_len, &copy);
-    }
-    if (!value_map_get(m, "\001absent", 7)) {
-        names[n] = "\001absent";
-        lens[n++] = 7;
-    }
     want = item_new(&attrs);
     got = item_project(item, names, lens, n);
     if (got->encoded_len != want->encoded_len || got->size_bytes != want->size_bytes ||

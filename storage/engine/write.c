@@ -144,26 +144,17 @@ fail:
     return -1;
 }
 
+/* An attribute the index stores (item_kept_attrs_differ's keep). */
+static bool index_keeps(const void *idx, const struct attr *at)
+{
+    return index_projects(idx, at->name, at->name_len);
+}
+
 /* True when the attributes an index stores differ between two versions of an item. */
 static bool projection_changed(const struct table_index *idx, const struct item *a,
                                const struct item *b)
 {
-    struct decode_mark mark = item_scratch_mark(); /* the trees die here */
-    const struct value *pair[2] = {item_attrs(a), item_attrs(b)};
-    bool changed = false;
-
-    for (size_t s = 0; s < 2 && !changed; s++) {
-        const struct value *x = pair[s], *y = pair[1 - s];
-        for (size_t i = 0; i < x->u.map.count && !changed; i++) {
-            const struct attr *at = &x->u.map.attrs[i];
-            const struct value *other;
-            if (!index_projects(idx, at->name, at->name_len)) continue;
-            other = value_map_get(y, at->name, at->name_len);
-            changed = !other || !value_equal(&at->value, other);
-        }
-    }
-    item_scratch_release(mark);
-    return changed;
+    return item_kept_attrs_differ(a, b, index_keeps, idx);
 }
 
 /*

@@ -389,3 +389,24 @@ struct item *item_project(const struct item *item, const char *const *names, con
     if (kept != on_stack) free(kept);
     return out;
 }
+
+bool item_kept_attrs_differ(const struct item *a, const struct item *b,
+                            bool (*keep)(const void *ctx, const struct attr *at), const void *ctx)
+{
+    struct decode_mark mark = item_scratch_mark();
+    const struct value *pair[2] = {item_attrs(a), item_attrs(b)};
+    bool differ = false;
+
+    for (size_t s = 0; s < 2 && !differ; s++) {
+        const struct value *x = pair[s], *y = pair[1 - s];
+        for (size_t i = 0; i < x->u.map.count && !differ; i++) {
+            const struct attr *at = &x->u.map.attrs[i];
+            const struct value *other;
+            if (!keep(ctx, at)) continue;
+            other = value_map_get(y, at->name, at->name_len);
+            differ = !other || !value_equal(&at->value, other);
+        }
+    }
+    item_scratch_release(mark);
+    return differ;
+}

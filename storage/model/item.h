@@ -61,6 +61,12 @@ void item_unref(struct item *item);
  * NULL when the item has none of that name. */
 const struct value *item_get(const struct item *item, const char *name, size_t name_len);
 const struct value *item_get_cstr(const struct item *item, const char *name);
+/* Whether the attributes keep(ctx, attribute) selects differ between two
+ * items (one has such an attribute the other lacks, or holds another
+ * value): what an index row or a vector entry holds, compared across a
+ * write. The trees it decodes are forgotten before it returns. */
+bool item_kept_attrs_differ(const struct item *a, const struct item *b,
+                            bool (*keep)(const void *ctx, const struct attr *at), const void *ctx);
 /* Appends codec_put_value of the item's attributes to b: the form
  * persistence, snapshots and stream records keep on disk (unchanged by the
  * stored encoding). The tree it decodes is forgotten before it returns. */

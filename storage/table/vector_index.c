@@ -320,26 +320,24 @@ static size_t entry_size(const struct vector_index *vi, const struct key_schema 
     return size;
 }
 
+/* What entry_changed compares: an attribute the index's entry holds. */
+struct entry_scope {
+    const struct vector_index *vi;
+    const struct key_schema *table_key;
+};
+
+static bool entry_keeps(const void *ctx, const struct attr *at)
+{
+    const struct entry_scope *e = ctx;
+    return is_vector_attr(e->vi, at) || entry_holds(e->vi, e->table_key, at);
+}
+
 /* Whether the entries of two items (both in the index) differ. */
 static bool entry_changed(const struct vector_index *vi, const struct key_schema *table_key,
                           const struct item *a, const struct item *b)
 {
-    struct decode_mark mark = item_scratch_mark(); /* the trees die here */
-    const struct value *pair[2] = {item_attrs(a), item_attrs(b)};
-    bool changed = false;
-
-    for (size_t s = 0; s < 2 && !changed; s++) {
-        const struct value *x = pair[s], *y = pair[1 - s];
-        for (size_t i = 0; i < x->u.map.count && !changed; i++) {
-            const struct attr *at = &x->u.map.attrs[i];
-            const struct value *other;
-            if (!is_vector_attr(vi, at) && !entry_holds(vi, table_key, at)) continue;
-            other = value_map_get(y, at->name, at->name_len);
-            changed = !other || !value_equal(&at->value, other);
-        }
-    }
-    item_scratch_release(mark);
-    return changed;
+    struct entry_scope e = {vi, table_key};
+    return item_kept_attrs_differ(a, b, entry_keeps, &e);
 }
 
 size_t vector_index_entry_size(const struct vector_index *vi, const struct key_schema *table_key,
