@@ -754,6 +754,17 @@ static void test_size_from_encoding(void)
     }
 }
 
+/* got (a reference, dropped) has want's bytes and size (want's reference is dropped too). */
+static void check_same_item(struct item *got, struct item *want)
+{
+    CHECK_INT_EQ(got->encoded_len, want->encoded_len);
+    CHECK(got->encoded_len == want->encoded_len &&
+          memcmp(got->encoded, want->encoded, want->encoded_len) == 0);
+    CHECK_INT_EQ(got->size_bytes, want->size_bytes);
+    item_unref(got);
+    item_unref(want);
+}
+
 /* item_project of random items, names asked in a random order (some the
  * item lacks), is the item item_new makes of those attributes in that
  * order: the same bytes and size. */
@@ -782,12 +793,7 @@ static void test_item_project(void)
         item = item_new(&m);
         want = item_new(&want_attrs);
         got = item_project(item, names, lens, count);
-        CHECK_INT_EQ(got->encoded_len, want->encoded_len);
-        CHECK(got->encoded_len == want->encoded_len &&
-              memcmp(got->encoded, want->encoded, want->encoded_len) == 0);
-        CHECK_INT_EQ(got->size_bytes, want->size_bytes);
-        item_unref(got);
-        item_unref(want);
+        check_same_item(got, want);
         item_unref(item);
     }
     /* 150 kept of 200: a count of two bytes, the names' slots on the heap. */
@@ -811,12 +817,7 @@ static void test_item_project(void)
         value_map_append(&want_attrs, names[k], lens[k], &copy);
     }
     struct item *item = item_new(&m), *want = item_new(&want_attrs);
-    struct item *got = item_project(item, names, lens, 150);
-    CHECK(got->encoded_len == want->encoded_len &&
-          memcmp(got->encoded, want->encoded, want->encoded_len) == 0);
-    CHECK_INT_EQ(got->size_bytes, want->size_bytes);
-    item_unref(got);
-    item_unref(want);
+    check_same_item(item_project(item, names, lens, 150), want);
     item_unref(item);
 }
 
