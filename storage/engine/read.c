@@ -463,10 +463,9 @@ static void query_range(const struct source *s, const struct key_condition *kc,
 /* True when node comes before end in forward order (end NULL = past the last row). */
 static bool before(const struct skiplist_node *node, const struct skiplist_node *end)
 {
-    struct key_numbers nums;
     struct row_key end_key;
     if (end == NULL) return true;
-    skiplist_node_key(end, &nums, &end_key);
+    skiplist_node_key(end, &end_key);
     return skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0;
 }
 
@@ -857,18 +856,16 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     }
     if (op->scan_forward) {
         /* The end's key found once, not at every row (before() would). */
-        struct key_numbers end_nums;
         struct row_key end_key;
-        if (end) skiplist_node_key(end, &end_nums, &end_key);
+        if (end) skiplist_node_key(end, &end_key);
         for (node = first;
              node && (!end || skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0);
              node = skiplist_next(node)) {
             if (!walk_take(&w, &s, op, node)) break;
         }
     } else {
-        struct key_numbers first_nums;
         struct row_key first_key;
-        if (first) skiplist_node_key(first, &first_nums, &first_key);
+        if (first) skiplist_node_key(first, &first_key);
         node = end ? skiplist_prev(end) : skiplist_last(s.rows);
         for (; node && first && skiplist_node_compare(node, &first_key, KEY_BIAS_LOW) >= 0;
              node = skiplist_prev(node)) {

@@ -369,9 +369,8 @@ static struct table *restore_table(struct db *db, const char *namespace_id,
         table_adopt_share(t, st->share);
         if (t->journal)
             for (struct skiplist_node *n = skiplist_first(&t->items); n; n = skiplist_next(n)) {
-                struct key_numbers nums;
                 struct row_key key;
-                skiplist_node_key(n, &nums, &key);
+                skiplist_node_key(n, &key);
                 journal_put_item(t->journal, t->uid, &key, n->item);
             }
     } else {

@@ -146,18 +146,17 @@ bool index_projects(const struct table_index *idx, const char *name, size_t name
 size_t index_projected_size(const struct table_index *idx, const struct item *item)
 {
     size_t size = 0;
-    struct decode_mark mark;
-    const struct value *attrs;
+    struct enc_cursor c;
+    struct enc_attr at;
 
     if (idx->def->projection.type == PROJECTION_ALL) return item->size_bytes;
-    mark = item_scratch_mark(); /* the tree dies here: backfills call this per row */
-    attrs = item_attrs(item);
-    for (size_t i = 0; i < attrs->u.map.count; i++) {
-        const struct attr *a = &attrs->u.map.attrs[i];
-        if (index_projects(idx, a->name, a->name_len))
-            size += a->name_len + value_size_bytes(&a->value);
+    /* Read in place (a Query of the index pays this for every row it walks). */
+    enc_cursor_init(&c, item->encoded, item->encoded_len, item_names());
+    while (enc_cursor_next(&c, &at)) {
+        struct enc_value v = {at.type, at.value, at.value_len};
+        if (index_projects(idx, at.name, at.name_len))
+            size += at.name_len + enc_value_size_bytes(&v);
     }
-    item_scratch_release(mark);
     return size;
 }
 

@@ -64,10 +64,9 @@ static uint64_t disp_bits(size_t distance)
 /* The hash a filed node's entry was filed under, from its key. */
 static uint64_t node_hash(const struct skiplist_node *n)
 {
-    struct key_numbers nums;
     struct row_key key;
 
-    skiplist_node_key(n, &nums, &key);
+    skiplist_node_key(n, &key);
     return key_index_hash(&key);
 }
 

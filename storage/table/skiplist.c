@@ -62,9 +62,8 @@ static void node_set(struct skiplist_node *n, const struct row_key *key, struct 
     }
 }
 
-void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums, struct row_key *out)
+void skiplist_node_key(const struct skiplist_node *n, struct row_key *out)
 {
-    (void) nums; /* an N part's comparable bytes are the encoding's own */
     out->hash = n->hash;
     out->part_count = n->part_count;
     for (size_t i = 0; i < n->part_count; i++)
@@ -267,9 +266,8 @@ void skiplist_remove_node(struct skiplist *sl, struct skiplist_node *n)
         while (found < n->level) /* n is among the first nodes: the head precedes it */
             update[found++] = sl->head;
     } else if (found < n->level) {
-        struct key_numbers nums;
         struct row_key key;
-        skiplist_node_key(n, &nums, &key);
+        skiplist_node_key(n, &key);
         m = descend(sl, &key, KEY_BIAS_LOW, true, update);
         assert(m == n);
     }

@@ -68,9 +68,8 @@ static inline struct skiplist_node *skiplist_prev(const struct skiplist_node *n)
 }
 
 /* The node's key as a row_key: its hash, and parts pointing into its item's
- * encoding (valid while the caller holds the item; nums is not needed). */
-void skiplist_node_key(const struct skiplist_node *n, struct key_numbers *nums,
-                       struct row_key *out);
+ * encoding (valid while the caller holds the item). */
+void skiplist_node_key(const struct skiplist_node *n, struct row_key *out);
 /* Starts fetching the value of part i of the node's key (in its item),
  * reading only the node: for loops that overlap their cache misses. */
 void skiplist_node_prefetch_part(const struct skiplist_node *n, size_t i);

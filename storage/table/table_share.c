@@ -123,9 +123,8 @@ static void copy_rows(const struct skiplist *from, struct skiplist *to, struct k
     for (struct skiplist_node *n = skiplist_first(from); n; n = skiplist_next(n)) {
         struct skiplist_node *c = skiplist_builder_append_copy(&b, n);
         if (keys) {
-            struct key_numbers nums;
             struct row_key key;
-            skiplist_node_key(c, &nums, &key);
+            skiplist_node_key(c, &key);
             key_index_add(keys, key_index_hash(&key), c);
         }
     }

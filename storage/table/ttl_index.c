@@ -135,10 +135,9 @@ void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const
     skiplist_init(&ix->rows);
     for (struct skiplist_node *n = skiplist_first(items); n; n = skiplist_next(n)) {
         int64_t ms;
-        struct key_numbers nums;
         struct row_key key, k;
         if (!ttl_index_expiry_ms(n->item, attr, attr_len, &ms)) continue;
-        skiplist_node_key(n, &nums, &key);
+        skiplist_node_key(n, &key);
         row_key_of(&key, ms, &k);
         skiplist_insert(&ix->rows, &k, item_ref(n->item));
     }

@@ -214,17 +214,15 @@ static void check_collections(const struct table *t)
     size_t partitions = 0;
 
     while (node) {
-        struct key_numbers first_nums, key_nums;
         struct row_key first, key;
         char text[NUMBER_TEXT_MAX];
         struct value pk;
         uint64_t hash = node->hash;
         int64_t total = 0;
-        skiplist_node_key(node, &first_nums, &first);
+        skiplist_node_key(node, &first);
         key_part_value(&first.parts[0], text, &pk);
         for (; node && node->hash == hash &&
-               (skiplist_node_key(node, &key_nums, &key),
-                key_part_equal(&key.parts[0], &first.parts[0]));
+               (skiplist_node_key(node, &key), key_part_equal(&key.parts[0], &first.parts[0]));
              node = skiplist_next(node)) {
             total += (int64_t) node->item->size_bytes;
             for (size_t l = 0; l < t->def.lsi_count; l++) {
@@ -628,11 +626,10 @@ static void test_item_collection_limit_and_metrics(void)
     db_read_lock(db);
     CHECK_INT_EQ(t->items.count, written); /* the refused write changed nothing */
     {
-        struct key_numbers first_nums;
         struct row_key first;
         char text[NUMBER_TEXT_MAX];
         struct value pk;
-        skiplist_node_key(t->items.head->next[0], &first_nums, &first);
+        skiplist_node_key(t->items.head->next[0], &first);
         key_part_value(&first.parts[0], text, &pk);
         CHECK(collection_sizes_get(&t->collections, t->items.head->next[0]->hash, &pk) <= 2000);
     }

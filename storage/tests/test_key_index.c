@@ -36,11 +36,10 @@ static struct item *item_of(long p, long s)
 
 /* The key of item: (p, s), or (p) alone when parts is 1 (a table without
  * a sort key, whose exact-key hash is its partition hash). */
-static void key_of(struct item *item, size_t parts, struct key_numbers *nums, struct row_key *key)
+static void key_of(struct item *item, size_t parts, struct row_key *key)
 {
     memset(key, 0, sizeof *key);
     key->part_count = parts;
-    (void) nums;
     CHECK(item_key_part(item, "p", 1, &key->parts[0]));
     if (parts > 1) CHECK(item_key_part(item, "s", 1, &key->parts[1]));
     key->hash = key_hash(key->parts, 1);
@@ -63,9 +62,8 @@ static uint64_t partition_hash_of(long p)
 /* The node of its key in ki: the hash recomputed from the node, then found. */
 static uint64_t hash_of_node(const struct skiplist_node *n)
 {
-    struct key_numbers key_nums;
     struct row_key key;
-    skiplist_node_key(n, &key_nums, &key);
+    skiplist_node_key(n, &key);
     return key_index_hash(&key);
 }
 
@@ -110,7 +108,6 @@ static void random_writes(size_t parts, int untag_at)
     key_index_init(&ki);
     for (int step = 0; step < 30000; step++) {
         struct item *item = item_of(rand_r(&seed) % 60, rand_r(&seed) % 60);
-        struct key_numbers key_nums;
         struct row_key key;
         uint64_t hash;
         struct skiplist_node *found;
@@ -120,7 +117,7 @@ static void random_writes(size_t parts, int untag_at)
             CHECK(ki.tag_mask == 0);
             check_invariants(&ki);
         }
-        key_of(item, parts, &key_nums, &key);
+        key_of(item, parts, &key);
         hash = key_index_hash(&key);
         found = key_index_find(&ki, hash, &key);
         CHECK(found == skiplist_find(&sl, &key));
@@ -141,9 +138,8 @@ static void random_writes(size_t parts, int untag_at)
     for (long p = 0; p < 60; p++) {
         for (long s = 0; s < 60; s++) {
             struct item *probe = item_of(p, s);
-            struct key_numbers key_nums;
             struct row_key key;
-            key_of(probe, parts, &key_nums, &key);
+            key_of(probe, parts, &key);
             CHECK(key_index_find(&ki, key_index_hash(&key), &key) == skiplist_find(&sl, &key));
             item_unref(probe);
         }
@@ -170,9 +166,8 @@ static void add_range(struct skiplist *sl, struct key_index *ki, long from, long
 {
     for (long p = from; p < to; p++) {
         struct item *item = item_of(p, 0);
-        struct key_numbers key_nums;
         struct row_key key;
-        key_of(item, 2, &key_nums, &key);
+        key_of(item, 2, &key);
         key_index_add(ki, key_index_hash(&key), skiplist_insert(sl, &key, item));
     }
 }
@@ -181,9 +176,8 @@ static bool all_found(const struct skiplist *sl, const struct key_index *ki)
 {
     bool ok = true;
     for (struct skiplist_node *n = skiplist_first(sl); n; n = skiplist_next(n)) {
-        struct key_numbers key_nums;
         struct row_key key;
-        skiplist_node_key(n, &key_nums, &key);
+        skiplist_node_key(n, &key);
         ok = ok && key_index_find(ki, key_index_hash(&key), &key) == n;
     }
     return ok;
@@ -238,9 +232,8 @@ static void test_reserve_makes_room_once(void)
 static struct skiplist_node *add_partition(struct skiplist *sl, struct key_index *ki, long p)
 {
     struct item *item = item_of(p, 0);
-    struct key_numbers key_nums;
     struct row_key key;
-    key_of(item, 1, &key_nums, &key);
+    key_of(item, 1, &key);
     CHECK(key_index_hash(&key) == partition_hash_of(p));
     key_index_add(ki, key_index_hash(&key), skiplist_insert(sl, &key, item));
     return skiplist_find(sl, &key);
@@ -248,9 +241,8 @@ static struct skiplist_node *add_partition(struct skiplist *sl, struct key_index
 
 static void remove_node(struct skiplist *sl, struct key_index *ki, struct skiplist_node *n)
 {
-    struct key_numbers key_nums;
     struct row_key key;
-    skiplist_node_key(n, &key_nums, &key);
+    skiplist_node_key(n, &key);
     key_index_remove(ki, key_index_hash(&key), n);
     CHECK(skiplist_remove(sl, &key));
 }
@@ -343,9 +335,8 @@ static void test_keys_with_one_tag_and_home_stay_apart(void)
     CHECK_INT_EQ(ki.cap, 16);
     for (int i = 0; i < SAME_TAG; i++) {
         struct item *probe = item_of(keys[i], 0);
-        struct key_numbers key_nums;
         struct row_key key;
-        key_of(probe, 1, &key_nums, &key);
+        key_of(probe, 1, &key);
         CHECK(key_index_find(&ki, key_index_hash(&key), &key) ==
               (i < SAME_TAG - 1 ? nodes[i] : NULL));
         item_unref(probe);
@@ -403,11 +394,10 @@ static void test_long_runs_saturate_the_displacement(void)
 static void test_the_hash_tells_sort_keys_apart(void)
 {
     struct item *a = item_of(1, 2), *b = item_of(1, 3);
-    struct key_numbers ka_nums, kb_nums;
     struct row_key ka, kb;
 
-    key_of(a, 2, &ka_nums, &ka);
-    key_of(b, 2, &kb_nums, &kb);
+    key_of(a, 2, &ka);
+    key_of(b, 2, &kb);
     CHECK(ka.hash == kb.hash); /* one partition */
     CHECK(key_index_hash(&ka) != key_index_hash(&kb));
     item_unref(a);

@@ -21,23 +21,21 @@ static struct item *item_with_number(long k)
 }
 
 /* All rows share one hash so that order is the numeric order of k. */
-static void key_of(struct item *item, struct key_numbers *nums, struct row_key *key)
+static void key_of(struct item *item, struct row_key *key)
 {
     memset(key, 0, sizeof *key);
     key->hash = 42;
     key->part_count = 1;
-    (void) nums;
     CHECK(item_key_part(item, "k", 1, &key->parts[0]));
 }
 
 /* The number k of a node's key, read back from its packed bytes. */
 static long node_k(const struct skiplist_node *nd)
 {
-    struct key_numbers key_nums;
     struct row_key key;
     char text[NUMBER_TEXT_MAX];
 
-    skiplist_node_key(nd, &key_nums, &key);
+    skiplist_node_key(nd, &key);
     CHECK(enc_number_text(key.parts[0].data, key.parts[0].len, text) > 0);
     return strtol(text, NULL, 10);
 }
@@ -77,11 +75,10 @@ static void random_inserts_and_removes(bool by_node)
     for (int step = 0; step < 3000; step++) {
         long k = (long) (rand_r(&seed) % 400) - 200;
         struct item *probe_item = item_with_number(k);
-        struct key_numbers nums;
         struct row_key key;
         bool present = false;
         size_t at = 0;
-        key_of(probe_item, &nums, &key);
+        key_of(probe_item, &key);
         for (at = 0; at < model_count; at++) {
             if (model[at] == k) {
                 present = true;
@@ -132,7 +129,6 @@ static void test_removing_a_found_node_keeps_every_level(void)
 static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
 {
     struct skiplist sl;
-    struct key_numbers nums;
     struct row_key key;
     struct item *probe;
     struct skiplist_node *nd;
@@ -140,16 +136,16 @@ static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
     skiplist_init(&sl);
     for (long k = 0; k < 100; k += 10) {
         struct item *it = item_with_number(k);
-        key_of(it, &nums, &key);
+        key_of(it, &key);
         skiplist_insert(&sl, &key, it);
     }
     probe = item_with_number(35);
-    key_of(probe, &nums, &key);
+    key_of(probe, &key);
     nd = skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW);
     CHECK_INT_EQ(node_k(nd), 40);
     item_unref(probe);
     probe = item_with_number(40);
-    key_of(probe, &nums, &key);
+    key_of(probe, &key);
     CHECK_INT_EQ(node_k(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW)), 40);
     CHECK_INT_EQ(node_k(skiplist_upper_bound(&sl, &key, KEY_BIAS_LOW)), 50);
     CHECK(skiplist_find(&sl, &key) != NULL);
@@ -164,8 +160,8 @@ static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
 static void test_equal_numbers_hash_equally_and_types_hash_apart(void)
 {
     struct value a, b, c;
-    struct key_numbers nums;
     struct key_part pa, pb, pc;
+    struct key_numbers nums;
     value_init_number_text(&a, "1", 1);
     value_init_number_text(&b, "1", 1);
     value_init_string(&c, "1", 1);
@@ -193,11 +189,10 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     skiplist_builder_begin(&b, &built);
     for (long k = -300; k < 700; k += 2) {
         struct item *a = item_with_number(k), *c = item_with_number(k);
-        struct key_numbers nums;
         struct row_key key;
-        key_of(a, &nums, &key);
+        key_of(a, &key);
         skiplist_builder_append(&b, &key, a);
-        key_of(c, &nums, &key);
+        key_of(c, &key);
         skiplist_insert(&inserted, &key, c);
     }
     CHECK(built.count == 500);
@@ -205,10 +200,9 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     for (x = skiplist_first(&built), y = skiplist_first(&inserted); x && y;
          x = skiplist_next(x), y = skiplist_next(y), n++) {
         CHECK(x->level == y->level);
-        struct key_numbers xk_nums, yk_nums;
         struct row_key xk, yk;
-        skiplist_node_key(x, &xk_nums, &xk);
-        skiplist_node_key(y, &yk_nums, &yk);
+        skiplist_node_key(x, &xk);
+        skiplist_node_key(y, &yk);
         CHECK(key_part_compare(&xk.parts[0], &yk.parts[0]) == 0);
         CHECK(skiplist_prev(x) == NULL ||
               skiplist_node_compare(skiplist_prev(x), &xk, KEY_BIAS_LOW) < 0);
@@ -218,9 +212,8 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     /* Finds, inserts between rows and appends after a new begin all still work. */
     for (long k = -301; k < 701; k++) {
         struct item *it = item_with_number(k);
-        struct key_numbers nums;
         struct row_key key;
-        key_of(it, &nums, &key);
+        key_of(it, &key);
         CHECK((skiplist_find(&built, &key) != NULL) == (k % 2 == 0 && k < 700));
         if (k % 2 != 0 && k < 699)
             skiplist_insert(&built, &key, it);
@@ -230,16 +223,14 @@ static void test_appending_sorted_rows_builds_the_list_inserts_make(void)
     skiplist_builder_begin(&b, &built);
     for (long k = 1000; k < 1010; k++) {
         struct item *it = item_with_number(k);
-        struct key_numbers nums;
         struct row_key key;
-        key_of(it, &nums, &key);
+        key_of(it, &key);
         skiplist_builder_append(&b, &key, it);
     }
     n = 0;
     for (x = skiplist_first(&built); x; x = skiplist_next(x), n++) {
-        struct key_numbers key_nums;
         struct row_key key;
-        skiplist_node_key(x, &key_nums, &key);
+        skiplist_node_key(x, &key);
         if (skiplist_next(x)) {
             CHECK(skiplist_node_compare(skiplist_next(x), &key, KEY_BIAS_LOW) > 0);
             CHECK(skiplist_prev(skiplist_next(x)) == x);
@@ -256,14 +247,13 @@ static void test_loading_unsorted_rows_sorts_them_once(void)
 {
     struct skiplist sl;
     struct skiplist_row rows[300];
-    static struct key_numbers nums[300]; /* rows[i]'s, apart: the shuffle moves rows */
     struct item *items[300];
     unsigned seed = 11;
     long expect = -150;
 
     for (int i = 0; i < 300; i++) {
         items[i] = item_with_number(i - 150);
-        key_of(items[i], &nums[i], &rows[i].key);
+        key_of(items[i], &rows[i].key);
         rows[i].item = items[i];
     }
     for (int i = 299; i > 0; i--) {
@@ -276,10 +266,9 @@ static void test_loading_unsorted_rows_sorts_them_once(void)
     skiplist_load(&sl, rows, 300, false);
     CHECK(sl.count == 300);
     for (struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), expect++) {
-        struct key_numbers key_nums;
         struct row_key key;
         CHECK(n->item == items[expect + 150]);
-        skiplist_node_key(n, &key_nums, &key);
+        skiplist_node_key(n, &key);
         CHECK(skiplist_find(&sl, &key) == n);
     }
     CHECK(expect == 150);
