@@ -142,10 +142,10 @@ void item_scratch_release(struct decode_mark mark)
  * an item then never needs encoding again when it moves between tables
  * (restores, forks, imports, stream images, transactions over several
  * tables), item_new needs no table, and its lookups take no lock
- * (name_dict.c). Measured since, and open: two writers of different
- * tables scale worse with it than with names inline (bench/README.md,
- * "Writers of different tables"). What a per-table dictionary would bound better - a process whose
- * tables use ever new names - name_dict bounds by its caps, after which
+ * (name_dict.c): two writers of different tables share only read-only
+ * lines of it (bench/README.md, "Writers of different tables"). What a
+ * per-table dictionary would bound better - a process whose tables use
+ * ever new names - name_dict bounds by its caps, after which
  * names are kept inline in each item (docs/differences.md has none of it:
  * nothing of it is visible through the API).
  */

@@ -13,6 +13,7 @@
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdalign.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
@@ -165,9 +166,10 @@ void table_remove_gsi(struct table *t, const char *name)
 struct table *table_new(struct table_def *def, const char *region, int64_t now_ms)
 {
     assert_lock_exclusive();
-    struct table *t = xcalloc(1, sizeof *t);
+    struct table *t = xaligned_alloc(alignof(struct table), sizeof *t);
     size_t arn_len;
 
+    memset(t, 0, sizeof *t);
     pthread_rwlock_init(&t->lock, NULL);
     t->def = *def;
     memset(def, 0, sizeof *def);

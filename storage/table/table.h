@@ -38,6 +38,7 @@
 #include "storage/table/vector_index.h"
 
 #include <pthread.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -88,9 +89,14 @@ struct table {
     /* Its items' lock (docs/architecture.md, "Locking"): item operations take
      * it, under the catalog lock shared - shared to read, exclusive to write,
      * several in ascending address order (db.c db_lock_tables). Under the
-     * catalog lock exclusively it is not taken. */
-    pthread_rwlock_t lock;
-    struct table_def def;
+     * catalog lock exclusively it is not taken. Alone on its cache line (the
+     * struct is allocated line-aligned): every item operation writes it, and
+     * writers of other tables read `def.name` when they look their own table
+     * up (db_find_table_entry's binary search), which would otherwise make
+     * two writers of two tables trade this line at every request
+     * (bench/README.md, "Writers of different tables"). */
+    alignas(64) pthread_rwlock_t lock;
+    alignas(64) struct table_def def;
     char *arn;
     char *table_id;
     char *region;
