@@ -1,10 +1,16 @@
 /*
  * heat.c - sliding one-second windows per partition key; see heat.h.
  *
- * The map is open addressing with linear probing at most half full, so a
- * lookup is one or two probes; keys are never removed one by one (only the
- * eviction rebuilds the map), so no tombstones are needed. It has no lock of
- * its own: insight.h says how the maps it keeps are guarded.
+ * The keys sit in one dense array; an open-addressed index of their
+ * positions (linear probing, at most half full) finds one in one or two
+ * probes. Keys are never removed one by one - only the eviction, which
+ * compacts the array and rebuilds the index - so no tombstones are needed.
+ * The eviction allocates nothing once the map is full: a table written
+ * with millions of partition keys evicts every HEAT_MAX_KEYS / 2 new keys,
+ * under its lock, and copying and sorting the keys themselves cost a
+ * calloc of ~1 MB, a heap consolidation and a qsort of 330-byte structs
+ * each time (bench/README.md, "DeleteItem and the heat map"). It has no
+ * lock of its own: insight.h says how the maps it keeps are guarded.
  */
 #include "storage/insight/heat.h"
 
@@ -74,10 +80,11 @@ void heat_map_init(struct heat_map *m)
 
 void heat_map_clear(struct heat_map *m)
 {
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].used) value_clear(&m->slots[i].key);
-    }
+    for (size_t i = 0; i < m->count; i++)
+        value_clear(&m->keys[i].key);
+    free(m->keys);
     free(m->slots);
+    free(m->ranks);
     memset(m, 0, sizeof *m);
 }
 
@@ -111,46 +118,37 @@ static void part_copy(struct value *out, const struct key_part *part)
     value_copy(out, &v);
 }
 
+/* The index slot of the key made of parts, or the empty slot it would take. */
 static size_t probe(const struct heat_map *m, uint64_t hash, const struct key_part *parts,
                     size_t count)
 {
     size_t mask = m->cap - 1, i = (size_t) hash & mask;
 
-    while (m->slots[i].used && !(m->slots[i].hash == hash && key_is(&m->slots[i], parts, count)))
-        i = (i + 1) & mask;
-    return i;
-}
-
-/* The slot for a key already in the map, found by its stored value. */
-static size_t probe_key(const struct heat_map *m, const struct heat_key *k)
-{
-    size_t mask = m->cap - 1, i = (size_t) k->hash & mask;
-
-    while (m->slots[i].used)
-        i = (i + 1) & mask;
-    return i;
-}
-
-static void rehash(struct heat_map *m, size_t cap, struct heat_key *keep, size_t keep_count)
-{
-    free(m->slots);
-    m->cap = cap;
-    m->slots = xcalloc(cap, sizeof *m->slots);
-    m->count = keep_count;
-    for (size_t i = 0; i < keep_count; i++)
-        m->slots[probe_key(m, &keep[i])] = keep[i];
-}
-
-/* Every used key, moved out of the map into a new array (the map keeps its slots). */
-static struct heat_key *take_all(struct heat_map *m)
-{
-    struct heat_key *all = xcalloc(m->count ? m->count : 1, sizeof *all);
-    size_t n = 0;
-
-    for (size_t i = 0; i < m->cap; i++) {
-        if (m->slots[i].used) all[n++] = m->slots[i];
+    for (; m->slots[i]; i = (i + 1) & mask) {
+        const struct heat_key *k = &m->keys[m->slots[i] - 1];
+        if (k->hash == hash && key_is(k, parts, count)) break;
     }
-    return all;
+    return i;
+}
+
+/* Rebuilds the index at capacity cap over the keys there are. */
+static void reindex(struct heat_map *m, size_t cap)
+{
+    size_t mask = cap - 1;
+
+    if (cap != m->cap) {
+        free(m->slots);
+        m->slots = xcalloc(cap, sizeof *m->slots);
+        m->cap = cap;
+    } else {
+        memset(m->slots, 0, cap * sizeof *m->slots);
+    }
+    for (size_t k = 0; k < m->count; k++) {
+        size_t i = (size_t) m->keys[k].hash & mask;
+        while (m->slots[i])
+            i = (i + 1) & mask;
+        m->slots[i] = (uint32_t) k + 1;
+    }
 }
 
 static double hotness(const struct heat_key *k)
@@ -159,33 +157,37 @@ static double hotness(const struct heat_key *k)
     return r > w ? r : w;
 }
 
+/* Hotter first; among equals the older key (a total order: the same keys stay whatever qsort does). */
 static int hotter_first(const void *a, const void *b)
 {
-    double ha = hotness(a), hb = hotness(b);
-    return ha > hb ? -1 : ha < hb ? 1 : 0;
+    const struct heat_rank *x = a, *y = b;
+    if (x->hotness != y->hotness) return x->hotness > y->hotness ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* Keeps the hotter half of the keys, so that a new key finds room. */
 static void evict(struct heat_map *m)
 {
-    struct heat_key *all = take_all(m);
-    size_t n = m->count, keep = n / 2;
+    size_t n = m->count, keep = n / 2, kept = 0;
+    bool stays[HEAT_MAX_KEYS] = {false};
 
-    qsort(all, n, sizeof *all, hotter_first);
-    for (size_t i = keep; i < n; i++)
-        value_clear(&all[i].key);
-    m->evicted += n - keep;
-    rehash(m, m->cap, all, keep);
-    free(all);
-}
-
-static void grow(struct heat_map *m)
-{
-    struct heat_key *all = m->count ? take_all(m) : NULL;
-    size_t n = m->count;
-
-    rehash(m, m->cap ? m->cap * 2 : INITIAL_CAP, all, n);
-    free(all);
+    if (!m->ranks) m->ranks = xmalloc(HEAT_MAX_KEYS * sizeof *m->ranks);
+    for (size_t k = 0; k < n; k++)
+        m->ranks[k] = (struct heat_rank){hotness(&m->keys[k]), (uint32_t) k};
+    qsort(m->ranks, n, sizeof *m->ranks, hotter_first);
+    for (size_t r = 0; r < keep; r++)
+        stays[m->ranks[r].index] = true;
+    for (size_t k = 0; k < n; k++) {
+        if (!stays[k]) {
+            value_clear(&m->keys[k].key);
+            continue;
+        }
+        if (kept != k) m->keys[kept] = m->keys[k];
+        kept++;
+    }
+    m->count = kept;
+    m->evicted += n - kept;
+    reindex(m, m->cap);
 }
 
 void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *parts, size_t count,
@@ -194,15 +196,17 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *p
     size_t i;
     struct heat_key *k;
 
-    if (m->cap == 0) grow(m);
+    if (m->cap == 0) reindex(m, INITIAL_CAP);
     i = probe(m, hash, parts, count);
-    if (!m->slots[i].used) {
+    if (!m->slots[i]) {
         if (m->count >= HEAT_MAX_KEYS) evict(m);
-        if ((m->count + 1) * 2 > m->cap) grow(m);
-        i = probe(m, hash, parts, count);
-        k = &m->slots[i];
+        if ((m->count + 1) * 2 > m->cap) reindex(m, m->cap * 2);
+        if (m->count == m->keys_cap) {
+            m->keys_cap = m->keys_cap ? m->keys_cap * 2 : INITIAL_CAP;
+            m->keys = xrealloc(m->keys, m->keys_cap * sizeof *m->keys);
+        }
+        k = &m->keys[m->count];
         memset(k, 0, sizeof *k);
-        k->used = true;
         k->hash = hash;
         if (count == 1) {
             part_copy(&k->key, &parts[0]);
@@ -215,8 +219,10 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *p
             }
         }
         m->count++;
+        i = probe(m, hash, parts, count); /* the eviction or growth moved the slots */
+        m->slots[i] = (uint32_t) m->count;
     }
-    heat_window_record(&m->slots[i].w, now_ms, rcu, wcu);
+    heat_window_record(&m->keys[m->slots[i] - 1].w, now_ms, rcu, wcu);
 }
 
 const struct heat_window *heat_map_find(const struct heat_map *m, uint64_t hash,
@@ -226,7 +232,7 @@ const struct heat_window *heat_map_find(const struct heat_map *m, uint64_t hash,
 
     if (m->cap == 0) return NULL;
     i = probe(m, hash, parts, count);
-    return m->slots[i].used ? &m->slots[i].w : NULL;
+    return m->slots[i] ? &m->keys[m->slots[i] - 1].w : NULL;
 }
 
 /* Whether a ranks before b (heat_map_top's order). */
@@ -246,10 +252,10 @@ size_t heat_map_top(const struct heat_map *m, bool by_write, const struct heat_k
     size_t got = 0;
 
     /* Insertion into a short sorted list: n is small (the report's top 10). */
-    for (size_t i = 0; i < m->cap && n; i++) {
-        const struct heat_key *k = &m->slots[i];
+    for (size_t i = 0; i < m->count && n; i++) {
+        const struct heat_key *k = &m->keys[i];
         size_t at;
-        if (!k->used || (by_write ? k->w.total_wcu : k->w.total_rcu) <= 0) continue;
+        if ((by_write ? k->w.total_wcu : k->w.total_rcu) <= 0) continue;
         for (at = got; at > 0 && ranks_before(k, out[at - 1], by_write); at--) {
         }
         if (at >= n) continue;

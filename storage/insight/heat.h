@@ -49,14 +49,21 @@ struct heat_key {
     uint64_t hash;    /* key_hash() of the partition key parts */
     struct value key; /* owned: the partition key value (a list of the parts when several) */
     struct heat_window w;
-    bool used;
+};
+
+/* What an eviction ranks a key by (heat.c). */
+struct heat_rank {
+    double hotness;
+    uint32_t index;
 };
 
 struct heat_map {
-    struct heat_key *slots; /* power-of-two capacity, at most half full */
+    struct heat_key *keys;   /* the first `count` are the keys, in the order they came */
+    size_t count, keys_cap;
+    uint32_t *slots;         /* index in keys + 1, 0 when empty; power-of-two cap, <= half full */
     size_t cap;
-    size_t count;
-    uint64_t evicted; /* keys let go to stay under HEAT_MAX_KEYS */
+    struct heat_rank *ranks; /* the eviction's scratch (HEAT_MAX_KEYS), made by the first one */
+    uint64_t evicted;        /* keys let go to stay under HEAT_MAX_KEYS */
 };
 
 void heat_window_record(struct heat_window *w, int64_t now_ms, double rcu, double wcu);

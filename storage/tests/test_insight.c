@@ -93,6 +93,52 @@ static void test_heat_map_ranks_keys_by_peak(void)
     heat_map_clear(&m);
 }
 
+static const struct heat_window *find_key(const struct heat_map *m, const char *name)
+{
+    struct value v = str(name);
+    struct key_part part;
+    const struct heat_window *w;
+    key_part_of(&v, NULL, &part);
+    w = heat_map_find(m, key_hash(&part, 1), &part, 1);
+    value_clear(&v);
+    return w;
+}
+
+/* Many evictions: every key the map holds is found, with its own window;
+ * the hottest keys stay, and among equally hot keys the older ones. */
+static void test_heat_map_evictions_keep_the_index_whole(void)
+{
+    struct heat_map m;
+    char name[32];
+    size_t found = 0;
+    heat_map_init(&m);
+    for (int i = 0; i < 5 * HEAT_MAX_KEYS; i++) {
+        snprintf(name, sizeof name, "k-%d", i);
+        /* every 100th key is hot (wcu 50); the rest tie at 1 */
+        record_key(&m, name, 1000, i % 100 == 0 ? 50 : 1);
+    }
+    CHECK(m.count <= HEAT_MAX_KEYS);
+    CHECK_INT_EQ(m.evicted + m.count, 5 * HEAT_MAX_KEYS);
+    for (int i = 0; i < 5 * HEAT_MAX_KEYS; i++) {
+        const struct heat_window *w;
+        snprintf(name, sizeof name, "k-%d", i);
+        w = find_key(&m, name);
+        if (i % 100 == 0) {
+            CHECK(w != NULL); /* all 52 hot keys stay */
+            if (w) CHECK(near(w->peak_wcu, 50));
+        }
+        if (w) {
+            found++;
+            if (i % 100 != 0) CHECK(near(w->peak_wcu, 1));
+        }
+    }
+    CHECK_INT_EQ(found, m.count);
+    /* The newest key always stays (it came after the last eviction). */
+    snprintf(name, sizeof name, "k-%d", 5 * HEAT_MAX_KEYS - 1);
+    CHECK(find_key(&m, name) != NULL);
+    heat_map_clear(&m);
+}
+
 static void test_heat_map_keeps_hot_keys_when_full(void)
 {
     struct heat_map m;
@@ -338,6 +384,7 @@ int main(void)
     RUN(test_window_ignores_units_from_a_later_clock);
     RUN(test_heat_map_ranks_keys_by_peak);
     RUN(test_heat_map_keeps_hot_keys_when_full);
+    RUN(test_heat_map_evictions_keep_the_index_whole);
     RUN(test_writes_count_units_heat_and_sizes);
     RUN(test_gets_count_reads_and_missing_items);
     RUN(test_unknown_table_is_not_found);
