@@ -157,7 +157,8 @@ static double hotness(const struct heat_key *k)
     return r > w ? r : w;
 }
 
-/* Hotter first; among equals the older key (a total order: the same keys stay whatever qsort does). */
+/* Hotter first; among equals the older key: a total order, so the same
+ * keys stay whatever qsort does. */
 static int hotter_first(const void *a, const void *b)
 {
     const struct heat_rank *x = a, *y = b;

@@ -58,9 +58,9 @@ struct heat_rank {
 };
 
 struct heat_map {
-    struct heat_key *keys;   /* the first `count` are the keys, in the order they came */
+    struct heat_key *keys; /* the first `count` are the keys, in the order they came */
     size_t count, keys_cap;
-    uint32_t *slots;         /* index in keys + 1, 0 when empty; power-of-two cap, <= half full */
+    uint32_t *slots; /* index in keys + 1, 0 when empty; power-of-two cap, <= half full */
     size_t cap;
     struct heat_rank *ranks; /* the eviction's scratch (HEAT_MAX_KEYS), made by the first one */
     uint64_t evicted;        /* keys let go to stay under HEAT_MAX_KEYS */

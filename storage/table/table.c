@@ -11,9 +11,9 @@
 #include "storage/table/versions.h"
 
 #include <assert.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdalign.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
