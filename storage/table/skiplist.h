@@ -8,6 +8,11 @@
  * readers never modify it, so concurrent readers under the db read lock need
  * no further synchronisation.
  *
+ * Rows are ordered by their partition's hash first, so a partition is one run
+ * of the list; where rows have a sort key, a directory of each run's first
+ * node lets a bound within a partition be sought from there (skiplist.c,
+ * "The partition directory").
+ *
  * Each node owns one reference to its item and finds its key in it. It has no lock and knows
  * nothing of the engine's: readers may share it, a change needs it alone. Its users (table.c,
  * index.c, ttl_index.c) hold the engine lock for that - shared to read, exclusive to change - and
@@ -19,6 +24,7 @@
 #include "storage/model/item.h"
 #include "storage/model/key.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,14 +51,32 @@ struct skiplist_node {
     struct skiplist_node *next[];             /* level entries, then 3 bytes a further part */
 };
 
+/* A partition's first node, by the partition's hash (skiplist.c, "The
+ * partition directory"). */
+struct skiplist_dir_slot {
+    uint64_t hash;
+    struct skiplist_node *first; /* NULL: an empty slot */
+};
+
 struct skiplist {
     struct skiplist_node *head; /* sentinel with SKIPLIST_MAX_LEVEL links */
     int level;
     size_t count;
     uint64_t rng; /* xorshift state for node levels; changed only under the write lock */
+    /* The partition directory: kept when the first row stored had a sort key
+     * (dir_on), so that a bound is sought from its partition's first node
+     * rather than from the head. */
+    struct skiplist_dir_slot *dir; /* dir_cap slots, at most three quarters used */
+    size_t dir_cap, dir_count;
+    bool dir_decided, dir_on;
 };
 
 void skiplist_init(struct skiplist *sl);
+/* Keeps no partition directory, whatever its rows: for a list only ever
+ * sought by ranges of hashes (the TTL index, whose "partitions" are expiry
+ * times - one an item - so entries would only cost memory). Call after
+ * skiplist_init, before the first row. */
+void skiplist_without_directory(struct skiplist *sl);
 /* Frees every node and drops its item reference. */
 void skiplist_clear(struct skiplist *sl);
 
@@ -83,6 +107,9 @@ struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const stru
 /* First node whose key is > probe, or NULL. */
 struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias);
+/* For tests: whether the partition directory holds exactly the first node of
+ * every run of one hash (true when no directory is kept). */
+bool skiplist_directory_is_whole(const struct skiplist *sl);
 /* The node with exactly this (complete) key, or NULL. */
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
 

@@ -118,6 +118,7 @@ static void copy_rows(const struct skiplist *from, struct skiplist *to, struct k
     }
     skiplist_init(to);
     to->rng = from->rng;
+    if (from->dir_decided && !from->dir_on) skiplist_without_directory(to);
     if (keys) key_index_reserve(keys, from->count);
     skiplist_builder_begin(&b, to);
     for (struct skiplist_node *n = skiplist_first(from); n; n = skiplist_next(n)) {

@@ -63,6 +63,14 @@ bool ttl_index_expiry_ms(const struct item *item, const char *attr, size_t attr_
     return true;
 }
 
+/* The rows' list, empty: sought only by ranges of expiry times, it keeps no
+ * partition directory (skiplist_without_directory). */
+static void start_rows(struct ttl_index *ix)
+{
+    skiplist_init(&ix->rows);
+    skiplist_without_directory(&ix->rows);
+}
+
 void ttl_index_init(struct ttl_index *ix)
 {
     assert_lock_exclusive();
@@ -94,7 +102,7 @@ void ttl_index_apply_write(struct ttl_index *ix, const char *attr, size_t attr_l
 
     /* The skiplist's head is made with the first row, so a table whose TTL
      * was never enabled, or was loaded with it enabled, starts without one. */
-    if (!ix->rows.head) skiplist_init(&ix->rows);
+    if (!ix->rows.head) start_rows(ix);
     if (had) {
         struct skiplist_node *node;
         row_key_of(old_key, old_ms, &k);
@@ -132,7 +140,7 @@ void ttl_index_rebuild(struct ttl_index *ix, const struct skiplist *items, const
 {
     assert_lock_exclusive();
     ttl_index_clear(ix);
-    skiplist_init(&ix->rows);
+    start_rows(ix);
     for (struct skiplist_node *n = skiplist_first(items); n; n = skiplist_next(n)) {
         int64_t ms;
         struct row_key key, k;
@@ -152,7 +160,7 @@ void ttl_index_load(struct ttl_index *ix, const char *attr, size_t attr_len,
     size_t n = 0;
 
     assert(!ix->rows.head || ix->rows.count == 0);
-    if (!ix->rows.head) skiplist_init(&ix->rows);
+    if (!ix->rows.head) start_rows(ix);
     for (size_t i = 0; i < count; i++) {
         int64_t ms;
         if (!ttl_index_expiry_ms(items[i], attr, attr_len, &ms)) continue;

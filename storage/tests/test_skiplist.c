@@ -157,6 +157,105 @@ static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
     skiplist_clear(&sl);
 }
 
+/* An item of partition p (attribute "p") and sort key k (attribute "k"). */
+static struct item *item_with_partition(long p, long k)
+{
+    struct value m, v;
+    char text[32];
+    value_init_map(&m);
+    snprintf(text, sizeof text, "%ld", p);
+    value_init_number_text(&v, text, strlen(text));
+    value_map_set(&m, "p", 1, &v);
+    snprintf(text, sizeof text, "%ld", k);
+    value_init_number_text(&v, text, strlen(text));
+    value_map_set(&m, "k", 1, &v);
+    return item_new(&m);
+}
+
+/* Partition p's hash: odd partitions spread, even ones all in the directory's
+ * first slot (low bits 0), so that lookups probe past each other and removals
+ * shift runs of entries. */
+static uint64_t partition_hash(long p)
+{
+    return p % 2 ? (uint64_t) p * 0x9e3779b97f4a7c15ULL : (uint64_t) (p + 1) << 40;
+}
+
+static void two_part_key(struct item *item, long p, struct row_key *key)
+{
+    memset(key, 0, sizeof *key);
+    key->hash = partition_hash(p);
+    key->part_count = 2;
+    CHECK(item_key_part(item, "p", 1, &key->parts[0]));
+    CHECK(item_key_part(item, "k", 1, &key->parts[1]));
+}
+
+/* The first node a walk from the head finds that is not before the probe. */
+static struct skiplist_node *walk_bound(const struct skiplist *sl, const struct row_key *probe,
+                                        enum key_bias bias, bool strict)
+{
+    struct skiplist_node *n = skiplist_first(sl);
+    for (; n; n = skiplist_next(n)) {
+        int c = skiplist_node_compare(n, probe, bias);
+        if (strict ? c >= 0 : c > 0) break;
+    }
+    return n;
+}
+
+/* Rows with a sort key keep the partition directory: after random inserts and
+ * removals (by key and by node), every bound and find, within a partition,
+ * for a whole partition and for an absent one, is the node a walk finds. */
+static void test_partition_directory_bounds_match_a_walk(void)
+{
+    struct skiplist sl;
+    unsigned seed = 11;
+
+    skiplist_init(&sl);
+    for (int step = 0; step < 4000; step++) {
+        long p = (long) (rand_r(&seed) % 40), k = (long) (rand_r(&seed) % 30);
+        struct item *it = item_with_partition(p, k);
+        struct row_key key;
+        struct skiplist_node *nd;
+        two_part_key(it, p, &key);
+        nd = skiplist_find(&sl, &key);
+        {
+            struct skiplist_node *w = walk_bound(&sl, &key, KEY_BIAS_LOW, true);
+            CHECK(nd == (w && skiplist_node_compare(w, &key, KEY_BIAS_LOW) == 0 ? w : NULL));
+        }
+        if (nd && step % 3 == 0) {
+            skiplist_remove_node(&sl, nd);
+            item_unref(it);
+        } else if (nd) {
+            CHECK(skiplist_remove(&sl, &key));
+            item_unref(it);
+        } else {
+            skiplist_insert(&sl, &key, it);
+        }
+        CHECK(skiplist_directory_is_whole(&sl));
+        if (step % 50 != 0) continue;
+        for (long q = -1; q <= 41; q++) {
+            for (long j = -1; j <= 31; j += 4) {
+                struct item *probe = item_with_partition(q, j);
+                struct row_key pk;
+                two_part_key(probe, q, &pk);
+                for (int whole = 0; whole < 2; whole++) {
+                    if (whole) pk.part_count = 1; /* the partition only */
+                    for (int b = 0; b < 2; b++) {
+                        enum key_bias bias = b ? KEY_BIAS_HIGH : KEY_BIAS_LOW;
+                        CHECK(skiplist_lower_bound(&sl, &pk, bias) ==
+                              walk_bound(&sl, &pk, bias, true));
+                        CHECK(skiplist_upper_bound(&sl, &pk, bias) ==
+                              walk_bound(&sl, &pk, bias, false));
+                    }
+                }
+                item_unref(probe);
+            }
+        }
+    }
+    check_levels(&sl);
+    CHECK(sl.dir_on);
+    skiplist_clear(&sl);
+}
+
 static void test_equal_numbers_hash_equally_and_types_hash_apart(void)
 {
     struct value a, b, c;
@@ -282,6 +381,7 @@ int main(void)
     RUN(test_random_inserts_and_removes_match_a_sorted_model);
     RUN(test_removing_a_found_node_keeps_every_level);
     RUN(test_bounds_find_the_first_key_at_or_after_a_probe);
+    RUN(test_partition_directory_bounds_match_a_walk);
     RUN(test_equal_numbers_hash_equally_and_types_hash_apart);
     RUN(test_appending_sorted_rows_builds_the_list_inserts_make);
     RUN(test_loading_unsorted_rows_sorts_them_once);
