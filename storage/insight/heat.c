@@ -151,6 +151,12 @@ static void reindex(struct heat_map *m, size_t cap)
     }
 }
 
+/* A key's place in the eviction's order: its hotness and its position. */
+struct heat_rank {
+    double hotness;
+    uint32_t index;
+};
+
 static double hotness(const struct heat_key *k)
 {
     double r = k->w.peak_rcu / PARTITION_RCU_PER_S, w = k->w.peak_wcu / PARTITION_WCU_PER_S;
@@ -200,6 +206,7 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *p
     if (m->cap == 0) reindex(m, INITIAL_CAP);
     i = probe(m, hash, parts, count);
     if (!m->slots[i]) {
+        bool moved = m->count >= HEAT_MAX_KEYS || (m->count + 1) * 2 > m->cap;
         if (m->count >= HEAT_MAX_KEYS) evict(m);
         if ((m->count + 1) * 2 > m->cap) reindex(m, m->cap * 2);
         if (m->count == m->keys_cap) {
@@ -220,7 +227,7 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *p
             }
         }
         m->count++;
-        i = probe(m, hash, parts, count); /* the eviction or growth moved the slots */
+        if (moved) i = probe(m, hash, parts, count); /* the index was rebuilt */
         m->slots[i] = (uint32_t) m->count;
     }
     heat_window_record(&m->keys[m->slots[i] - 1].w, now_ms, rcu, wcu);

@@ -51,11 +51,7 @@ struct heat_key {
     struct heat_window w;
 };
 
-/* What an eviction ranks a key by (heat.c). */
-struct heat_rank {
-    double hotness;
-    uint32_t index;
-};
+struct heat_rank; /* what an eviction ranks a key by (heat.c) */
 
 struct heat_map {
     struct heat_key *keys; /* the first `count` are the keys, in the order they came */

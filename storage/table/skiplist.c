@@ -187,8 +187,12 @@ static struct skiplist_node *dir_find(const struct skiplist *sl, uint64_t hash)
 
 static void dir_set(struct skiplist *sl, uint64_t hash, struct skiplist_node *first)
 {
-    size_t i;
+    size_t i = sl->dir_cap ? dir_slot(sl, hash) : 0;
 
+    if (sl->dir_cap && sl->dir[i].first) { /* a new first node for a known hash */
+        sl->dir[i].first = first;
+        return;
+    }
     if ((sl->dir_count + 1) * 4 > sl->dir_cap * 3) {
         struct skiplist_dir_slot *old = sl->dir;
         size_t old_cap = sl->dir_cap;
@@ -198,9 +202,9 @@ static void dir_set(struct skiplist *sl, uint64_t hash, struct skiplist_node *fi
             if (old[k].first) sl->dir[dir_slot(sl, old[k].hash)] = old[k];
         }
         free(old);
+        i = dir_slot(sl, hash);
     }
-    i = dir_slot(sl, hash);
-    if (!sl->dir[i].first) sl->dir_count++;
+    sl->dir_count++;
     sl->dir[i] = (struct skiplist_dir_slot){hash, first};
 }
 
