@@ -368,19 +368,13 @@ struct item *item_project(const struct item *item, const char *const *names, con
     }
     assert(!c.bad); /* item_new's own bytes */
     found = count - left;
-    for (size_t n = found; n >= 0x80; n >>= 7) /* the count's uvar (codec_put_uvar's form) */
-        len++;
-    len++;
+    len += enc_uvar_size(found);
     assert(len <= UINT32_MAX);
     out = xmalloc(sizeof *out + len);
     atomic_init(&out->refcount, 1);
     out->size_bytes = (uint32_t) size;
     out->encoded_len = (uint32_t) len;
-    p = out->encoded;
-    for (size_t n = found;; n >>= 7) {
-        *p++ = (uint8_t) (n >= 0x80 ? (n & 0x7F) | 0x80 : n);
-        if (n < 0x80) break;
-    }
+    p = enc_put_uvar(out->encoded, found);
     for (size_t i = 0; i < count; i++) {
         if (!kept[i].start) continue;
         memcpy(p, kept[i].start, kept[i].len);

@@ -77,7 +77,7 @@ bool number_from_comparable(const uint8_t *p, size_t len, struct number *out)
 
 /* ---- encoding ---- */
 
-static size_t uvar_size(uint64_t v)
+size_t enc_uvar_size(uint64_t v)
 {
     size_t n = 1;
     while (v >= 0x80) {
@@ -131,23 +131,16 @@ static size_t body_begin(struct text_buf *b)
 
 static void body_end(struct text_buf *b, size_t start)
 {
-    size_t body = b->len - start, need = uvar_size(body);
-    char prefix[10];
-    size_t n = 0;
-    uint64_t v = body;
+    size_t body = b->len - start;
+    uint8_t prefix[10];
+    size_t need = (size_t) (enc_put_uvar(prefix, body) - prefix);
 
     if (need != PREFIX_GUESS) {
         text_buf_reserve(b, need - PREFIX_GUESS);
         memmove(b->data + start - PREFIX_GUESS + need, b->data + start, body);
         b->len = b->len - PREFIX_GUESS + need;
     }
-    do {
-        unsigned char c = v & 0x7F;
-        v >>= 7;
-        if (v) c |= 0x80;
-        prefix[n++] = (char) c;
-    } while (v);
-    memcpy(b->data + start - PREFIX_GUESS, prefix, n);
+    memcpy(b->data + start - PREFIX_GUESS, prefix, need);
     b->data[b->len] = '\0';
 }
 
@@ -169,11 +162,8 @@ static inline void emit_byte(struct text_buf *b, uint8_t c)
 
 static inline void emit_uvar(struct text_buf *b, uint64_t v)
 {
-    while (v >= 0x80) {
-        emit_byte(b, (uint8_t) (v | 0x80));
-        v >>= 7;
-    }
-    emit_byte(b, (uint8_t) v);
+    uint8_t *at = (uint8_t *) b->data + b->len;
+    b->len += (size_t) (enc_put_uvar(at, v) - at);
 }
 
 static inline void emit_bytes(struct text_buf *b, const void *data, size_t len)

@@ -71,6 +71,20 @@ size_t number_text_to_comparable(const char *text, size_t len, uint8_t out[NUMBE
 /* The number of comparable bytes p[0..len); false when they are not a valid form. */
 bool number_from_comparable(const uint8_t *p, size_t len, struct number *out);
 
+/* The uvar of every count and length above: 7 bits a byte, low first, the
+ * high bit set on all but the last. How many bytes v takes; and v written
+ * at p, returning the byte after it. */
+size_t enc_uvar_size(uint64_t v);
+static inline uint8_t *enc_put_uvar(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t) (v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t) v;
+    return p;
+}
+
 /* Appends the encoding of map attrs (VALUE_M, canonical N texts, sets in
  * set order) to out. Top-level names are interned in dict; with dict NULL
  * (or when it is full) they are kept inline. */
