@@ -260,16 +260,14 @@ char *codec_get_str(struct codec_in *in)
     return s;
 }
 
-/* Whether e may be a member of a set of type set_type: the set's element
- * type and, for a number, text that parses (the set is sorted numerically). */
-static bool set_member_ok(enum value_type set_type, const struct value *e)
+/* A number's text as a file holds it parses (a damaged file's may not): every
+ * stored number is a valid one (value.h), and the item encoding relies on it. */
+static bool number_text_ok(const void *text, size_t len)
 {
     struct ddb_error err = {0};
     struct number n;
 
-    if (e->type != value_set_element_type(set_type)) return false;
-    if (e->type != VALUE_N) return true;
-    if (number_parse(e->u.str.data, e->u.str.len, &n, &err) == 0) return true;
+    if (number_parse(text, len, &n, &err) == 0) return true;
     ddb_error_clear(&err);
     return false;
 }
@@ -288,7 +286,7 @@ static bool get_value(struct codec_in *in, struct value *out, int depth)
     case VALUE_N:
     case VALUE_B:
         data = codec_get_bytes(in, &len);
-        if (in->bad) goto bad;
+        if (in->bad || (type == VALUE_N && !number_text_ok(data, len))) goto bad;
         if (type == VALUE_B)
             value_init_binary(out, data, len);
         else if (type == VALUE_N)
@@ -317,7 +315,7 @@ static bool get_value(struct codec_in *in, struct value *out, int depth)
         for (uint64_t i = 0; i < count && !in->bad; i++) {
             struct value v;
             if (!get_value(in, &v, depth + 1)) goto bad;
-            if (type != VALUE_L && !set_member_ok((enum value_type) type, &v)) {
+            if (type != VALUE_L && v.type != value_set_element_type((enum value_type) type)) {
                 value_clear(&v);
                 goto bad;
             }

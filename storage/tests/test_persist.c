@@ -186,6 +186,21 @@ static void test_damaged_bytes_are_refused_not_trusted(void)
     /* A type byte that is no type. */
     codec_in_init(&r, "\x63", 1);
     CHECK(!codec_get_value(&r, &out));
+    /* A number whose text does not parse, alone and inside a list (found by
+     * fuzz_persist_load: the item encoding asserted on it). */
+    {
+        const unsigned char bad_n[] = {VALUE_N, 2, '1', 'x'};
+        const unsigned char in_list[] = {VALUE_L, 2, VALUE_N, 1, '7', VALUE_N, 1, '.'};
+        const unsigned char good_n[] = {VALUE_N, 3, '-', '2', '5'};
+        codec_in_init(&r, bad_n, sizeof bad_n);
+        CHECK(!codec_get_value(&r, &out) && !codec_ok(&r));
+        codec_in_init(&r, in_list, sizeof in_list);
+        CHECK(!codec_get_value(&r, &out) && !codec_ok(&r));
+        codec_in_init(&r, good_n, sizeof good_n);
+        CHECK(codec_get_value(&r, &out) && codec_ok(&r));
+        CHECK_STR_EQ(out.u.str.data, "-25");
+        value_clear(&out);
+    }
     /* Key schemas with more parts than a key has (found by fuzz_persist_load:
      * clearing them read past the name arrays), and a table definition whose
      * name comes twice (the first leaked). */
