@@ -49,6 +49,7 @@
 #include "api/http/deadline.h"
 #include "api/http/delay.h"
 #include "storage/base/alloc.h"
+#include "storage/base/thread_cache.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -430,7 +431,10 @@ static enum MHD_Result send_response(const struct server *srv, struct MHD_Connec
     enum MHD_Result ret;
 
     if (resp->body && resp->body_len) {
-        r = MHD_create_response_from_buffer(resp->body_len, resp->body, MHD_RESPMEM_MUST_FREE);
+        /* Freed through the thread's cache: the next answer of this size
+         * takes the block back instead of a large malloc (thread_cache.h). */
+        r = MHD_create_response_from_buffer_with_free_callback(resp->body_len, resp->body,
+                                                               thread_cache_free);
         if (r) resp->body = NULL; /* now MHD's */
     } else {
         r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);

@@ -14,8 +14,8 @@
  */
 #include "api/wire/json_out.h"
 
-#include "storage/base/alloc.h"
 #include "storage/base/text.h"
+#include "storage/base/thread_cache.h"
 
 #include <assert.h>
 #include <math.h>
@@ -40,7 +40,7 @@ char *json_out_grow(struct json_out *w, size_t n)
         cap = w->cap ? w->cap : INITIAL_CAPACITY;
         while (cap < need)
             cap *= 2;
-        w->data = xrealloc(w->data, cap);
+        w->data = thread_cache_grow(w->data, w->len, cap);
         w->cap = cap;
     }
     return w->data + w->len;
@@ -87,7 +87,7 @@ void json_out_init(struct json_out *w)
 /* Frees w's buffer (whatever was written is discarded); w is empty again. */
 void json_out_clear(struct json_out *w)
 {
-    free(w->data);
+    thread_cache_free(w->data);
     json_out_init(w);
 }
 

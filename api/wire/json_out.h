@@ -49,8 +49,9 @@ struct json_out {
 void json_out_init(struct json_out *w);
 /* Frees the buffer; leaves an empty writer. */
 void json_out_clear(struct json_out *w);
-/* Returns the NUL-terminated text (malloc'd, owned by the caller from now on)
- * and its length in *len; leaves an empty writer. Containers must be closed. */
+/* Returns the NUL-terminated text (a malloc block, owned by the caller from now
+ * on: free() or thread_cache_free()) and its length in *len; leaves an empty
+ * writer. Containers must be closed. */
 char *json_out_take(struct json_out *w, size_t *len);
 
 /* ---- structure ---- */

@@ -9,6 +9,7 @@
 #include "storage/expr/expr_ast.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/thread_cache.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@ struct expr_arena_block {
  * every free small chunk of the heap, and at a million items those lie in
  * cold memory - a dozen cache misses an UpdateItem (bench/README.md, "Writes
  * at 1,000,000 items"). A short expression (most of them: "ADD #c :one",
- * "attribute_exists(PK)") fits in it; longer ones go on in larger blocks. */
+ * "attribute_exists(PK)") fits in it; longer ones go on in larger blocks,
+ * which come from the thread's cache (thread_cache.h) for the same reason. */
 #define ARENA_FIRST_BLOCK_BYTES 960
 #define ARENA_BLOCK_BYTES       4096
 
@@ -50,7 +52,7 @@ void *expr_alloc(struct expr *e, size_t size)
     if (!b || b->cap - b->used < size) {
         size_t want = b ? ARENA_BLOCK_BYTES : ARENA_FIRST_BLOCK_BYTES;
         size_t cap = size > want ? size : want;
-        b = xmalloc(sizeof *b + cap);
+        b = thread_cache_alloc(sizeof *b + cap);
         b->cap = cap;
         b->used = 0;
         b->next = e->arena;
@@ -79,7 +81,7 @@ void expr_free(struct expr *e)
         value_clear(&n->owned);
     for (struct expr_arena_block *b = e->arena, *next; b; b = next) {
         next = b->next;
-        free(b);
+        thread_cache_free(b);
     }
     free(e->src);
     free(e);
