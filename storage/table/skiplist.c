@@ -159,16 +159,18 @@ struct skiplist_node *skiplist_last(const struct skiplist *sl)
  * The partition directory. Rows are ordered by their partition's hash first
  * (skiplist_node_compare), so each partition's rows - with the rare other
  * partition of the same 64-bit hash - are one run of the list. The directory
- * maps a hash to the run's first node: a bound within a partition is then
- * sought forward from that node (search_from) instead of by a descent from
- * the head, whose upper levels stay in cache but whose lower ones, at a
- * million rows, are a cache miss each - two thirds of what a Query of 50
- * rows cost more at 1,000,000 items than at 10,000 (bench/README.md,
- * "Where Query's extra cost at 1M goes"). Open addressing, linear probing,
- * backward-shift deletion; 16 bytes a slot, so 21-43 bytes a partition. Kept
- * only for rows with a sort key: where each partition is one row, a lookup
- * by the whole key goes through the table's key_index and a directory would
- * only cost memory.
+ * maps a hash to the run's first and last nodes: a bound past the run's last
+ * row is that row's successor, found at once - the end of a Query over a
+ * whole partition, or over all of it after a sort key's prefix; any other
+ * bound within a partition is sought forward from the run's first node
+ * (search_run). Either spares a descent from the head, whose upper levels
+ * stay in cache but whose lower ones, at a million rows, are a cache miss
+ * each - two thirds of what a Query of 50 rows cost more at 1,000,000 items
+ * than at 10,000 (bench/README.md, "Where Query's extra cost at 1M goes").
+ * Open addressing, linear probing, backward-shift deletion; 24 bytes a slot,
+ * so 32-64 bytes a partition. Kept only for rows with a sort key: where each
+ * partition is one row, a lookup by the whole key goes through the table's
+ * key_index and a directory would only cost memory.
  */
 #define DIR_FIRST_CAP 64
 
@@ -180,19 +182,19 @@ static size_t dir_slot(const struct skiplist *sl, uint64_t hash)
     return i;
 }
 
-static struct skiplist_node *dir_find(const struct skiplist *sl, uint64_t hash)
+/* The run of hash's entry, or NULL when no row has that hash. */
+static struct skiplist_dir_slot *dir_find(const struct skiplist *sl, uint64_t hash)
 {
-    return sl->dir_count ? sl->dir[dir_slot(sl, hash)].first : NULL;
+    struct skiplist_dir_slot *e;
+
+    if (!sl->dir_count) return NULL;
+    e = &sl->dir[dir_slot(sl, hash)];
+    return e->first ? e : NULL;
 }
 
-static void dir_set(struct skiplist *sl, uint64_t hash, struct skiplist_node *first)
+/* Enters a run of one node, n, whose hash has no entry. */
+static void dir_add(struct skiplist *sl, struct skiplist_node *n)
 {
-    size_t i = sl->dir_cap ? dir_slot(sl, hash) : 0;
-
-    if (sl->dir_cap && sl->dir[i].first) { /* a new first node for a known hash */
-        sl->dir[i].first = first;
-        return;
-    }
     if ((sl->dir_count + 1) * 4 > sl->dir_cap * 3) {
         struct skiplist_dir_slot *old = sl->dir;
         size_t old_cap = sl->dir_cap;
@@ -202,10 +204,9 @@ static void dir_set(struct skiplist *sl, uint64_t hash, struct skiplist_node *fi
             if (old[k].first) sl->dir[dir_slot(sl, old[k].hash)] = old[k];
         }
         free(old);
-        i = dir_slot(sl, hash);
     }
     sl->dir_count++;
-    sl->dir[i] = (struct skiplist_dir_slot){hash, first};
+    sl->dir[dir_slot(sl, n->hash)] = (struct skiplist_dir_slot){n->hash, n, n};
 }
 
 static void dir_remove(struct skiplist *sl, uint64_t hash)
@@ -235,26 +236,48 @@ static bool opens_run(const struct skiplist_node *n)
     return !n->prev || n->prev->hash != n->hash;
 }
 
-/* After n was linked in: the directory learns of a new first node. */
+/* Whether n ends its partition's run (its successor has another hash). */
+static bool closes_run(const struct skiplist_node *n)
+{
+    return !n->next[0] || n->next[0]->hash != n->hash;
+}
+
+/* After n was linked in: the directory learns of a new run, or of a new
+ * first or last node of a known one. */
 static void dir_linked(struct skiplist *sl, struct skiplist_node *n)
 {
+    bool opens, closes;
+
     if (!sl->dir_decided) {
         sl->dir_decided = true;
         sl->dir_on = n->part_count >= 2;
     }
-    if (sl->dir_on && opens_run(n)) dir_set(sl, n->hash, n);
+    if (!sl->dir_on) return;
+    opens = opens_run(n);
+    closes = closes_run(n);
+    if (opens && closes)
+        dir_add(sl, n);
+    else if (opens)
+        dir_find(sl, n->hash)->first = n;
+    else if (closes)
+        dir_find(sl, n->hash)->last = n;
 }
 
-/* Before n is unlinked: its run's next node, if any, becomes the first. */
+/* Before n is unlinked: its neighbour in the run, if any, takes its place
+ * as the run's first or last node. */
 static void dir_unlinking(struct skiplist *sl, struct skiplist_node *n)
 {
-    struct skiplist_node *next = n->next[0];
+    bool opens, closes;
 
-    if (!sl->dir_on || !opens_run(n)) return;
-    if (next && next->hash == n->hash)
-        dir_set(sl, n->hash, next);
-    else
+    if (!sl->dir_on) return;
+    opens = opens_run(n);
+    closes = closes_run(n);
+    if (opens && closes)
         dir_remove(sl, n->hash);
+    else if (opens)
+        dir_find(sl, n->hash)->first = n->next[0];
+    else if (closes)
+        dir_find(sl, n->hash)->last = n->prev;
 }
 
 bool skiplist_directory_is_whole(const struct skiplist *sl)
@@ -263,33 +286,35 @@ bool skiplist_directory_is_whole(const struct skiplist *sl)
 
     if (!sl->dir_on) return true;
     for (struct skiplist_node *n = sl->head->next[0]; n; n = n->next[0]) {
-        if (!opens_run(n)) continue;
-        runs++;
-        if (dir_find(sl, n->hash) != n) return false;
+        const struct skiplist_dir_slot *e = dir_find(sl, n->hash);
+        if (opens_run(n)) {
+            runs++;
+            if (!e || e->first != n) return false;
+        }
+        if (closes_run(n) && (!e || e->last != n)) return false;
     }
     return runs == sl->dir_count;
 }
 
-/* The node from which a bound for probe is sought forward: its partition's
- * first node, or NULL to descend from the head (no directory, or no row of
- * that hash: then the bound lies in another partition). Every node before it
- * has a lower hash, so is before the probe whatever its bias. */
-static struct skiplist_node *search_start(const struct skiplist *sl, const struct row_key *probe)
+/* The bound descend finds, sought within the run of probe's hash, run (see
+ * search_bound): the run's first node when the probe is not after it, its
+ * last node's successor when the probe is after the last, and otherwise
+ * forward from the first node: at each node the highest link that stays
+ * before the probe is taken, climbing to a taller node's top link when it
+ * reaches one, and a link that passes the probe is tried one level lower.
+ * O(log d) for a bound d nodes on. Every node before the run has a lower
+ * hash and every node after it a higher one, so the run decides the bound
+ * whatever the probe's bias. */
+static struct skiplist_node *search_run(const struct skiplist_dir_slot *run,
+                                        const struct row_key *probe, enum key_bias bias,
+                                        bool strict)
 {
-    return sl->dir_on ? dir_find(sl, probe->hash) : NULL;
-}
-
-/* The bound descend finds, sought forward from start (see search_start): at
- * each node the highest link that stays before the probe is taken, climbing
- * to a taller node's top link when it reaches one, and a link that passes
- * the probe is tried one level lower. O(log d) for a bound d nodes on. */
-static struct skiplist_node *search_from(struct skiplist_node *start, const struct row_key *probe,
-                                         enum key_bias bias, bool strict)
-{
-    struct skiplist_node *n = start;
+    struct skiplist_node *n = run->first;
     int i, c = skiplist_node_compare(n, probe, bias);
 
     if (strict ? c >= 0 : c > 0) return n;
+    c = skiplist_node_compare(run->last, probe, bias);
+    if (strict ? c < 0 : c <= 0) return run->last->next[0];
     i = n->level - 1;
     for (;;) {
         struct skiplist_node *m = n->next[i];
@@ -326,18 +351,26 @@ static struct skiplist_node *descend(const struct skiplist *sl, const struct row
     return n->next[0];
 }
 
+/* The bound within the run of probe's hash when the directory has one, else
+ * by a descent from the head (no directory, or no row of that hash: then the
+ * bound lies in another partition). */
+static struct skiplist_node *search_bound(const struct skiplist *sl, const struct row_key *probe,
+                                          enum key_bias bias, bool strict)
+{
+    const struct skiplist_dir_slot *run = sl->dir_on ? dir_find(sl, probe->hash) : NULL;
+    return run ? search_run(run, probe, bias, strict) : descend(sl, probe, bias, strict, NULL);
+}
+
 struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias)
 {
-    struct skiplist_node *start = search_start(sl, probe);
-    return start ? search_from(start, probe, bias, true) : descend(sl, probe, bias, true, NULL);
+    return search_bound(sl, probe, bias, true);
 }
 
 struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias)
 {
-    struct skiplist_node *start = search_start(sl, probe);
-    return start ? search_from(start, probe, bias, false) : descend(sl, probe, bias, false, NULL);
+    return search_bound(sl, probe, bias, false);
 }
 
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key)

@@ -51,11 +51,12 @@ struct skiplist_node {
     struct skiplist_node *next[];             /* level entries, then 3 bytes a further part */
 };
 
-/* A partition's first node, by the partition's hash (skiplist.c, "The
- * partition directory"). */
+/* A partition's first and last nodes, by the partition's hash (skiplist.c,
+ * "The partition directory"). */
 struct skiplist_dir_slot {
     uint64_t hash;
     struct skiplist_node *first; /* NULL: an empty slot */
+    struct skiplist_node *last;
 };
 
 struct skiplist {
@@ -64,8 +65,8 @@ struct skiplist {
     size_t count;
     uint64_t rng; /* xorshift state for node levels; changed only under the write lock */
     /* The partition directory: kept when the first row stored had a sort key
-     * (dir_on), so that a bound is sought from its partition's first node
-     * rather than from the head. */
+     * (dir_on), so that a bound is sought from its partition's first or last
+     * node rather than from the head. */
     struct skiplist_dir_slot *dir; /* dir_cap slots, at most three quarters used */
     size_t dir_cap, dir_count;
     bool dir_decided, dir_on;
