@@ -478,11 +478,37 @@ struct walk {
     bool stopped_early; /* Limit or the 1 MB page limit ended the page */
 };
 
+/*
+ * A page's rows are walked by following the list's links from the range's
+ * first row to its end, compared by node, not by key: a key comparison reads
+ * the row's item, which on a large table is a cache miss of its own
+ * (bench/README.md, "Query's rows and the cache"). What the walk reads is
+ * asked for ahead: the next node while this row is taken, and every line of
+ * this row's item, which the answer is written from once the lock is let go.
+ */
+static inline void walk_prefetch(const struct skiplist_node *next)
+{
+    if (next) __builtin_prefetch(next);
+}
+
+/* The lines of an item read at most ahead of its answer: longer items are
+ * rare in a page of many. */
+#define ITEM_PREFETCH_BYTES 1024
+
+static inline void item_prefetch(const struct item *item)
+{
+    size_t bytes = sizeof *item + item->encoded_len;
+    if (bytes > ITEM_PREFETCH_BYTES) bytes = ITEM_PREFETCH_BYTES;
+    for (size_t off = 64; off < bytes; off += 64)
+        __builtin_prefetch((const char *) item + off);
+}
+
 /* Takes node's item into the page; returns false when the page is full after it. */
 static bool walk_take(struct walk *w, const struct source *s, const struct read_page_op *op,
                       struct skiplist_node *node)
 {
     size_t size = s->is_index ? index_projected_size(s->index, node->item) : node->item->size_bytes;
+    item_prefetch(node->item);
     if (w->read_count == w->read_cap) {
         w->read_cap = w->read_cap ? w->read_cap * 2 : 64;
         w->read = xrealloc(w->read, sizeof *w->read * w->read_cap);
@@ -854,21 +880,18 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
             if (bound && (!end || before(bound, end))) end = bound;
         }
     }
+    /* The range holds rows when its first row comes before its end: then
+     * the walk reaches the end (or the first row, backward) by its links. */
+    if (first && end && !before(first, end)) first = NULL;
     if (op->scan_forward) {
-        /* The end's key found once, not at every row (before() would). */
-        struct row_key end_key;
-        if (end) skiplist_node_key(end, &end_key);
-        for (node = first;
-             node && (!end || skiplist_node_compare(node, &end_key, KEY_BIAS_LOW) < 0);
-             node = skiplist_next(node)) {
+        for (node = first; node && node != end; node = skiplist_next(node)) {
+            walk_prefetch(skiplist_next(node));
             if (!walk_take(&w, &s, op, node)) break;
         }
     } else {
-        struct row_key first_key;
-        if (first) skiplist_node_key(first, &first_key);
-        node = end ? skiplist_prev(end) : skiplist_last(s.rows);
-        for (; node && first && skiplist_node_compare(node, &first_key, KEY_BIAS_LOW) >= 0;
-             node = skiplist_prev(node)) {
+        node = !first ? NULL : end ? skiplist_prev(end) : skiplist_last(s.rows);
+        for (; node; node = node == first ? NULL : skiplist_prev(node)) {
+            walk_prefetch(skiplist_prev(node));
             if (!walk_take(&w, &s, op, node)) break;
         }
     }
