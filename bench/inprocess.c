@@ -3,11 +3,15 @@
  * HTTP, in one program, on one engine (bench/README.md, "In-process calls").
  *
  *   inprocess [--items 10000] [--threads 1] [--slice 2] [--rounds 3]
+ *             [--ops get,put] [--scramble]
  *
  * Opens an emulator through the public API (emulator/include/ddbemu.h, the
  * shared library) with --shared-db, serves it on a free loopback port, and
- * loads the chat table of workload.h in-process. Then, for GetItem and
- * PutItem, it alternates slices: `threads` threads calling ddbemu_call in a
+ * loads the chat table of workload.h in-process (in the table's order, or
+ * with --scramble in workload_pick's, so that a room's messages lie apart in
+ * memory as a table filled over time has them). Then, for each op of --ops
+ * (GetItem and PutItem unless told: get, put, query, update, getproj,
+ * queryproj), it alternates slices: `threads` threads calling ddbemu_call in a
  * loop, then `threads` threads each sending the same requests (workload.h's
  * bodies, random items) over one keep-alive connection, one at a time. Each
  * line gives, for both legs and their ratio, calls per second of wall time
@@ -35,11 +39,16 @@
 #define TABLE      "bench"
 #define MAX_ROUNDS 16
 
+#define MAX_OPS 8
+
 struct options {
     uint64_t items;
     unsigned threads;
     double slice_s;
     unsigned rounds;
+    bool scramble; /* load the items in workload_pick's order, not the table's */
+    enum op ops[MAX_OPS];
+    size_t op_count;
 };
 
 struct leg_run {
@@ -192,7 +201,7 @@ static int compare_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void load(ddbemu *emu, uint64_t items)
+static void load(ddbemu *emu, uint64_t items, bool scramble)
 {
     struct text_buf body = {0};
 
@@ -205,17 +214,45 @@ static void load(ddbemu *emu, uint64_t items)
     for (uint64_t i = 0; i < items; i += BATCH_MAX) {
         uint64_t n = items - i < BATCH_MAX ? items - i : BATCH_MAX;
         body.len = 0;
-        workload_body(&body, TABLE, items, OP_LOAD_BATCH, i, n, false);
+        workload_body(&body, TABLE, items, OP_LOAD_BATCH, i, n, scramble);
         must_call(emu, op_info[OP_LOAD_BATCH].target, body.data);
     }
     free(body.data);
 }
 
+/* --ops: a comma-separated list of the ops a run can time here. */
+static void parse_ops(const char *list, struct options *opt)
+{
+    static const enum op allowed[] = {OP_GET,    OP_PUT,      OP_QUERY,
+                                      OP_UPDATE, OP_GET_PROJ, OP_QUERY_PROJ};
+    const char *p = list;
+
+    opt->op_count = 0;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        size_t k = 0;
+        while (k < sizeof allowed / sizeof *allowed &&
+               (strlen(op_info[allowed[k]].name) != len ||
+                strncmp(op_info[allowed[k]].name, p, len) != 0))
+            k++;
+        if (k == sizeof allowed / sizeof *allowed || opt->op_count == MAX_OPS)
+            die("--ops takes up to 8 of get, put, query, update, getproj, queryproj", list);
+        opt->ops[opt->op_count++] = allowed[k];
+        p += len;
+        if (*p == ',') p++;
+    }
+    if (!opt->op_count) die("--ops names no op", list);
+}
+
 int main(int argc, char **argv)
 {
-    struct options opt = {.items = 10000, .threads = 1, .slice_s = 2, .rounds = 3};
+    struct options opt = {.items = 10000,
+                          .threads = 1,
+                          .slice_s = 2,
+                          .rounds = 3,
+                          .ops = {OP_GET, OP_PUT},
+                          .op_count = 2};
     const char *args[] = {"--shared-db", "--port", "0", NULL};
-    static const enum op ops[] = {OP_GET, OP_PUT};
     struct http_target t = {.host = "127.0.0.1", .timeout_s = 10};
     char *error = NULL;
     ddbemu *emu;
@@ -223,6 +260,10 @@ int main(int argc, char **argv)
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--scramble") == 0) {
+            opt.scramble = true;
+            continue;
+        }
         if (!v) die("a value is missing after", a);
         if (strcmp(a, "--items") == 0)
             opt.items = strtoull(v, NULL, 10);
@@ -232,8 +273,12 @@ int main(int argc, char **argv)
             opt.slice_s = atof(v);
         else if (strcmp(a, "--rounds") == 0)
             opt.rounds = (unsigned) atoi(v);
+        else if (strcmp(a, "--ops") == 0)
+            parse_ops(v, &opt);
         else
-            die("usage: inprocess [--items N] [--threads N] [--slice S] [--rounds N]", NULL);
+            die("usage: inprocess [--items N] [--threads N] [--slice S] [--rounds N] "
+                "[--ops get,put,query,...] [--scramble]",
+                NULL);
         i++;
     }
     if (opt.items == 0 || opt.threads == 0 || opt.threads > 64 || opt.rounds == 0 ||
@@ -245,17 +290,19 @@ int main(int argc, char **argv)
     port = ddbemu_listen(emu, &error);
     if (port <= 0) die("ddbemu_listen", error);
     t.port = (uint16_t) port;
-    load(emu, opt.items);
-    printf("libddbemu %s: %llu items, %u thread(s) per leg, %u rounds of %.1f s slices\n",
-           ddbemu_version(), (unsigned long long) opt.items, opt.threads, opt.rounds, opt.slice_s);
-    printf("%-6s %14s %10s %7s   %16s %12s %7s\n", "op", "in-process/s", "HTTP/s", "ratio",
+    load(emu, opt.items, opt.scramble);
+    printf("libddbemu %s: %llu items%s, %u thread(s) per leg, %u rounds of %.1f s slices\n",
+           ddbemu_version(), (unsigned long long) opt.items,
+           opt.scramble ? " (loaded in scrambled order)" : "", opt.threads, opt.rounds,
+           opt.slice_s);
+    printf("%-9s %14s %10s %7s   %16s %12s %7s\n", "op", "in-process/s", "HTTP/s", "ratio",
            "in-process/cpu-s", "HTTP/cpu-s", "ratio");
-    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+    for (size_t k = 0; k < opt.op_count; k++) {
         double in_wall[MAX_ROUNDS], http_wall[MAX_ROUNDS], in_cpu[MAX_ROUNDS], http_cpu[MAX_ROUNDS];
         unsigned mid = opt.rounds / 2;
         for (unsigned r = 0; r < opt.rounds; r++) {
-            struct figures in = slice(emu, NULL, &opt, ops[k], r);
-            struct figures over = slice(NULL, &t, &opt, ops[k], r);
+            struct figures in = slice(emu, NULL, &opt, opt.ops[k], r);
+            struct figures over = slice(NULL, &t, &opt, opt.ops[k], r);
             in_wall[r] = in.per_s;
             in_cpu[r] = in.per_cpu_s;
             http_wall[r] = over.per_s;
@@ -265,7 +312,7 @@ int main(int argc, char **argv)
         qsort(http_wall, opt.rounds, sizeof *http_wall, compare_double);
         qsort(in_cpu, opt.rounds, sizeof *in_cpu, compare_double);
         qsort(http_cpu, opt.rounds, sizeof *http_cpu, compare_double);
-        printf("%-6s %14.0f %10.0f %6.1fx   %16.0f %12.0f %6.1fx\n", op_info[ops[k]].name,
+        printf("%-9s %14.0f %10.0f %6.1fx   %16.0f %12.0f %6.1fx\n", op_info[opt.ops[k]].name,
                in_wall[mid], http_wall[mid], in_wall[mid] / http_wall[mid], in_cpu[mid],
                http_cpu[mid], in_cpu[mid] / http_cpu[mid]);
     }
