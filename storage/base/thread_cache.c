@@ -198,6 +198,10 @@ void *thread_cache_grow(void *p, size_t used, size_t size)
     void *q;
 
     if (p && malloc_usable_size(p) >= size) return p;
+    /* A block too large to keep: realloc may grow it in place (or, once
+     * mmapped, by moving its pages rather than its bytes - a Scan's 1 MB
+     * page grows through six doublings). */
+    if (size > LARGE_MAX) return xrealloc(p, size);
     q = thread_cache_alloc(size);
     if (used) memcpy(q, p, used);
     thread_cache_free(p);
