@@ -165,8 +165,8 @@ void *thread_cache_malloc(size_t size)
             c->small_bytes -= k * 8;
             return b;
         }
-    } else if (size <= LARGE_MAX) {
-        p = take_large(c, size);
+    } else if (size >= LARGE_MIN && size <= LARGE_MAX) {
+        p = take_large(c, size); /* a medium request would take a large block for little */
     }
     return p ? p : malloc(size);
 }

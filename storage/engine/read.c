@@ -43,6 +43,7 @@
 #include "storage/expr/expr_legacy.h"
 #include "storage/table/throttle.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,10 +498,11 @@ static inline void walk_prefetch(const struct skiplist_node *next)
 
 static inline void item_prefetch(const struct item *item)
 {
-    size_t bytes = sizeof *item + item->encoded_len;
+    uintptr_t start = (uintptr_t) item, bytes = sizeof *item + item->encoded_len;
     if (bytes > ITEM_PREFETCH_BYTES) bytes = ITEM_PREFETCH_BYTES;
-    for (size_t off = 64; off < bytes; off += 64)
-        __builtin_prefetch((const char *) item + off);
+    /* From the line after the header's (read already) to the one holding the last byte. */
+    for (uintptr_t line = (start & ~(uintptr_t) 63) + 64; line < start + bytes; line += 64)
+        __builtin_prefetch((const void *) line);
 }
 
 /* Takes node's item into the page; returns false when the page is full after it. */
