@@ -83,13 +83,17 @@ static const struct name_entry *entry(const struct name_dict *d, uint32_t id)
     return &d->chunks[id / NAME_DICT_CHUNK][id % NAME_DICT_CHUNK];
 }
 
-/* The slot of name in table t: its id's slot, or the empty slot it would take. */
+/* The slot of name in table t: its id's slot, or the empty slot it would
+ * take; *found is what the slot held when it was read (id + 1, or 0). A
+ * reader must use *found, not read the slot again: a writer may fill an
+ * empty slot with another name in between. */
 static size_t slot_of(const struct name_dict *d, const struct slot_table *t, const char *name,
-                      size_t len)
+                      size_t len, uint32_t *found)
 {
     size_t i = (size_t) XXH3_64bits(name, len) & t->mask;
     for (;; i = (i + 1) & t->mask) {
         uint32_t s = atomic_load_explicit(&t->slots[i], memory_order_acquire);
+        *found = s;
         if (s == 0) return i;
         const struct name_entry *e = entry(d, s - 1);
         if (e->len == len && memcmp(e->name, name, len) == 0) return i;
@@ -107,7 +111,8 @@ static struct slot_table *grow_table(struct name_dict *d, unsigned count)
     t->retired = old;
     for (unsigned id = 0; id < count; id++) {
         const struct name_entry *e = entry(d, id);
-        atomic_store_explicit(&t->slots[slot_of(d, t, e->name, e->len)], id + 1,
+        uint32_t found;
+        atomic_store_explicit(&t->slots[slot_of(d, t, e->name, e->len, &found)], id + 1,
                               memory_order_relaxed);
     }
     d->bytes += sizeof *t + cap * sizeof t->slots[0];
@@ -120,7 +125,7 @@ bool name_dict_find(const struct name_dict *d, const char *name, size_t len, uin
     const struct slot_table *t = atomic_load_explicit(&d->table, memory_order_acquire);
     uint32_t s;
     if (!t) return false;
-    s = atomic_load_explicit(&t->slots[slot_of(d, t, name, len)], memory_order_acquire);
+    (void) slot_of(d, t, name, len, &s);
     if (!s) return false;
     *id = s - 1;
     return true;
@@ -134,8 +139,9 @@ bool name_dict_intern(struct name_dict *d, const char *name, size_t len, uint32_
     unsigned n = atomic_load_explicit(&d->count, memory_order_relaxed);
     struct slot_table *t = atomic_load_explicit(&d->table, memory_order_relaxed);
     if (!t || (n + 1) * 4 > (t->mask + 1) * 3) t = grow_table(d, n);
-    size_t i = slot_of(d, t, name, len);
-    uint32_t s = atomic_load_explicit(&t->slots[i], memory_order_relaxed);
+    uint32_t s;
+    /* Only the mutex holder fills slots: what slot_of read stays true. */
+    size_t i = slot_of(d, t, name, len, &s);
     if (s) { /* another writer added it since the lookup */
         *id = s - 1;
     } else if (n >= NAME_DICT_MAX_NAMES || d->bytes + len + 1 > NAME_DICT_MAX_BYTES) {
