@@ -21,7 +21,6 @@
 #include "storage/model/value.h"
 
 #include "storage/base/alloc.h"
-#include "storage/base/thread_cache.h"
 #include "storage/model/number.h"
 
 #include <assert.h>
@@ -36,26 +35,12 @@
 /* Size from which a set's membership tests use a hash of its elements. */
 #define SET_INDEX_MIN 16
 
-/* A value's bytes and a map's names, NUL-terminated, from the thread's cache
- * (thread_cache.h): a request's trees - the one decoded from it, the copy an
- * update is applied to - are made and freed together, and a malloc of a
- * small block on a heap of a million items can be a cache miss or several
- * (bench/README.md, "Values from the thread's cache"). Plain malloc blocks:
- * code that frees them with free() still may. */
-static char *bytes_dup(const void *data, size_t len)
-{
-    char *p = thread_cache_alloc(len + 1);
-    if (len) memcpy(p, data, len);
-    p[len] = '\0';
-    return p;
-}
-
 void value_clear(struct value *v)
 {
     switch (v->type) {
     case VALUE_S:
     case VALUE_N:
-    case VALUE_B: thread_cache_free(v->u.str.data); break;
+    case VALUE_B: free(v->u.str.data); break;
     case VALUE_L:
     case VALUE_SS:
     case VALUE_NS:
@@ -66,7 +51,7 @@ void value_clear(struct value *v)
         break;
     case VALUE_M:
         for (size_t i = 0; i < v->u.map.count; i++) {
-            thread_cache_free(v->u.map.attrs[i].name);
+            free(v->u.map.attrs[i].name);
             value_clear(&v->u.map.attrs[i].value);
         }
         free(v->u.map.attrs);
@@ -148,7 +133,7 @@ void value_copy(struct value *dst, const struct value *src)
     case VALUE_S:
     case VALUE_N:
     case VALUE_B:
-        dst->u.str.data = bytes_dup(src->u.str.data, src->u.str.len);
+        dst->u.str.data = xmemdup(src->u.str.data, src->u.str.len);
         dst->u.str.len = src->u.str.len;
         break;
     case VALUE_L:
@@ -167,7 +152,7 @@ void value_copy(struct value *dst, const struct value *src)
         dst->u.map.attrs = cap ? xmalloc(map_bytes(cap)) : NULL;
         for (size_t i = 0; i < src->u.map.count; i++) {
             const struct attr *a = &src->u.map.attrs[i];
-            dst->u.map.attrs[i].name = bytes_dup(a->name, a->name_len);
+            dst->u.map.attrs[i].name = xmemdup(a->name, a->name_len);
             dst->u.map.attrs[i].name_len = a->name_len;
             value_copy(&dst->u.map.attrs[i].value, &a->value);
         }
@@ -339,7 +324,7 @@ static void init_bytes(struct value *v, enum value_type type, const void *data, 
 {
     memset(v, 0, sizeof *v);
     v->type = type;
-    v->u.str.data = bytes_dup(data, len);
+    v->u.str.data = xmemdup(data, len);
     v->u.str.len = len;
 }
 
@@ -669,7 +654,7 @@ void value_map_append(struct value *m, const char *name, size_t name_len, struct
     assert(m->type == VALUE_M && m->u.map.count < UINT32_MAX);
     if (grow) m->u.map.attrs = xrealloc(m->u.map.attrs, map_bytes(cap));
     a = &m->u.map.attrs[pos];
-    a->name = bytes_dup(name, name_len);
+    a->name = xmemdup(name, name_len);
     a->name_len = name_len;
     value_move(&a->value, v);
     m->u.map.count++;
@@ -686,7 +671,7 @@ void value_map_remove_marked(struct value *m, const bool *drop)
     assert(m->type == VALUE_M);
     for (size_t i = 0; i < m->u.map.count; i++) {
         if (drop[i]) {
-            thread_cache_free(m->u.map.attrs[i].name);
+            free(m->u.map.attrs[i].name);
             value_clear(&m->u.map.attrs[i].value);
             continue;
         }
