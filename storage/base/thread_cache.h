@@ -13,8 +13,10 @@
  *
  * Here each thread keeps what it frees, in two kinds:
  *  - small blocks (usable sizes 24-255 bytes) in 8-byte classes, up to a byte
- *    budget: jansson's allocations (api/wire/json_alloc.c), values' bytes and
- *    map names (storage/model/value.c);
+ *    budget: jansson's allocations (api/wire/json_alloc.c), made and freed
+ *    within one request, so close together in the heap (values' bytes, kept
+ *    here too, pinned scattered pages: bench/README.md, "Values from the
+ *    thread's cache: not kept");
  *  - large blocks (usable sizes 1,000 bytes to 64 KB), a handful: answers'
  *    buffers (json_out, the HTTP response) and expressions' arenas, so that a
  *    request allocates nothing of 1 KB or more from glibc.
