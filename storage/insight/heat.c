@@ -206,9 +206,15 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *p
     if (m->cap == 0) reindex(m, INITIAL_CAP);
     i = probe(m, hash, parts, count);
     if (!m->slots[i]) {
-        bool moved = m->count >= HEAT_MAX_KEYS || (m->count + 1) * 2 > m->cap;
-        if (m->count >= HEAT_MAX_KEYS) evict(m);
-        if ((m->count + 1) * 2 > m->cap) reindex(m, m->cap * 2);
+        bool moved = false; /* the index rebuilt: i is stale */
+        if (m->count >= HEAT_MAX_KEYS) {
+            evict(m);
+            moved = true;
+        }
+        if ((m->count + 1) * 2 > m->cap) {
+            reindex(m, m->cap * 2);
+            moved = true;
+        }
         if (m->count == m->keys_cap) {
             m->keys_cap = m->keys_cap ? m->keys_cap * 2 : INITIAL_CAP;
             m->keys = xrealloc(m->keys, m->keys_cap * sizeof *m->keys);

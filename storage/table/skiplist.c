@@ -296,8 +296,8 @@ bool skiplist_directory_is_whole(const struct skiplist *sl)
     return runs == sl->dir_count;
 }
 
-/* The bound descend finds, sought within the run of probe's hash, run (see
- * search_bound): the run's first node when the probe is not after it, its
+/* The bound descend would find, sought within run, the run of probe's hash
+ * (see search_bound): the run's first node when the probe is not after it, its
  * last node's successor when the probe is after the last, and otherwise
  * forward from the first node: at each node the highest link that stays
  * before the probe is taken, climbing to a taller node's top link when it

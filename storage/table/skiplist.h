@@ -10,8 +10,8 @@
  *
  * Rows are ordered by their partition's hash first, so a partition is one run
  * of the list; where rows have a sort key, a directory of each run's first
- * node lets a bound within a partition be sought from there (skiplist.c,
- * "The partition directory").
+ * and last nodes lets a bound within a partition be sought from there
+ * (skiplist.c, "The partition directory").
  *
  * Each node owns one reference to its item and finds its key in it. It has no lock and knows
  * nothing of the engine's: readers may share it, a change needs it alone. Its users (table.c,
@@ -108,8 +108,8 @@ struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const stru
 /* First node whose key is > probe, or NULL. */
 struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias);
-/* For tests: whether the partition directory holds exactly the first node of
- * every run of one hash (true when no directory is kept). */
+/* For tests: whether the partition directory holds exactly the first and last
+ * nodes of every run of one hash (true when no directory is kept). */
 bool skiplist_directory_is_whole(const struct skiplist *sl);
 /* The node with exactly this (complete) key, or NULL. */
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key);
