@@ -1,12 +1,10 @@
 /*
- * read.c - the read entry points: GetItem, and Query and Scan (one page of
- * items from a table or an index).
+ * read.c - Query and Scan: one page of items from a table or an index
+ * (GetItem is read_item.c).
  *
  * Reads hold the lock shared, so they never block each other. They return
- * references to immutable items (see item.h) and leave projection and
- * encoding to the caller, outside the lock; GetItem only checks, with the
- * table's schema at hand, that its projection does not go inside a key
- * attribute.
+ * references to immutable items (see item.h) and leave encoding to the
+ * caller, outside the lock.
  *
  * A Query or Scan page is read in two steps. Under the shared lock the request is checked
  * against the schema (index, ExclusiveStartKey, key condition, filter and
@@ -47,48 +45,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- GetItem ---- */
-
-int db_get_item(struct db *db, const struct db_scope *scope, const struct get_op *op,
-                enum return_capacity return_capacity, struct item **item,
-                struct consumed_capacity *capacity, struct ddb_error *err)
-{
-    struct table *t;
-    struct key_numbers nums;
-    struct row_key key;
-    struct item *found;
-    const struct consistency_settings *cs;
-    double units;
-    int rc = -1;
-
-    *item = NULL;
-    memset(capacity, 0, sizeof *capacity);
-    db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
-    if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto out;
-    if (table_check_key(t, &op->key, err) != 0) goto out;
-    if (op->projection && table_check_key_paths(t, op->projection, err) != 0) goto out;
-    table_row_key(t, &op->key, &nums, &key);
-    if (db->aws_throughput &&
-        throttle_admit_read(t, NULL, key.hash, key.parts, 1, db_now_ms(db), err) != 0)
-        goto out;
-    found = table_find(t, &key);
-    if (db->consistency_any && !op->consistent_read && (cs = consistency_in(db, scope)))
-        found = consistency_read_item(db, cs, t, &key, found, db_now_ms(db));
-    units = capacity_read_units(found ? found->size_bytes : 0, op->consistent_read);
-    capacity_begin(capacity, return_capacity, t->def.name);
-    capacity_add_table(capacity, units, 0);
-    if (db->aws_throughput) throttle_charge(t, NULL, units, 0, db_now_ms(db));
-    insight_lock(t->insight);
-    insight_count_request(t->insight, INSIGHT_GET_ITEM);
-    insight_read_item(t->insight, key.hash, &key.parts[0], units, found != NULL, db_now_ms(db));
-    insight_unlock(t->insight);
-    *item = item_ref(found);
-    rc = 0;
-out:
-    db_unlock(db);
-    return rc;
-}
 
 /* ---- Query and Scan ---- */
 
@@ -489,7 +445,7 @@ struct walk {
  */
 static inline void walk_prefetch(const struct skiplist_node *next)
 {
-    if (next) __builtin_prefetch(next);
+    __builtin_prefetch(next); /* a hint: NULL, past the end, is no fault */
 }
 
 /* The lines of an item read at most ahead of its answer: longer items are
