@@ -123,9 +123,25 @@ static int check_update(const struct table *t, const struct expr *update, struct
 static int build_updated_item(const struct table *t, const struct write_op *op,
                               const struct item *old, struct item **out, struct ddb_error *err)
 {
+    const struct value *after;
     struct value attrs;
 
     *out = NULL;
+    if (old && op->update) {
+        /* The usual case: the new item is made from the old one's encoding
+         * (expr_update_item) and checked on its decoded tree. */
+        struct item *item = expr_update_item(op->update, old, err);
+        if (!item) return -1;
+        after = item_attrs(item);
+        if (each_index_key(t, check_index_type_after, after, err) != 0 ||
+            table_check_item(t, after, err) != 0 ||
+            item_check_size(item->size_bytes, ITEM_SIZE_UPDATED, err) != 0) {
+            item_unref(item);
+            return -1;
+        }
+        *out = item;
+        return 0;
+    }
     value_copy(&attrs, old ? item_attrs(old) : &op->key);
     if (op->update) {
         if (expr_apply_update_ex(op->update, &attrs, old != NULL, err) != 0) goto fail;

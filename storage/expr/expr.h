@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct item;
+
 struct expr;
 
 /*
@@ -83,6 +85,12 @@ int expr_eval_condition(const struct expr *cond, const struct value *attrs, bool
  */
 int expr_apply_update_ex(const struct expr *update, struct value *attrs, bool item_existed,
                          struct ddb_error *err);
+/* The item an update leaves of an existing item old, as a new item with one
+ * reference (the caller's), or NULL with *err on expr_apply_update_ex's
+ * errors; the same attributes in the same order as expr_apply_update_ex
+ * gives on old's attributes, made without copying old's tree. */
+struct item *expr_update_item(const struct expr *update, const struct item *old,
+                              struct ddb_error *err);
 
 /* Copies into *out (initialized here as a VALUE_M) the parts of attrs named by
  * a projection, with nested paths and list indexes kept in place as AWS does. */
@@ -111,7 +119,6 @@ bool expr_projection_top_names(const struct expr *projection, struct expr_top_na
 /* expr_project of a stored item, as a new item (one reference, the
  * caller's): made from the item's encoding (item_project) when the
  * projection names only top-level attributes, else through its tree. */
-struct item;
 struct item *expr_project_item(const struct expr *projection, const struct item *item);
 
 /* The parts of attrs an update expression touched, for ReturnValues

@@ -37,7 +37,8 @@ struct expr_arena_block {
 /* A new empty expression of the given kind; free with expr_free(). */
 struct expr *expr_new(enum expr_kind kind)
 {
-    struct expr *e = xcalloc(1, sizeof *e);
+    struct expr *e = thread_cache_alloc(sizeof *e);
+    memset(e, 0, sizeof *e);
     e->kind = kind;
     return e;
 }
@@ -83,8 +84,7 @@ void expr_free(struct expr *e)
         next = b->next;
         thread_cache_free(b);
     }
-    free(e->src);
-    free(e);
+    thread_cache_free(e);
 }
 
 /* ---- builders (for legacy translation and tests) ---- */

@@ -234,7 +234,7 @@ struct expr_arena_block;
 
 struct expr {
     enum expr_kind kind;
-    char *src; /* owned copy of the expression text; NULL when built */
+    char *src; /* a copy of the expression text in the arena; NULL when built */
     size_t src_len;
     struct expr_arena_block *arena;
     struct expr_node *owned_values; /* chain, see struct expr_node */

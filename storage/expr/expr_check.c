@@ -36,6 +36,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/thread_cache.h"
 #include "storage/expr/expr_ast.h"
 #include "storage/model/number.h"
 
@@ -51,19 +52,29 @@
 /* ---- context ---- */
 
 /* Starts a request's context over its (borrowed) names and values maps. */
+/* One flag per entry of map, false, from the thread's cache: a request's
+ * few names and values make small blocks it frees again at its end. */
+static bool *used_flags(const struct value *map)
+{
+    size_t n = map->u.map.count ? map->u.map.count : 1;
+    bool *flags = thread_cache_alloc(n * sizeof *flags);
+    memset(flags, 0, n * sizeof *flags);
+    return flags;
+}
+
 void expr_ctx_init(struct expr_ctx *ctx, const struct value *names, const struct value *values)
 {
     ctx->names = names;
     ctx->values = values;
-    ctx->names_used = names ? xcalloc(names->u.map.count, sizeof(bool)) : NULL;
-    ctx->values_used = values ? xcalloc(values->u.map.count, sizeof(bool)) : NULL;
+    ctx->names_used = names ? used_flags(names) : NULL;
+    ctx->values_used = values ? used_flags(values) : NULL;
 }
 
 /* Frees what expr_ctx_init allocated; the maps stay the caller's. */
 void expr_ctx_clear(struct expr_ctx *ctx)
 {
-    free(ctx->names_used);
-    free(ctx->values_used);
+    thread_cache_free(ctx->names_used);
+    thread_cache_free(ctx->values_used);
     memset(ctx, 0, sizeof *ctx);
 }
 
@@ -566,20 +577,22 @@ static struct child_slot *child_slot(const struct child_table *t, const struct e
     return &t->slots[i];
 }
 
-static void child_table_grow(struct child_table *t)
+/* The table lives in the expression's arena (zeroed there), as the tree it
+ * indexes does: an update's few paths fit its first 16 slots, and no
+ * request allocates from glibc for it (a 512-byte calloc here was 1% of an
+ * UpdateItem at 1,000,000 items, most of it growing the heap: bench/README.md,
+ * "UpdateItem's allocations"). A grown table leaves the old one in the
+ * arena: at most as many bytes again as the final table. */
+static void child_table_grow(struct expr *e, struct child_table *t)
 {
     struct child_slot *old = t->slots;
-    /* 32 slots (512 bytes) to start: under glibc's large-chunk size, whose
-     * every request consolidates the heap's free small chunks (expr_ast.c,
-     * ARENA_FIRST_BLOCK_BYTES). */
-    size_t old_cap = old ? t->mask + 1 : 0, cap = old ? 2 * old_cap : 32;
+    size_t old_cap = old ? t->mask + 1 : 0, cap = old ? 2 * old_cap : 16;
 
-    t->slots = xcalloc(cap, sizeof *t->slots);
+    t->slots = expr_alloc(e, cap * sizeof *t->slots);
     t->mask = cap - 1;
     for (size_t i = 0; i < old_cap; i++) {
         if (old[i].child) *child_slot(t, old[i].parent, old[i].child->elem) = old[i];
     }
-    free(old);
 }
 
 static struct expr_ptree *find_child(struct checker *c, const struct expr_ptree *node,
@@ -598,7 +611,7 @@ static struct expr_ptree *add_child(struct checker *c, struct expr_ptree *parent
     struct child_slot *slot;
 
     if (2 * (c->children.count + 1) > (c->children.slots ? c->children.mask + 1 : 0))
-        child_table_grow(&c->children);
+        child_table_grow(c->e, &c->children);
     n->elem = el;
     n->next_sibling = parent->first_child;
     parent->first_child = n;
@@ -628,15 +641,17 @@ static int compare_children(const void *pa, const void *pb)
 
 /* Sorts every node's children (map keys by bytes, list indexes numerically),
  * as struct expr_ptree promises. */
+#define SORT_ON_STACK 16
+
 static void sort_tree(struct expr_ptree *node)
 {
-    struct expr_ptree **kids;
+    struct expr_ptree *on_stack[SORT_ON_STACK], **kids;
     size_t n = 0;
 
     for (struct expr_ptree *ch = node->first_child; ch; ch = ch->next_sibling)
         n++;
     if (n == 0) return;
-    kids = xmalloc(n * sizeof *kids);
+    kids = n <= SORT_ON_STACK ? on_stack : xmalloc(n * sizeof *kids);
     n = 0;
     for (struct expr_ptree *ch = node->first_child; ch; ch = ch->next_sibling)
         kids[n++] = ch;
@@ -646,7 +661,7 @@ static void sort_tree(struct expr_ptree *node)
         kids[i]->next_sibling = i + 1 < n ? kids[i + 1] : NULL;
         sort_tree(kids[i]);
     }
-    free(kids);
+    if (kids != on_stack) free(kids);
 }
 
 /* "Two document paths overlap/conflict ...; path one: [..], path two: [..]":
@@ -795,14 +810,11 @@ static int check_projection(struct checker *c)
 int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct ddb_error *err)
 {
     struct checker c = {e, param, ctx, err, 0, {0}};
-    int rc;
 
     switch (e->kind) {
     case EXPR_UPDATE:
     case EXPR_PROJECTION:
-        rc = e->kind == EXPR_UPDATE ? check_update(&c) : check_projection(&c);
-        free(c.children.slots);
-        return rc;
+        return e->kind == EXPR_UPDATE ? check_update(&c) : check_projection(&c);
     case EXPR_CONDITION:
     case EXPR_KEY_CONDITION:
         if (walk_node(&c, e->root, 0) != 0) return -1;

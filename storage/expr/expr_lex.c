@@ -25,6 +25,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/text.h"
+#include "storage/base/thread_cache.h"
 #include "storage/expr/expr_ast.h"
 
 #include <assert.h>
@@ -207,7 +208,7 @@ static void push(struct expr_tokens *t, size_t *cap, enum expr_tok type, size_t 
 {
     if (t->count == *cap) {
         *cap = *cap ? *cap * 2 : 16;
-        t->toks = xrealloc(t->toks, *cap * sizeof *t->toks);
+        t->toks = thread_cache_grow(t->toks, t->count * sizeof *t->toks, *cap * sizeof *t->toks);
     }
     t->toks[t->count++] = (struct expr_token){type, (uint32_t) start, (uint32_t) len};
 }
@@ -315,7 +316,7 @@ void expr_lex(const char *src, size_t len, struct expr_tokens *out)
 /* Frees the token array; t becomes empty. */
 void expr_tokens_clear(struct expr_tokens *t)
 {
-    free(t->toks);
+    thread_cache_free(t->toks);
     t->toks = NULL;
     t->count = 0;
 }

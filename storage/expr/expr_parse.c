@@ -45,6 +45,7 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
+#include "storage/base/thread_cache.h"
 #include "storage/base/text.h"
 #include "storage/expr/expr_ast.h"
 
@@ -580,7 +581,8 @@ static void push_action(struct parser *p, enum expr_action_kind kind, struct exp
 {
     if (p->action_count == p->action_cap) {
         p->action_cap = p->action_cap ? p->action_cap * 2 : 8;
-        p->actions = xrealloc(p->actions, p->action_cap * sizeof *p->actions);
+        p->actions = thread_cache_grow(p->actions, p->action_count * sizeof *p->actions,
+                                       p->action_cap * sizeof *p->actions);
     }
     p->actions[p->action_count++] = (struct expr_action){kind, path, value};
 }
@@ -637,7 +639,8 @@ static struct res parse_section(struct parser *p, size_t i, size_t red)
     }
     if (p->section_count == p->section_cap) {
         p->section_cap = p->section_cap ? p->section_cap * 2 : 4;
-        p->sections = xrealloc(p->sections, p->section_cap * sizeof *p->sections);
+        p->sections = thread_cache_grow(p->sections, p->section_count * sizeof *p->sections,
+                                        p->section_cap * sizeof *p->sections);
     }
     p->sections[p->section_count++] = (struct expr_section){kind, first, p->action_count - first};
     return r;
@@ -674,7 +677,8 @@ static struct res parse_projection(struct parser *p)
     while (r.ok) {
         if (p->path_count == p->path_cap) {
             p->path_cap = p->path_cap ? p->path_cap * 2 : 8;
-            p->paths = xrealloc(p->paths, p->path_cap * sizeof *p->paths);
+            p->paths = thread_cache_grow(p->paths, p->path_count * sizeof *p->paths,
+                                         p->path_cap * sizeof *p->paths);
         }
         p->paths[p->path_count++] = r.node->path;
         if (T(p, r.end) != TOK_COMMA) break;
@@ -715,7 +719,10 @@ static int parse_tokens(struct expr *e, const struct expr_tokens *tk, const char
     struct res r = FAIL;
     int rc = -1;
 
-    p.memo = xcalloc(tk->count, sizeof *p.memo);
+    /* The parser's working arrays come from the thread's cache: blocks every
+     * request makes and frees (thread_cache.h). */
+    p.memo = thread_cache_alloc(tk->count * sizeof *p.memo);
+    memset(p.memo, 0, tk->count * sizeof *p.memo);
     switch (e->kind) {
     case EXPR_CONDITION:
     case EXPR_KEY_CONDITION: r = parse_or(&p, 0, NO_RED); break;
@@ -755,10 +762,10 @@ static int parse_tokens(struct expr *e, const struct expr_tokens *tk, const char
     }
     rc = 0;
 out:
-    free(p.memo);
-    free(p.actions);
-    free(p.sections);
-    free(p.paths);
+    thread_cache_free(p.memo);
+    thread_cache_free(p.actions);
+    thread_cache_free(p.sections);
+    thread_cache_free(p.paths);
     return rc;
 }
 
@@ -804,7 +811,7 @@ int expr_parse(enum expr_kind kind, const char *param, const char *text, size_t 
                              param);
     }
     e = expr_new(kind);
-    e->src = xmemdup(text, len);
+    e->src = expr_strdup(e, text, len);
     e->src_len = len;
     expr_lex(e->src, len, &tk);
     rc = parse_tokens(e, &tk, param, err);

@@ -385,6 +385,81 @@ struct item *item_project(const struct item *item, const char *const *names, con
     return out;
 }
 
+/* The change of changes[0..count) that names at, or -1. */
+static long change_of(const struct attr_change *changes, size_t count, const struct enc_attr *at)
+{
+    for (size_t j = 0; j < count; j++) {
+        if (changes[j].name_len == at->name_len &&
+            memcmp(changes[j].name, at->name, at->name_len) == 0)
+            return (long) j;
+    }
+    return -1;
+}
+
+/*
+ * Two walks of the old encoding: the first finds which changes replace an
+ * attribute (so the new count, which comes first, is known), the second
+ * writes the new encoding into the thread's buffer - an untouched
+ * attribute's bytes copied as they are (the bytes between the cursor's
+ * positions before and after it), a changed one encoded from its value -
+ * and the new item's size is the old one's with the changed attributes'
+ * sizes swapped. Nothing of the old item is decoded.
+ */
+struct item *item_with_changes(const struct item *old, const struct attr_change *changes,
+                               size_t count)
+{
+    struct text_buf *buf = &scratch()->encoding;
+    bool on_stack[ITEM_CHANGES_MAX] = {0}, *replaces = on_stack;
+    struct enc_cursor c;
+    struct enc_attr at;
+    struct item *item;
+    size_t size = old->size_bytes;
+    uint64_t attrs = 0;
+    uint8_t head[10];
+
+    if (count > ITEM_CHANGES_MAX) replaces = xcalloc(count, sizeof *replaces);
+    enc_cursor_init(&c, old->encoded, old->encoded_len, process_names);
+    while (enc_cursor_next(&c, &at)) {
+        long j = change_of(changes, count, &at);
+        struct enc_value v = {at.type, at.value, at.value_len};
+        attrs++;
+        if (j < 0) continue;
+        replaces[j] = true;
+        size -= at.name_len + enc_value_size_bytes(&v);
+        if (!changes[j].value) attrs--;
+    }
+    assert(!c.bad); /* item_new's own bytes */
+    for (size_t j = 0; j < count; j++) {
+        if (!changes[j].value) continue;
+        if (!replaces[j]) attrs++;
+        size += changes[j].name_len + value_size_bytes(changes[j].value);
+    }
+    buf->len = 0;
+    text_buf_add(buf, (const char *) head, (size_t) (enc_put_uvar(head, attrs) - head));
+    enc_cursor_init(&c, old->encoded, old->encoded_len, process_names);
+    for (const uint8_t *start = c.p; enc_cursor_next(&c, &at); start = c.p) {
+        long j = change_of(changes, count, &at);
+        if (j < 0)
+            text_buf_add(buf, (const char *) start, (size_t) (c.p - start));
+        else if (changes[j].value)
+            item_encode_attr(buf, changes[j].name, changes[j].name_len, changes[j].value,
+                             process_names);
+    }
+    for (size_t j = 0; j < count; j++) {
+        if (changes[j].value && !replaces[j])
+            item_encode_attr(buf, changes[j].name, changes[j].name_len, changes[j].value,
+                             process_names);
+    }
+    if (replaces != on_stack) free(replaces);
+    assert(buf->len <= UINT32_MAX);
+    item = xmalloc(sizeof *item + buf->len);
+    atomic_init(&item->refcount, 1);
+    item->size_bytes = (uint32_t) size;
+    item->encoded_len = (uint32_t) buf->len;
+    memcpy(item->encoded, buf->data, buf->len);
+    return item;
+}
+
 bool item_kept_attrs_differ(const struct item *a, const struct item *b,
                             bool (*keep)(const void *ctx, const struct attr *at), const void *ctx)
 {

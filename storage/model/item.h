@@ -96,6 +96,26 @@ bool item_key_parts(const struct item *item, const char *const *names, size_t co
 struct item *item_project(const struct item *item, const char *const *names, const size_t *lens,
                           size_t count);
 
+/* One top-level attribute an update sets (value: borrowed) or removes
+ * (value NULL). */
+struct attr_change {
+    const char *name;
+    size_t name_len;
+    const struct value *value;
+};
+
+/* Changes up to this many are matched without an allocation. */
+#define ITEM_CHANGES_MAX 16
+
+/* A new item (one reference, the caller's): old's attributes with
+ * changes[0..count) (distinct names) applied - a replaced attribute keeps
+ * its place, a removed one goes, a new one follows the old ones in the
+ * changes' order (expr_apply_update_ex's order) - made from old's encoding
+ * without decoding it: an untouched attribute's bytes are copied, only the
+ * changed values are encoded. O(attributes x changes). */
+struct item *item_with_changes(const struct item *old, const struct attr_change *changes,
+                               size_t count);
+
 /* ---- the calling thread's scratch arena (the lifetime rule above) ---- */
 
 /* Forgets every tree this thread decoded: api/http calls it as each request

@@ -230,6 +230,23 @@ static void put_value(struct text_buf *b, const struct value *v)
     }
 }
 
+void item_encode_attr(struct text_buf *out, const char *name, size_t name_len,
+                      const struct value *v, struct name_dict *dict)
+{
+    uint32_t id;
+
+    room(out, 11 + name_len);
+    if (dict && name_dict_intern(dict, name, name_len, &id)) {
+        emit_uvar(out, (uint64_t) id << 1);
+    } else {
+        emit_uvar(out, ((uint64_t) name_len << 1) | 1);
+        emit_bytes(out, name, name_len);
+    }
+    emit_byte(out, (uint8_t) enc_type_of(v));
+    put_value(out, v);
+    out->data[out->len] = '\0'; /* text_buf's promise (room kept space for it) */
+}
+
 void item_encode(struct text_buf *out, const struct value *attrs, struct name_dict *dict)
 {
     assert(attrs->type == VALUE_M);
@@ -237,16 +254,7 @@ void item_encode(struct text_buf *out, const struct value *attrs, struct name_di
     emit_uvar(out, attrs->u.map.count);
     for (size_t i = 0; i < attrs->u.map.count; i++) {
         const struct attr *a = &attrs->u.map.attrs[i];
-        uint32_t id;
-        room(out, 11 + a->name_len);
-        if (dict && name_dict_intern(dict, a->name, a->name_len, &id)) {
-            emit_uvar(out, (uint64_t) id << 1);
-        } else {
-            emit_uvar(out, ((uint64_t) a->name_len << 1) | 1);
-            emit_bytes(out, a->name, a->name_len);
-        }
-        emit_byte(out, (uint8_t) enc_type_of(&a->value));
-        put_value(out, &a->value);
+        item_encode_attr(out, a->name, a->name_len, &a->value, dict);
     }
     out->data[out->len] = '\0'; /* text_buf's promise (room kept space for it) */
 }

@@ -89,6 +89,11 @@ static inline uint8_t *enc_put_uvar(uint8_t *p, uint64_t v)
  * set order) to out. Top-level names are interned in dict; with dict NULL
  * (or when it is full) they are kept inline. */
 void item_encode(struct text_buf *out, const struct value *attrs, struct name_dict *dict);
+/* Appends one top-level attribute (item_encode's attr: name, type, value)
+ * to out: for a writer that puts an item together from pieces of another
+ * (item_with_changes). */
+void item_encode_attr(struct text_buf *out, const char *name, size_t name_len,
+                      const struct value *v, struct name_dict *dict);
 /* Decodes an encoding into *out (a new VALUE_M the caller owns). dict is
  * the one item_encode used (NULL when it had none). False, with *out
  * NULL-typed, when the bytes are malformed or name an id dict lacks. */

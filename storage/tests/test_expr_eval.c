@@ -268,6 +268,43 @@ struct update_case {
     const char *error;
 };
 
+/*
+ * expr_update_item (the item made from the old one's encoding, as UpdateItem
+ * writes it) must give what expr_apply_update_ex gives on the tree: the same
+ * bytes (so the same attributes in the same order) and size, or the same
+ * error. before is the item's tree before the update; after the tree
+ * expr_apply_update_ex left (rc 0) or NULL when it failed with want_error.
+ */
+static void check_update_item_agrees(const struct expr *e, const struct value *before,
+                                     const struct value *after, const char *want_error)
+{
+    struct value copy;
+    struct ddb_error err = {0};
+    struct item *old, *got, *want;
+
+    value_copy(&copy, before);
+    old = item_new(&copy);
+    got = expr_update_item(e, old, &err);
+    if (!after) {
+        CHECK(got == NULL);
+        CHECK_STR_EQ(err.message, want_error);
+    } else {
+        value_copy(&copy, after);
+        want = item_new(&copy);
+        CHECK(got != NULL);
+        if (got) {
+            CHECK_INT_EQ(got->size_bytes, want->size_bytes);
+            CHECK_INT_EQ(got->encoded_len, want->encoded_len);
+            CHECK(got->encoded_len == want->encoded_len &&
+                  memcmp(got->encoded, want->encoded, got->encoded_len) == 0);
+        }
+        item_unref(want);
+    }
+    item_unref(got);
+    item_unref(old);
+    ddb_error_clear(&err);
+}
+
 static void run_updates(const struct update_case *cases, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -287,6 +324,7 @@ static void run_updates(const struct update_case *cases, size_t n)
         lit(c->item, &item);
         lit(c->item, &before);
         int rc = expr_apply_update_ex(e, &item, true, &err);
+        check_update_item_agrees(e, &before, rc == 0 ? &item : NULL, err.message);
         if (c->expected) {
             lit(c->expected, &expected);
             if (rc != 0 || !value_equal(&item, &expected))
@@ -542,6 +580,7 @@ static void test_update_keeps_attribute_order(void)
     CHECK(e != NULL);
     lit(before.data, &item);
     lit(after.data, &expected);
+    check_update_item_agrees(e, &item, &expected, NULL);
     CHECK_INT_EQ(expr_apply_update_ex(e, &item, true, &err), 0);
     snprintf(got, sizeof got, "%s", lit_str(&item));
     CHECK_STR_EQ(got, lit_str(&expected));
@@ -553,6 +592,27 @@ static void test_update_keeps_attribute_order(void)
     expr_free(e);
     value_clear(&names);
     value_clear(&values);
+
+    /* more top-level actions than expr_update_item matches on its stack
+     * (ITEM_CHANGES_MAX): it takes the tree's way, with the same result */
+    {
+        struct text_buf set = {0};
+        struct value wide;
+        text_buf_puts(&set, "SET n0 = :v");
+        for (int i = 1; i <= ITEM_CHANGES_MAX + 2; i++)
+            text_buf_printf(&set, ", %s%d = :v", i % 2 ? "a" : "n", i);
+        e = parse_lit(EXPR_UPDATE, "UpdateExpression", set.data, NULL, "{\":v\": 1}", &names,
+                      &values, msg, sizeof msg);
+        CHECK(e != NULL);
+        value_copy(&wide, &item);
+        CHECK_INT_EQ(expr_apply_update_ex(e, &wide, true, &err), 0);
+        check_update_item_agrees(e, &item, &wide, NULL);
+        value_clear(&wide);
+        expr_free(e);
+        value_clear(&names);
+        value_clear(&values);
+        text_buf_clear(&set);
+    }
 
     /* a failing update changes nothing, order included */
     e = parse_lit(EXPR_UPDATE, "UpdateExpression", "SET a1 = :v, b = nothere REMOVE a2", NULL,
