@@ -78,44 +78,80 @@ void heat_map_init(struct heat_map *m)
     memset(m, 0, sizeof *m);
 }
 
-void heat_map_clear(struct heat_map *m)
+/* The packed parts of k (heat.h). */
+static const uint8_t *key_bytes(const struct heat_key *k)
 {
-    for (size_t i = 0; i < m->count; i++)
-        value_clear(&m->keys[i].key);
-    free(m->keys);
-    free(m->slots);
-    free(m->ranks);
-    memset(m, 0, sizeof *m);
+    return k->key_len <= HEAT_KEY_INLINE ? k->key.bytes : k->key.heap;
 }
 
-/* Whether the stored key equals the parts. */
-static bool part_is(const struct value *stored, const struct key_part *part)
+static void key_free(struct heat_key *k)
 {
-    char text[NUMBER_TEXT_MAX];
-    struct value v;
-
-    key_part_value(part, text, &v);
-    return value_equal(stored, &v);
+    if (k->key_len > HEAT_KEY_INLINE) free(k->key.heap);
 }
 
+/* Packs parts[0..count) into k. */
+static void key_set(struct heat_key *k, const struct key_part *parts, size_t count)
+{
+    size_t len = 0;
+    uint8_t *p;
+
+    for (size_t i = 0; i < count; i++)
+        len += 5 + parts[i].len;
+    k->key_len = (uint32_t) len;
+    k->part_count = (uint32_t) count;
+    p = len <= HEAT_KEY_INLINE ? k->key.bytes : (k->key.heap = xmalloc(len));
+    for (size_t i = 0; i < count; i++) {
+        uint32_t n = parts[i].len;
+        *p++ = parts[i].type;
+        memcpy(p, &n, 4);
+        if (n) memcpy(p + 4, parts[i].data, n);
+        p += 4 + n;
+    }
+}
+
+/* Whether k holds exactly the parts (types and bytes: an N's comparable
+ * bytes are equal when the numbers are). */
 static bool key_is(const struct heat_key *k, const struct key_part *parts, size_t count)
 {
-    if (count == 1) return part_is(&k->key, &parts[0]);
-    if (k->key.type != VALUE_L || k->key.u.list.count != count) return false;
+    const uint8_t *p = key_bytes(k);
+
+    if (k->part_count != count) return false;
     for (size_t i = 0; i < count; i++) {
-        if (!part_is(&k->key.u.list.elems[i], &parts[i])) return false;
+        uint32_t n;
+        memcpy(&n, p + 1, 4);
+        if (p[0] != parts[i].type || n != parts[i].len ||
+            (n && memcmp(p + 5, parts[i].data, n) != 0))
+            return false;
+        p += 5 + n;
     }
     return true;
 }
 
-/* A copy (owned) of a key part as a value. */
-static void part_copy(struct value *out, const struct key_part *part)
+void heat_key_value(const struct heat_key *k, struct value *out)
 {
-    char text[NUMBER_TEXT_MAX];
-    struct value v;
+    const uint8_t *p = key_bytes(k);
 
-    key_part_value(part, text, &v);
-    value_copy(out, &v);
+    if (k->part_count > 1) value_init_list(out, VALUE_L);
+    for (size_t i = 0; i < k->part_count; i++) {
+        char text[NUMBER_TEXT_MAX];
+        struct key_part part = {.data = p + 5, .type = p[0]};
+        struct value v, copy;
+        memcpy(&part.len, p + 1, 4);
+        p += 5 + part.len;
+        key_part_value(&part, text, &v);
+        value_copy(k->part_count > 1 ? &copy : out, &v);
+        if (k->part_count > 1) value_list_append(out, &copy);
+    }
+}
+
+void heat_map_clear(struct heat_map *m)
+{
+    for (size_t i = 0; i < m->count; i++)
+        key_free(&m->keys[i]);
+    free(m->keys);
+    free(m->slots);
+    free(m->ranks);
+    memset(m, 0, sizeof *m);
 }
 
 /* The index slot of the key made of parts, or the empty slot it would take. */
@@ -186,7 +222,7 @@ static void evict(struct heat_map *m)
         stays[m->ranks[r].index] = true;
     for (size_t k = 0; k < n; k++) {
         if (!stays[k]) {
-            value_clear(&m->keys[k].key);
+            key_free(&m->keys[k]);
             continue;
         }
         if (kept != k) m->keys[kept] = m->keys[k];
@@ -222,16 +258,7 @@ void heat_map_record(struct heat_map *m, uint64_t hash, const struct key_part *p
         k = &m->keys[m->count];
         memset(k, 0, sizeof *k);
         k->hash = hash;
-        if (count == 1) {
-            part_copy(&k->key, &parts[0]);
-        } else {
-            value_init_list(&k->key, VALUE_L);
-            for (size_t p = 0; p < count; p++) {
-                struct value copy;
-                part_copy(&copy, &parts[p]);
-                value_list_append(&k->key, &copy);
-            }
-        }
+        key_set(k, parts, count);
         m->count++;
         if (moved) i = probe(m, hash, parts, count); /* the index was rebuilt */
         m->slots[i] = (uint32_t) m->count;

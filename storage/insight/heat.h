@@ -44,12 +44,29 @@ struct heat_window {
     int64_t peak_rcu_ms, peak_wcu_ms; /* engine clock when each peak was reached */
 };
 
-/* One partition key's window. */
+/* Bytes of a key's parts kept in its heat_key itself; a longer key is
+ * allocated. */
+#define HEAT_KEY_INLINE 40
+
+/* One partition key's window. The key is its parts as they came (each: its
+ * type byte, its length in 4 bytes, its key_part bytes - an N's comparable
+ * form), not a value: a map over millions of partition keys meets a new
+ * key at nearly every request, and a value's malloc each time was 2.7% of
+ * a Query at 1,000,000 items (bench/README.md, "The heat map's keys").
+ * heat_key_value makes the value a report needs. */
 struct heat_key {
-    uint64_t hash;    /* key_hash() of the partition key parts */
-    struct value key; /* owned: the partition key value (a list of the parts when several) */
+    uint64_t hash; /* key_hash() of the partition key parts */
+    uint32_t key_len, part_count;
+    union {
+        uint8_t bytes[HEAT_KEY_INLINE]; /* key_len <= HEAT_KEY_INLINE */
+        uint8_t *heap;                  /* owned, otherwise */
+    } key;
     struct heat_window w;
 };
+
+/* The partition key of k as a new value (owned): the key itself with one
+ * part, a list of the parts with several. */
+void heat_key_value(const struct heat_key *k, struct value *out);
 
 struct heat_rank; /* what an eviction ranks a key by (heat.c) */
 

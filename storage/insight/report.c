@@ -67,7 +67,7 @@ static size_t top_snapshot(const struct heat_map *m, bool by_write, struct insig
     size_t n = heat_map_top(m, by_write, top, INSIGHT_TOP_KEYS);
 
     for (size_t i = 0; i < n; i++) {
-        value_copy(&out[i].key, &top[i]->key);
+        heat_key_value(top[i], &out[i].key);
         out[i].peak_per_s = by_write ? top[i]->w.peak_wcu : top[i]->w.peak_rcu;
         out[i].peak_ms = by_write ? top[i]->w.peak_wcu_ms : top[i]->w.peak_rcu_ms;
         out[i].total = by_write ? top[i]->w.total_wcu : top[i]->w.total_rcu;

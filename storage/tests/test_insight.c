@@ -75,6 +75,68 @@ static void record_key(struct heat_map *m, const char *name, int64_t now_ms, dou
     value_clear(&v);
 }
 
+/* The key a heat map kept is the one recorded (heat_key_value). */
+static void check_key(const struct heat_key *k, const char *want)
+{
+    struct value v, w = str(want);
+    heat_key_value(k, &v);
+    CHECK(value_equal(&v, &w));
+    value_clear(&v);
+    value_clear(&w);
+}
+
+/* Keys are kept packed, inline up to HEAT_KEY_INLINE bytes and allocated
+ * past it, with one part or several, strings and numbers: each is found
+ * again, told apart from its neighbours, and given back as its value. */
+static void test_heat_map_keeps_keys_of_every_shape(void)
+{
+    struct heat_map m;
+    const struct heat_key *top[4];
+    char long_name[HEAT_KEY_INLINE * 2 + 1];
+    struct value s, n, n2, want, got;
+    struct key_part one[1], two[2], other[2];
+    uint8_t nb[3][NUMBER_COMPARABLE_MAX];
+
+    memset(long_name, 'x', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = '\0';
+    heat_map_init(&m);
+    record_key(&m, long_name, 1000, 7);
+    record_key(&m, long_name, 1000, 1); /* the same (allocated) key again */
+    s = str("room");
+    value_init_number_text(&n, "12.5", 4);
+    value_init_number_text(&n2, "13", 2);
+    key_part_of(&s, NULL, &two[0]);
+    key_part_of(&n, nb[0], &two[1]);
+    heat_map_record(&m, key_hash(two, 2), two, 2, 1000, 0, 3);
+    other[0] = two[0];
+    key_part_of(&n2, nb[1], &other[1]);
+    heat_map_record(&m, key_hash(other, 2), other, 2, 1000, 0, 2);
+    key_part_of(&n, nb[2], &one[0]);
+    heat_map_record(&m, key_hash(one, 1), one, 1, 1000, 0, 1);
+    CHECK_INT_EQ(m.count, 4);
+    CHECK_INT_EQ(heat_map_top(&m, true, top, 4), 4);
+    check_key(top[0], long_name);
+    CHECK(near(top[0]->w.total_wcu, 8));
+    value_init_list(&want, VALUE_L);
+    value_copy(&got, &s);
+    value_list_append(&want, &got);
+    value_init_number_text(&got, "12.5", 4);
+    value_list_append(&want, &got);
+    heat_key_value(top[1], &got);
+    CHECK(value_equal(&got, &want));
+    value_clear(&got);
+    value_clear(&want);
+    heat_key_value(top[3], &got);
+    value_init_number_text(&want, "12.5", 4);
+    CHECK(value_equal(&got, &want));
+    value_clear(&got);
+    value_clear(&want);
+    heat_map_clear(&m);
+    value_clear(&s);
+    value_clear(&n);
+    value_clear(&n2);
+}
+
 static void test_heat_map_ranks_keys_by_peak(void)
 {
     struct heat_map m;
@@ -85,9 +147,9 @@ static void test_heat_map_ranks_keys_by_peak(void)
     record_key(&m, "c", 1000, 2);
     record_key(&m, "a", 5000, 1); /* a: total 2, peak 1 */
     CHECK_INT_EQ(heat_map_top(&m, true, top, 3), 3);
-    CHECK_STR_EQ(top[0]->key.u.str.data, "b");
-    CHECK_STR_EQ(top[1]->key.u.str.data, "c");
-    CHECK_STR_EQ(top[2]->key.u.str.data, "a");
+    check_key(top[0], "b");
+    check_key(top[1], "c");
+    check_key(top[2], "a");
     CHECK(near(top[2]->w.total_wcu, 2));
     CHECK_INT_EQ(heat_map_top(&m, false, top, 3), 0); /* no reads */
     heat_map_clear(&m);
@@ -153,7 +215,7 @@ static void test_heat_map_keeps_hot_keys_when_full(void)
     CHECK(m.count <= HEAT_MAX_KEYS);
     CHECK_INT_EQ(m.evicted, HEAT_MAX_KEYS / 2);
     CHECK_INT_EQ(heat_map_top(&m, true, top, 1), 1);
-    CHECK_STR_EQ(top[0]->key.u.str.data, "hot");
+    check_key(top[0], "hot");
     record_key(&m, "hot", 1100, 200); /* still the same entry */
     CHECK(near(top[0]->w.peak_wcu, 1100));
     heat_map_clear(&m);
@@ -384,6 +446,7 @@ int main(void)
     RUN(test_window_ignores_units_from_a_later_clock);
     RUN(test_heat_map_ranks_keys_by_peak);
     RUN(test_heat_map_keeps_hot_keys_when_full);
+    RUN(test_heat_map_keeps_keys_of_every_shape);
     RUN(test_heat_map_evictions_keep_the_index_whole);
     RUN(test_writes_count_units_heat_and_sizes);
     RUN(test_gets_count_reads_and_missing_items);
