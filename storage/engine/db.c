@@ -208,6 +208,9 @@ void db_unlock(struct db *db)
         spread_rwlock_read_unlock(&db->lock);
     else
         spread_rwlock_write_unlock(&db->lock);
+    /* The unit submitted above is written to the log now, outside the
+     * locks, before the caller answers (journal.h). */
+    if (db->journal) journal_flush(db->journal);
 }
 
 void db_set_delay_transient(struct db *db, bool on)

@@ -7,17 +7,19 @@
  * exclusively, or its table's lock: docs/architecture.md "Locking") and in
  * commit order, into the calling thread's unit being built: the changes of
  * one engine call (a put, a transaction, a batch), encoded once. When the
- * call releases its locks, journal_submit() appends the unit to the log
- * (wal_log.h) with one write() - still under them, so every table's changes
- * are in the log in its commit order, and changes that conflict (one table,
- * or the catalog) in theirs; units of calls on different tables, which
- * commute, take their log numbers in the order they are appended - and
- * from then on the unit is as durable as it will be: the request is answered
- * at once. The writer thread folds the logged units into the SQLite files in
- * large groups (one transaction per file and group, so a unit is all or
- * nothing there too); each file records the last unit it holds, and a log
- * file is deleted once every unit in it is folded. Nobody waits for the
- * writer, except a submitter when the writer has fallen UNFOLDED_MAX_BYTES
+ * call releases its locks, journal_submit() numbers the unit and adds it to
+ * the log's records waiting to be written (wal_log.h) - still under them,
+ * so every table's changes are in the log in its commit order, and changes
+ * that conflict (one table, or the catalog) in theirs; units of calls on
+ * different tables, which commute, take their log numbers in the order they
+ * are added. Once the locks are let go, journal_flush() writes the waiting
+ * records with one write() - those other threads added meanwhile too (a
+ * group commit), so the write() no longer keeps the next writer of the
+ * table waiting - and from then on the unit is as durable as it will be:
+ * the request is answered at once. The writer thread folds the logged units into the SQLite files
+ * in large groups (one transaction per file and group, so a unit is all or nothing there too); each
+ * file records the last unit it holds, and a log file is deleted once every unit in it is folded.
+ * Nobody waits for the writer, except a submitter when the writer has fallen UNFOLDED_MAX_BYTES
  * behind (journal_internal.h): backpressure keeps the queue's memory bounded.
  *
  * The log's payload, one unit: ops back to back, each a byte of kind then
@@ -73,7 +75,8 @@
  * engine lock held exclusively, which orders them, except those an item
  * write makes (marked), which need only the table's lock exclusively: each
  * thread records into its own unit; journal_submit is called with the locks
- * held, just before they are released, and appends under its own mutex.
+ * held, just before they are released, and adds under its own mutex;
+ * journal_flush without any lock.
  * Each asserts it (base/lock_check.h).
  * Opening, loading (before any request is served) and closing need no lock,
  * nor do the meta functions, which take a mutex of their own.
@@ -202,12 +205,20 @@ void journal_reset(struct journal_file *f);
 
 /* ---- committing ---- */
 
-/* Appends the changes recorded since the last submit to the log as one unit
- * and queues it for the writer; once it returns, they survive kill -9.
+/* Adds the changes recorded since the last submit to the log as one unit
+ * (numbered, waiting to be written) and queues it for the writer; once
+ * journal_flush returned, they survive kill -9.
  * Called with the engine lock held, just before it is released: exclusively
  * when something was recorded (a shared holder records nothing, and the call
  * is then a no-op). Waits for the writer only when it is UNFOLDED_MAX_BYTES
  * behind. */
 void journal_submit(struct journal *j);
+/* Returns once the unit this thread last submitted to j is written to the
+ * log (the top of this file), writing it - and what other threads submitted
+ * meanwhile - when no other thread did. Called without any lock, after the
+ * engine's locks are let go and before the request is answered; a no-op
+ * when the thread submitted nothing since its last flush. A write that
+ * fails ends the process (journal_die), as a failed append did. */
+void journal_flush(struct journal *j);
 
 #endif

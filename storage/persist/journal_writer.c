@@ -1,10 +1,11 @@
 /*
  * journal_writer.c - handing units to the log, and folding them into the
- * files: journal_submit appends the unit being built to the log (wal_log.h)
- * and copies it to the end of j->queue under j->mutex, waking the writer
- * when needed; the writer thread swaps the whole queue out, applies its
- * units (journal_apply.c), commits one transaction per file, and deletes the
- * log files it no longer needs. Backpressure: a submitter waits only when
+ * files: journal_submit adds the unit being built to the log's waiting
+ * records (wal_log.h) and copies it to the end of j->queue under j->mutex,
+ * waking the writer when needed; journal_flush, once the engine's locks
+ * are let go, writes it (with whatever other threads added meanwhile); the writer thread swaps the
+ * whole queue out, applies its units (journal_apply.c), commits one transaction per file, and
+ * deletes the log files it no longer needs. Backpressure: a submitter waits only when
  * UNFOLDED_MAX_BYTES are submitted and not folded.
  */
 #include "storage/base/alloc.h"
@@ -84,13 +85,20 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
+/* The last unit this thread submitted, by its journal and log ticket, until
+ * journal_flush saw it written (ticket 0: none). */
+static _Thread_local struct {
+    struct journal *j;
+    uint64_t ticket;
+} unflushed;
+
 /* journal_submit's work without its assertions: journal_writer_stop runs it
  * once more at close, after the engine's last unlock (which submitted
  * everything the engine recorded). */
 static void submit_unit(struct journal *j)
 {
     struct journal_unit *u = journal_unit_of(j, false);
-    uint64_t seq;
+    uint64_t seq, ticket;
     char *why = NULL;
 
     if (!u) return;
@@ -100,7 +108,9 @@ static void submit_unit(struct journal *j)
     }
     /* The log's numbers, its order and the queue's order are one order. */
     checked_mutex_lock(&j->append_mutex);
-    if (wal_log_append(j->log, &u->buf, &seq, &why) != 0) journal_die(why);
+    if (wal_log_add(j->log, &u->buf, &seq, &ticket, &why) != 0) journal_die(why);
+    unflushed.j = j;
+    unflushed.ticket = ticket;
     checked_mutex_lock(&j->mutex);
     while (j->unfolded > UNFOLDED_MAX_BYTES) {
         j->room_waiters++;
@@ -129,6 +139,15 @@ void journal_submit(struct journal *j)
     submit_unit(j);
 }
 
+void journal_flush(struct journal *j)
+{
+    char *why = NULL;
+
+    if (unflushed.j != j || !unflushed.ticket) return;
+    if (wal_log_flush(j->log, unflushed.ticket, &why) != 0) journal_die(why);
+    unflushed.ticket = 0;
+}
+
 int journal_writer_start(struct journal *j, char **why)
 {
     if (pthread_create(&j->writer, NULL, writer_main, j) != 0) {
@@ -141,8 +160,11 @@ int journal_writer_start(struct journal *j, char **why)
 
 void journal_writer_stop(struct journal *j)
 {
+    char *why = NULL;
+
     if (!j->writer_started) return;
     submit_unit(j);
+    if (wal_log_flush(j->log, UINT64_MAX, &why) != 0) journal_die(why);
     checked_mutex_lock(&j->mutex);
     j->stop = true;
     pthread_cond_signal(&j->work);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@
 #define NAME_PREFIX "ddbemu-"
 #define NAME_SUFFIX ".log"
 #define NAME_DIGITS 20
+/* The largest batch buffer a flush keeps for the next one. */
+#define FLUSH_KEEP_BYTES (1024 * 1024)
 
 /* A file the appender has left: deleted once the writer is past last_seq. */
 struct closed_file {
@@ -32,11 +35,20 @@ struct closed_file {
 struct wal_log {
     char *dir;
     size_t rotate_bytes;
-    /* The appender's (one thread at a time, wal_log.h). */
-    int fd;
-    char *path;        /* the current file */
-    size_t file_bytes; /* written to it so far */
+    /* The appender's (one thread at a time, wal_log.h), and under
+     * pending_mutex the flusher's too. */
+    pthread_mutex_t pending_mutex;
+    struct text_buf pending; /* records numbered but not yet written, in order */
     uint64_t next_seq;
+    uint64_t appended; /* bytes of records ever added: a ticket is one of these */
+    /* The flusher's (one thread at a time: flush_mutex). */
+    pthread_mutex_t flush_mutex;
+    struct text_buf flushing; /* the batch being written (pending's old buffer) */
+    int fd;
+    char *path;               /* the current file */
+    size_t file_bytes;        /* written to it so far */
+    uint64_t written_seq;     /* the last unit written */
+    _Atomic uint64_t written; /* bytes of records written (appended's count) */
     /* Shared with wal_log_drop_through. */
     pthread_mutex_t mutex;
     struct closed_file *closed;
@@ -191,12 +203,12 @@ static int write_all(int fd, const void *data, size_t len)
     return 0;
 }
 
-/* Creates the file of the units from log->next_seq on and writes its header. */
+/* Creates the file of the units after the last one written and writes its header. */
 static int open_next_file(struct wal_log *log, char **why)
 {
     unsigned char header[WAL_LOG_FILE_HEADER] = {0};
 
-    log->path = file_path(log->dir, log->next_seq);
+    log->path = file_path(log->dir, log->written_seq + 1);
     /* O_EXCL: a file of that name would be a log nobody replayed. */
     log->fd = open(log->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (log->fd < 0) return fail_errno(why, log->path, "cannot create the log file");
@@ -212,7 +224,7 @@ static int open_next_file(struct wal_log *log, char **why)
  * opens the next one. */
 static int rotate(struct wal_log *log, char **why)
 {
-    struct closed_file c = {log->path, log->next_seq - 1};
+    struct closed_file c = {log->path, log->written_seq};
 
     close(log->fd);
     log->fd = -1;
@@ -231,8 +243,11 @@ struct wal_log *wal_log_create(const char *dir, uint64_t first_seq, size_t rotat
     log->dir = xstrdup(dir);
     log->rotate_bytes = rotate_bytes;
     log->next_seq = first_seq;
+    log->written_seq = first_seq - 1;
     log->fd = -1;
     pthread_mutex_init(&log->mutex, NULL);
+    pthread_mutex_init(&log->pending_mutex, NULL);
+    pthread_mutex_init(&log->flush_mutex, NULL);
     if (open_next_file(log, why) != 0) {
         wal_log_close(log, false);
         return NULL;
@@ -240,7 +255,8 @@ struct wal_log *wal_log_create(const char *dir, uint64_t first_seq, size_t rotat
     return log;
 }
 
-int wal_log_append(struct wal_log *log, struct text_buf *b, uint64_t *seq, char **why)
+int wal_log_add(struct wal_log *log, struct text_buf *b, uint64_t *seq, uint64_t *ticket,
+                char **why)
 {
     unsigned char *p = (unsigned char *) b->data;
     size_t payload_len = b->len - WAL_LOG_RECORD_HEADER;
@@ -249,16 +265,66 @@ int wal_log_append(struct wal_log *log, struct text_buf *b, uint64_t *seq, char 
         *why = xstrdup("a unit of changes is larger than the log's 4 GiB limit for one record");
         return -1;
     }
-    if (log->file_bytes >= log->rotate_bytes && rotate(log, why) != 0) return -1;
-    *seq = log->next_seq;
+    pthread_mutex_lock(&log->pending_mutex);
+    *seq = log->next_seq++;
     put_u32(p + 4, (uint32_t) payload_len);
     put_u64(p + 8, *seq);
     put_u32(p, record_check(p, payload_len));
-    if (write_all(log->fd, p, b->len) != 0)
-        return fail_errno(why, log->path, "cannot write to the log file");
-    log->file_bytes += b->len;
-    log->next_seq++;
+    text_buf_add(&log->pending, b->data, b->len);
+    log->appended += b->len;
+    *ticket = log->appended;
+    pthread_mutex_unlock(&log->pending_mutex);
     return 0;
+}
+
+/*
+ * Writes every record added so far, unless a flush already did (the group
+ * commit: whoever comes first writes the records of everyone waiting). The
+ * batch is taken whole from pending, so it is written in the order the
+ * records were numbered, and a new file is begun between batches, never
+ * inside one.
+ */
+int wal_log_flush(struct wal_log *log, uint64_t ticket, char **why)
+{
+    struct text_buf swap;
+    uint64_t end, last_seq;
+    int rc = 0;
+
+    if (atomic_load_explicit(&log->written, memory_order_acquire) >= ticket) return 0;
+    pthread_mutex_lock(&log->flush_mutex);
+    if (atomic_load_explicit(&log->written, memory_order_relaxed) >= ticket) goto out;
+    pthread_mutex_lock(&log->pending_mutex);
+    swap = log->pending;
+    log->pending = log->flushing;
+    log->pending.len = 0;
+    log->flushing = swap;
+    end = log->appended;
+    last_seq = log->next_seq - 1;
+    pthread_mutex_unlock(&log->pending_mutex);
+    if (log->flushing.len) {
+        if (log->file_bytes >= log->rotate_bytes && (rc = rotate(log, why)) != 0) goto out;
+        if (write_all(log->fd, log->flushing.data, log->flushing.len) != 0) {
+            rc = fail_errno(why, log->path, "cannot write to the log file");
+            goto out;
+        }
+        log->file_bytes += log->flushing.len;
+        log->written_seq = last_seq;
+        log->flushing.len = 0;
+        /* A batch grown by one large unit (a restore, a bulk put) is not kept. */
+        if (log->flushing.cap > FLUSH_KEEP_BYTES) text_buf_clear(&log->flushing);
+    }
+    atomic_store_explicit(&log->written, end, memory_order_release);
+out:
+    pthread_mutex_unlock(&log->flush_mutex);
+    return rc;
+}
+
+int wal_log_append(struct wal_log *log, struct text_buf *b, uint64_t *seq, char **why)
+{
+    uint64_t ticket;
+
+    if (wal_log_add(log, b, seq, &ticket, why) != 0) return -1;
+    return wal_log_flush(log, ticket, why);
 }
 
 void wal_log_drop_through(struct wal_log *log, uint64_t seq)
@@ -283,7 +349,13 @@ void wal_log_drop_through(struct wal_log *log, uint64_t seq)
 
 void wal_log_close(struct wal_log *log, bool remove)
 {
+    char *why = NULL;
+
     if (!log) return;
+    /* What was added and not yet written goes first (nothing, when the
+     * journal flushed at its close as it does); a failure here has nobody
+     * left to tell but the files' next reader, who sees a torn end. */
+    if (log->fd >= 0 && wal_log_flush(log, UINT64_MAX, &why) != 0) free(why);
     if (log->fd >= 0) close(log->fd);
     if (remove) wal_log_drop_through(log, UINT64_MAX);
     if (remove && log->path) unlink(log->path);
@@ -292,7 +364,11 @@ void wal_log_close(struct wal_log *log, bool remove)
     free(log->closed);
     free(log->path);
     free(log->dir);
+    text_buf_clear(&log->pending);
+    text_buf_clear(&log->flushing);
     pthread_mutex_destroy(&log->mutex);
+    pthread_mutex_destroy(&log->pending_mutex);
+    pthread_mutex_destroy(&log->flush_mutex);
     free(log);
 }
 

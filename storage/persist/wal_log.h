@@ -21,10 +21,11 @@
  * current one has passed its size (rotate_bytes); a file whose every unit
  * the writer has committed to SQLite is deleted (wal_log_drop_through).
  *
- * Durability: a unit is in the operating system's hands when its write()
- * returns, which is all a crash or kill -9 of the process can take from it
- * (the same promise as SQLite's WAL with synchronous=NORMAL); no fsync, so a
- * power loss or an operating-system crash can lose the last units.
+ * Durability: a unit is in the operating system's hands when the write()
+ * of its record returns (wal_log_flush), which is all a crash or kill -9 of
+ * the process can take from it (the same promise as SQLite's WAL with
+ * synchronous=NORMAL); no fsync, so a power loss or an operating-system
+ * crash can lose the last units.
  *
  * Reading back (wal_log_replay): every file in order, every record checked;
  * the first unit is the one the first file's name gives, and every other
@@ -35,10 +36,12 @@
  * damage, and the directory is refused with a message, never repaired by
  * dropping units.
  *
- * Locking: wal_log_append is called by one thread at a time (the journal
- * calls it under the engine's exclusive lock, which orders the units);
- * wal_log_drop_through may run meanwhile on another thread (the list of
- * closed files has its own mutex).
+ * Locking: wal_log_add is called by one thread at a time (the journal
+ * calls it under its append mutex, with the locks that order the units
+ * held); wal_log_flush by any thread, at any time (one flush writes at a
+ * time, under a mutex of its own, and takes the waiting records from the
+ * adders under another); wal_log_drop_through may run meanwhile on another
+ * thread (the list of closed files has its own mutex).
  */
 #ifndef DDB_WAL_LOG_H
 #define DDB_WAL_LOG_H
@@ -66,10 +69,22 @@ struct wal_log *wal_log_create(const char *dir, uint64_t first_seq, size_t rotat
 /* Makes b (empty) the start of a unit: reserves its record header, which
  * wal_log_append fills in. The payload is appended to b after it. */
 void wal_log_unit_start(struct text_buf *b);
-/* Numbers the unit in b (*seq), fills in its header and appends it with one
- * write(), in a new file first when the current one is full. b keeps the
- * whole record. 0, or -1 with *why set (owned): nothing acknowledged may
- * follow then (a full disk, a removed directory). */
+/* Numbers the unit in b (*seq), fills in its header and adds the record to
+ * the ones waiting to be written, in number order; *ticket is what
+ * wal_log_flush needs to know it is written. b keeps the whole record.
+ * Writes nothing: the unit is not durable, and may not be acknowledged,
+ * until a flush with its ticket returned. 0, or -1 with *why set (owned)
+ * when the unit is too large for a record. */
+int wal_log_add(struct wal_log *log, struct text_buf *b, uint64_t *seq, uint64_t *ticket,
+                char **why);
+/* Returns once the record of ticket, and every one added before it, is
+ * written: at once when a flush already wrote it, else by writing, with one
+ * write(), every record added so far - those of other threads waiting too
+ * (a group commit) - in a new file first when the current one is full.
+ * UINT64_MAX writes everything added. 0, or -1 with *why set (owned):
+ * nothing acknowledged may follow then (a full disk, a removed directory). */
+int wal_log_flush(struct wal_log *log, uint64_t ticket, char **why);
+/* wal_log_add, then wal_log_flush of its ticket. */
 int wal_log_append(struct wal_log *log, struct text_buf *b, uint64_t *seq, char **why);
 /* Deletes the closed files whose every unit is numbered seq or below (the
  * writer has committed them). */

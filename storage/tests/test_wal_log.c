@@ -14,6 +14,7 @@
 #include "storage/tests/check.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,10 +374,133 @@ static void test_a_record_is_read_only_whole_and_checked(void)
     free(dir);
 }
 
+/* Bytes of the log files of dir. */
+static long log_bytes(const char *dir)
+{
+    char files[64][512];
+    size_t n = log_files(dir, files, 64);
+    long total = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        FILE *f = fopen(files[i], "rb");
+        if (!f) continue;
+        fseek(f, 0, SEEK_END);
+        total += ftell(f);
+        fclose(f);
+    }
+    return total;
+}
+
+/* Added records wait until a flush; one flush writes every record added
+ * before it (other threads' too), and a flush of a written ticket writes
+ * nothing. */
+static void test_a_flush_writes_every_record_added_before_it(void)
+{
+    char *dir = temp_dir(), *why = NULL, msg[512];
+    struct wal_log *log = wal_log_create(dir, 1, WAL_LOG_ROTATE_BYTES, &why);
+    struct text_buf b = {0}, p = {0};
+    uint64_t seq = 0, tickets[3], last;
+    long empty, after;
+    struct seen s;
+
+    CHECK(log != NULL);
+    if (!log) return;
+    empty = log_bytes(dir);
+    for (uint64_t i = 1; i <= 3; i++) {
+        wal_log_unit_start(&b);
+        payload_of(i, &p);
+        text_buf_add(&b, p.data, p.len);
+        CHECK(wal_log_add(log, &b, &seq, &tickets[i - 1], &why) == 0);
+        CHECK_INT_EQ(seq, i);
+    }
+    CHECK(tickets[0] < tickets[1] && tickets[1] < tickets[2]);
+    CHECK_INT_EQ(log_bytes(dir), empty); /* nothing written yet */
+    CHECK(wal_log_flush(log, tickets[0], &why) == 0);
+    after = log_bytes(dir);
+    CHECK(after > empty);
+    CHECK_INT_EQ(replay(dir, &s, &last, msg, sizeof msg), 0);
+    CHECK_INT_EQ(s.count, 3); /* the first's flush wrote all three */
+    CHECK(!s.wrong);
+    CHECK(wal_log_flush(log, tickets[2], &why) == 0);
+    CHECK_INT_EQ(log_bytes(dir), after);
+    wal_log_close(log, false);
+    text_buf_clear(&b);
+    text_buf_clear(&p);
+    remove_dir(dir);
+    free(dir);
+}
+
+/* Threads add (in turn, as the journal's append mutex makes them) and
+ * flush (at once): every unit comes back once, in number order, across
+ * files begun between batches. */
+struct adder {
+    struct wal_log *log;
+    pthread_mutex_t *turn;
+    uint64_t *next; /* the number the next unit gets */
+    int units;
+    bool ok;
+};
+
+static void *add_and_flush(void *arg)
+{
+    struct adder *a = arg;
+    struct text_buf b = {0}, p = {0};
+    char *why = NULL;
+
+    a->ok = true;
+    for (int i = 0; i < a->units; i++) {
+        uint64_t seq, ticket;
+        pthread_mutex_lock(a->turn);
+        wal_log_unit_start(&b);
+        payload_of(*a->next, &p);
+        text_buf_add(&b, p.data, p.len);
+        if (wal_log_add(a->log, &b, &seq, &ticket, &why) != 0 || seq != (*a->next)++) a->ok = false;
+        pthread_mutex_unlock(a->turn);
+        if (wal_log_flush(a->log, ticket, &why) != 0) a->ok = false;
+    }
+    text_buf_clear(&b);
+    text_buf_clear(&p);
+    return NULL;
+}
+
+static void test_threads_adding_and_flushing_keep_the_order(void)
+{
+    enum { THREADS = 4, UNITS = 400 };
+    char *dir = temp_dir(), *why = NULL, msg[512], files[256][512];
+    struct wal_log *log = wal_log_create(dir, 5, 2048, &why);
+    pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
+    struct adder adders[THREADS];
+    pthread_t threads[THREADS];
+    uint64_t next = 5, last;
+    struct seen s;
+
+    CHECK(log != NULL);
+    if (!log) return;
+    for (int t = 0; t < THREADS; t++) {
+        adders[t] = (struct adder){log, &turn, &next, UNITS, false};
+        pthread_create(&threads[t], NULL, add_and_flush, &adders[t]);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(threads[t], NULL);
+        CHECK(adders[t].ok);
+    }
+    wal_log_close(log, false);
+    CHECK(log_files(dir, files, 256) > 3);
+    CHECK_INT_EQ(replay(dir, &s, &last, msg, sizeof msg), 0);
+    CHECK_STR_EQ(msg, "");
+    CHECK_INT_EQ(s.count, THREADS * UNITS);
+    CHECK(!s.wrong);
+    CHECK_INT_EQ(last, 4 + THREADS * UNITS);
+    remove_dir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     RUN(test_units_come_back_in_order_across_files);
     RUN(test_folded_files_are_deleted);
+    RUN(test_a_flush_writes_every_record_added_before_it);
+    RUN(test_threads_adding_and_flushing_keep_the_order);
     RUN(test_a_torn_tail_is_ignored);
     RUN(test_damage_before_a_whole_record_is_refused);
     RUN(test_damage_in_an_earlier_file_is_refused);
