@@ -276,12 +276,12 @@ void response_request_id(char out[53])
 void response_set_body(struct http_response *resp, int status, const char *content_type, char *body,
                        size_t len)
 {
-    char crc[16];
+    char crc[TEXT_U64_MAX];
 
     resp->status = status;
     http_response_set_body(resp, body, len);
     if (content_type) http_response_add_header(resp, "Content-Type", content_type);
-    snprintf(crc, sizeof crc, "%u", (unsigned) response_crc32(body, body ? len : 0));
+    text_u64(response_crc32(body, body ? len : 0), crc);
     http_response_add_header(resp, "x-amz-crc32", crc);
 }
 

@@ -33,15 +33,19 @@ void expr_params_clear(struct expr_params *p)
     expr_params_init(p);
 }
 
-/* Appends "{a, b}" of the present members among names to buf; returns how many. */
+/* How many of names (but skip) obj has; with buf, also writes their list
+ * ("a, b") there - only an error shows it, so a request that passes builds
+ * none. */
 static size_t list_present(const json_t *obj, const char *const *names, const char *skip, char *buf,
                            size_t cap)
 {
     size_t n = 0, len = 0;
-    buf[0] = '\0';
+    if (buf) buf[0] = '\0';
     for (const char *const *p = names; *p; p++) {
         if (!body_member(obj, *p) || (skip && strcmp(*p, skip) == 0)) continue;
-        len += (size_t) snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", n ? ", " : "", *p);
+        if (buf)
+            len +=
+                (size_t) snprintf(buf + len, len < cap ? cap - len : 0, "%s%s", n ? ", " : "", *p);
         n++;
     }
     return n;
@@ -52,7 +56,7 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
                           const char *const *legacy_names, struct ddb_error *err)
 {
     char exprs[256], legacy[256];
-    size_t n_expr = list_present(obj, expr_names, NULL, exprs, sizeof exprs);
+    size_t n_expr = list_present(obj, expr_names, NULL, NULL, 0);
 
     if (n_expr) {
         /* KeyConditions goes with FilterExpression/ProjectionExpression; only
@@ -62,12 +66,15 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
             body_member(obj, "KeyConditions") && !body_member(obj, "KeyConditionExpression")
                 ? "KeyConditions"
                 : NULL;
-        if (list_present(obj, legacy_names, skip, legacy, sizeof legacy))
+        if (list_present(obj, legacy_names, skip, NULL, 0)) {
+            list_present(obj, legacy_names, skip, legacy, sizeof legacy);
+            list_present(obj, expr_names, NULL, exprs, sizeof exprs);
             return ddb_error_set(err, DDB_VALIDATION,
                                  "Can not use both expression and non-expression parameters in "
                                  "the same request: Non-expression parameters: {%s} Expression "
                                  "parameters: {%s}",
                                  legacy, exprs);
+        }
     }
     if (body_member(obj, "ExpressionAttributeNames") && !n_expr)
         return ddb_error_set(err, DDB_VALIDATION,
@@ -81,15 +88,22 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
         for (const char *const *p = expr_names; *p; p++) {
             if (strcmp(*p, "ProjectionExpression") == 0) continue;
             any = any || body_member(obj, *p);
-            len += (size_t) snprintf(nulls + len, len < sizeof nulls ? sizeof nulls - len : 0,
-                                     "%s%s", n ? " and " : "", *p);
             n++;
         }
-        if (n && !any)
+        if (n && !any) {
+            /* The error names every expression parameter the operation has. */
+            n = 0;
+            for (const char *const *p = expr_names; *p; p++) {
+                if (strcmp(*p, "ProjectionExpression") == 0) continue;
+                len += (size_t) snprintf(nulls + len, len < sizeof nulls ? sizeof nulls - len : 0,
+                                         "%s%s", n ? " and " : "", *p);
+                n++;
+            }
             return ddb_error_set(err, DDB_VALIDATION,
                                  "ExpressionAttributeValues can only be specified when using "
                                  "expressions: %s %s null",
                                  nulls, n > 1 ? "are" : "is");
+        }
     }
     return 0;
 }

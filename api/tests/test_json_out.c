@@ -389,6 +389,23 @@ static void test_json_out_take_and_clear(void)
     json_out_clear(&w);
 }
 
+static void fill_integer(struct json_out *w, const void *arg)
+{
+    json_out_integer(w, *(const long long *) arg);
+}
+
+/* Integers as jansson prints them ("%lld"), the extremes and zero included. */
+static void test_json_out_integers_print_as_jansson_does(void)
+{
+    static const long long cases[] = {0, 7, -1, 10, -42, 1000000007LL, 9223372036854775807LL,
+                                      -9223372036854775807LL - 1};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_t *j = json_integer(cases[i]);
+        check_like_jansson(j, fill_integer, &cases[i]);
+        json_decref(j);
+    }
+}
+
 int main(void)
 {
     RUN(test_json_out_string_escapes);
@@ -396,6 +413,7 @@ int main(void)
     RUN(test_json_out_strings_match_jansson);
     RUN(test_json_out_special_byte_at_every_position);
     RUN(test_json_out_reals_print_as_jansson_does);
+    RUN(test_json_out_integers_print_as_jansson_does);
     RUN(test_json_out_nesting_places_commas);
     RUN(test_json_out_base64_pads);
     RUN(test_json_out_raw_values_take_their_commas);

@@ -425,10 +425,13 @@ static void put_scalar(struct json_out *w, const char *text, size_t len)
 /* Writes v as a JSON integer, as jansson prints json_integer ("%lld"). */
 void json_out_integer(struct json_out *w, long long v)
 {
-    char buf[32];
-    int n = snprintf(buf, sizeof buf, "%lld", v);
+    char buf[TEXT_U64_MAX + 1];
+    size_t n = 0;
 
-    put_scalar(w, buf, (size_t) n);
+    if (v < 0) buf[n++] = '-';
+    /* -v as unsigned: well defined for LLONG_MIN too. */
+    n += text_u64(v < 0 ? 0 - (unsigned long long) v : (unsigned long long) v, buf + n);
+    put_scalar(w, buf, n);
 }
 
 /* Writes a finite v as jansson's jsonp_dtostr prints it (see json_out.h),

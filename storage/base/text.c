@@ -15,6 +15,21 @@
 
 /* ---- lengths ---- */
 
+size_t text_u64(uint64_t v, char out[TEXT_U64_MAX])
+{
+    char rev[TEXT_U64_MAX];
+    size_t n = 0;
+
+    do {
+        rev[n++] = (char) ('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++)
+        out[i] = rev[n - 1 - i];
+    out[n] = '\0';
+    return n;
+}
+
 size_t text_utf16_length(const char *s, size_t len)
 {
     size_t units = 0;

@@ -50,6 +50,15 @@ bool text_utf8_is_valid(const char *s, size_t len);
  * first. */
 size_t text_utf8_encode(uint32_t cp, char out[TEXT_UTF8_MAX_BYTES]);
 
+/* ---- decimal ---- */
+
+/* The longest text_u64 writes: 20 digits and a NUL. */
+#define TEXT_U64_MAX 21
+/* Writes v in decimal ("%llu"), NUL-terminated, into out; returns its
+ * length. Answers write a few numbers each (counts, the CRC header), and
+ * snprintf cost ~700 instructions a number there. */
+size_t text_u64(uint64_t v, char out[TEXT_U64_MAX]);
+
 /* ---- base64 (RFC 4648, standard alphabet, padded) ---- */
 
 /* The length of the base64 text of len bytes (without a NUL). */

@@ -6,6 +6,7 @@
 #include "storage/tests/check.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -225,9 +226,24 @@ static void test_buffer_grows_and_hands_over(void)
     CHECK(b.data == NULL);
 }
 
+/* text_u64 writes what "%llu" writes. */
+static void test_u64_as_printf_writes_it(void)
+{
+    static const uint64_t cases[] = {0, 1, 9, 10, 99, 100, 4294967295u, 4294967296u,
+                                     18446744073709551615u};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char got[TEXT_U64_MAX], want[32];
+        size_t n = text_u64(cases[i], got);
+        snprintf(want, sizeof want, "%llu", (unsigned long long) cases[i]);
+        CHECK_STR_EQ(got, want);
+        CHECK_INT_EQ(n, strlen(want));
+    }
+}
+
 int main(void)
 {
     RUN(test_utf16_length_counts_a_four_byte_character_twice);
+    RUN(test_u64_as_printf_writes_it);
     RUN(test_utf8_decode_cases);
     RUN(test_utf8_decode_stops_at_avail);
     RUN(test_utf8_validity_of_whole_texts);
