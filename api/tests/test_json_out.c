@@ -397,8 +397,8 @@ static void fill_integer(struct json_out *w, const void *arg)
 /* Integers as jansson prints them ("%lld"), the extremes and zero included. */
 static void test_json_out_integers_print_as_jansson_does(void)
 {
-    static const long long cases[] = {0, 7, -1, 10, -42, 1000000007LL, 9223372036854775807LL,
-                                      -9223372036854775807LL - 1};
+    static const long long cases[] = {
+        0, 7, -1, 10, -42, 1000000007LL, 9223372036854775807LL, -9223372036854775807LL - 1};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         check_like_jansson(json_integer(cases[i]), fill_integer, &cases[i]); /* takes j */
     }

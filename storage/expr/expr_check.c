@@ -813,8 +813,7 @@ int expr_check(struct expr *e, const char *param, struct expr_ctx *ctx, struct d
 
     switch (e->kind) {
     case EXPR_UPDATE:
-    case EXPR_PROJECTION:
-        return e->kind == EXPR_UPDATE ? check_update(&c) : check_projection(&c);
+    case EXPR_PROJECTION: return e->kind == EXPR_UPDATE ? check_update(&c) : check_projection(&c);
     case EXPR_CONDITION:
     case EXPR_KEY_CONDITION:
         if (walk_node(&c, e->root, 0) != 0) return -1;

@@ -670,8 +670,8 @@ struct item *expr_update_item(const struct expr *update, const struct item *old,
     if (child_results(&ap, update->tree, attrs, res, &count) != 0) return NULL;
     for (size_t k = 0; k < count; k++) {
         const struct expr_path_elem *el = res[k].node->elem;
-        changes[k] = (struct attr_change){el->name, el->name_len,
-                                          res[k].present ? &res[k].v : NULL};
+        changes[k] =
+            (struct attr_change){el->name, el->name_len, res[k].present ? &res[k].v : NULL};
     }
     item = item_with_changes(old, changes, count);
     for (size_t k = 0; k < count; k++)

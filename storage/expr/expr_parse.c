@@ -45,8 +45,8 @@
  */
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
-#include "storage/base/thread_cache.h"
 #include "storage/base/text.h"
+#include "storage/base/thread_cache.h"
 #include "storage/expr/expr_ast.h"
 
 #include <assert.h>

@@ -229,8 +229,8 @@ static void test_buffer_grows_and_hands_over(void)
 /* text_u64 writes what "%llu" writes. */
 static void test_u64_as_printf_writes_it(void)
 {
-    static const uint64_t cases[] = {0, 1, 9, 10, 99, 100, 4294967295u, 4294967296u,
-                                     18446744073709551615u};
+    static const uint64_t cases[] = {
+        0, 1, 9, 10, 99, 100, 4294967295u, 4294967296u, 18446744073709551615u};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char got[TEXT_U64_MAX], want[32];
         size_t n = text_u64(cases[i], got);
