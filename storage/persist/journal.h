@@ -215,7 +215,7 @@ void journal_reset(struct journal_file *f);
 void journal_submit(struct journal *j);
 /* Returns once the unit this thread last submitted to j is written to the
  * log (the top of this file), writing it - and what other threads submitted
- * meanwhile - when no other thread did. Called without any lock, after the
+ * meanwhile - when no other thread did. Needs no lock: it runs after the
  * engine's locks are let go and before the request is answered; a no-op
  * when the thread submitted nothing since its last flush. A write that
  * fails ends the process (journal_die), as a failed append did. */
