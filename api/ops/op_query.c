@@ -385,6 +385,10 @@ static int decode_key_conditions(const json_t *body, struct read_args *a, struct
 }
 
 /* Writes {"Items": [...], "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}. */
+/* The most a page's answer asks for before it is written (64 KB: the
+ * largest block the thread's cache keeps, thread_cache.h). */
+#define PAGE_ROOM_MAX (64u * 1024)
+
 static void write_page(struct json_out *w, const struct read_args *a, const struct read_page *page)
 {
     json_out_object_begin(w);
@@ -392,11 +396,13 @@ static void write_page(struct json_out *w, const struct read_args *a, const stru
         /* Room for the whole page at once: an item's JSON is about 1.3 times
          * its encoding, so twice that rarely grows again. Growing from 1 KB
          * copied a Query's 12 KB page four times over (bench/README.md,
-         * "A page's room at once"). */
+         * "A page's room at once"). At most PAGE_ROOM_MAX: a Scan's 1 MB
+         * page asked for whole was slower than grown (realloc moves pages,
+         * not bytes, past the thread cache's blocks). */
         size_t estimate = 256;
-        for (size_t i = 0; i < page->count; i++)
+        for (size_t i = 0; i < page->count && estimate < PAGE_ROOM_MAX; i++)
             estimate += 2 * (size_t) page->items[i]->encoded_len;
-        (void) json_out_room(w, estimate);
+        (void) json_out_room(w, estimate < PAGE_ROOM_MAX ? estimate : PAGE_ROOM_MAX);
         json_out_key(w, "Items");
         json_out_array_begin(w);
         for (size_t i = 0; i < page->count; i++)
