@@ -124,40 +124,37 @@ static int build_updated_item(const struct table *t, const struct write_op *op,
                               const struct item *old, struct item **out, struct ddb_error *err)
 {
     const struct value *after;
-    struct value attrs;
+    struct item *item;
 
     *out = NULL;
     if (old && op->update) {
-        /* The usual case: the new item is made from the old one's encoding
-         * (expr_update_item) and checked on its decoded tree. */
-        struct item *item = expr_update_item(op->update, old, err);
+        /* The usual case: made from the old item's encoding, its tree not copied. */
+        item = expr_update_item(op->update, old, err);
         if (!item) return -1;
-        after = item_attrs(item);
-        if (each_index_key(t, check_index_type_after, after, err) != 0 ||
-            table_check_item(t, after, err) != 0 ||
-            item_check_size(item->size_bytes, ITEM_SIZE_UPDATED, err) != 0) {
-            item_unref(item);
+    } else {
+        struct value attrs;
+        value_copy(&attrs, old ? item_attrs(old) : &op->key);
+        if (op->update && expr_apply_update_ex(op->update, &attrs, old != NULL, err) != 0) {
+            value_clear(&attrs);
             return -1;
         }
-        *out = item;
-        return 0;
-    }
-    value_copy(&attrs, old ? item_attrs(old) : &op->key);
-    if (op->update) {
-        if (expr_apply_update_ex(op->update, &attrs, old != NULL, err) != 0) goto fail;
-        if (each_index_key(t, check_index_type_after, &attrs, err) != 0) goto fail;
-        if (!old && attrs.u.map.count == op->key.u.map.count) {
+        if (op->update && !old && attrs.u.map.count == op->key.u.map.count) {
             value_clear(&attrs);
             return 0;
         }
+        item = item_new(&attrs);
     }
-    if (table_check_item(t, &attrs, err) != 0) goto fail;
-    if (item_check_size(item_attrs_size_bytes(&attrs), ITEM_SIZE_UPDATED, err) != 0) goto fail;
-    *out = item_new(&attrs);
+    /* The checks read the new item's tree. (A key-only item has no index
+     * key to mistype: the key's own types were checked before.) */
+    after = item_attrs(item);
+    if ((op->update && each_index_key(t, check_index_type_after, after, err) != 0) ||
+        table_check_item(t, after, err) != 0 ||
+        item_check_size(item->size_bytes, ITEM_SIZE_UPDATED, err) != 0) {
+        item_unref(item);
+        return -1;
+    }
+    *out = item;
     return 0;
-fail:
-    value_clear(&attrs);
-    return -1;
 }
 
 /* An attribute the index stores (item_kept_attrs_differ's keep). */

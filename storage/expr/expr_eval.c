@@ -512,13 +512,11 @@ static int build(struct applier *ap, const struct expr_ptree *node, const struct
                  struct value *out)
 {
     struct child_result *res;
-    size_t count = 0, n = 0;
+    size_t count = 0;
 
     if (doc->type != VALUE_M && doc->type != VALUE_L)
         return ddb_error_set(ap->err, DDB_VALIDATION, "%s", MSG_BAD_PATH);
-    for (const struct expr_ptree *c = node->first_child; c; c = c->next_sibling)
-        n++;
-    res = xcalloc(n, sizeof *res);
+    res = xcalloc(expr_ptree_children(node), sizeof *res);
     if (child_results(ap, node, doc, res, &count) != 0) {
         free(res);
         return -1;

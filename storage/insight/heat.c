@@ -109,20 +109,26 @@ static void key_set(struct heat_key *k, const struct key_part *parts, size_t cou
     }
 }
 
+/* The packed part at p (key_set's form) into *part, borrowing its bytes;
+ * returns where the next one begins. */
+static const uint8_t *part_at(const uint8_t *p, struct key_part *part)
+{
+    *part = (struct key_part){.data = p + 5, .type = p[0]};
+    memcpy(&part->len, p + 1, 4);
+    return p + 5 + part->len;
+}
+
 /* Whether k holds exactly the parts (types and bytes: an N's comparable
  * bytes are equal when the numbers are). */
 static bool key_is(const struct heat_key *k, const struct key_part *parts, size_t count)
 {
     const uint8_t *p = key_bytes(k);
+    struct key_part stored;
 
     if (k->part_count != count) return false;
     for (size_t i = 0; i < count; i++) {
-        uint32_t n;
-        memcpy(&n, p + 1, 4);
-        if (p[0] != parts[i].type || n != parts[i].len ||
-            (n && memcmp(p + 5, parts[i].data, n) != 0))
-            return false;
-        p += 5 + n;
+        p = part_at(p, &stored);
+        if (!key_part_equal(&stored, &parts[i])) return false;
     }
     return true;
 }
@@ -134,10 +140,9 @@ void heat_key_value(const struct heat_key *k, struct value *out)
     if (k->part_count > 1) value_init_list(out, VALUE_L);
     for (size_t i = 0; i < k->part_count; i++) {
         char text[NUMBER_TEXT_MAX];
-        struct key_part part = {.data = p + 5, .type = p[0]};
+        struct key_part part;
         struct value v, copy;
-        memcpy(&part.len, p + 1, 4);
-        p += 5 + part.len;
+        p = part_at(p, &part);
         key_part_value(&part, text, &v);
         value_copy(k->part_count > 1 ? &copy : out, &v);
         if (k->part_count > 1) value_list_append(out, &copy);

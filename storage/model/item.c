@@ -172,6 +172,20 @@ const struct name_dict *item_names(void)
  * per item"). The encoding is written into the thread's buffer and copied
  * once its length is known.
  */
+/* A new item (one reference) of the encoding in buf, of DynamoDB size size_bytes. */
+static struct item *item_from_bytes(const struct text_buf *buf, size_t size_bytes)
+{
+    struct item *item;
+
+    assert(buf->len <= UINT32_MAX);
+    item = xmalloc(sizeof *item + buf->len);
+    atomic_init(&item->refcount, 1);
+    item->size_bytes = (uint32_t) size_bytes;
+    item->encoded_len = (uint32_t) buf->len;
+    memcpy(item->encoded, buf->data, buf->len);
+    return item;
+}
+
 struct item *item_new(struct value *attrs)
 {
     struct text_buf *buf = &scratch()->encoding;
@@ -181,12 +195,7 @@ struct item *item_new(struct value *attrs)
     pthread_once(&names_once, names_create);
     buf->len = 0;
     item_encode(buf, attrs, process_names);
-    assert(buf->len <= UINT32_MAX);
-    item = xmalloc(sizeof *item + buf->len);
-    atomic_init(&item->refcount, 1);
-    item->size_bytes = (uint32_t) item_attrs_size_bytes(attrs);
-    item->encoded_len = (uint32_t) buf->len;
-    memcpy(item->encoded, buf->data, buf->len);
+    item = item_from_bytes(buf, item_attrs_size_bytes(attrs));
     value_clear(attrs);
     return item;
 }
@@ -412,7 +421,6 @@ struct item *item_with_changes(const struct item *old, const struct attr_change 
     bool on_stack[ITEM_CHANGES_MAX] = {0}, *replaces = on_stack;
     struct enc_cursor c;
     struct enc_attr at;
-    struct item *item;
     size_t size = old->size_bytes;
     uint64_t attrs = 0;
     uint8_t head[10];
@@ -451,13 +459,7 @@ struct item *item_with_changes(const struct item *old, const struct attr_change 
                              process_names);
     }
     if (replaces != on_stack) free(replaces);
-    assert(buf->len <= UINT32_MAX);
-    item = xmalloc(sizeof *item + buf->len);
-    atomic_init(&item->refcount, 1);
-    item->size_bytes = (uint32_t) size;
-    item->encoded_len = (uint32_t) buf->len;
-    memcpy(item->encoded, buf->data, buf->len);
-    return item;
+    return item_from_bytes(buf, size);
 }
 
 bool item_kept_attrs_differ(const struct item *a, const struct item *b,
