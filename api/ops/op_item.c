@@ -153,14 +153,15 @@ static void item_args_clear(struct item_args *a)
 static int decode_write_return_values(const json_t *body, enum return_values *out,
                                       struct ddb_error *err)
 {
+    static const char *const accepted[] = {"NONE", "ALL_OLD", NULL};
+
     *out = RETURN_VALUES_NONE;
-    if (!body_member(body, "ReturnValues") || body_member_is(body, "ReturnValues", "NONE"))
-        return 0;
-    if (body_member_is(body, "ReturnValues", "ALL_OLD")) {
-        *out = RETURN_VALUES_ALL_OLD;
-        return 0;
+    if (!body_member(body, "ReturnValues")) return 0;
+    switch (body_member_choice(body, "ReturnValues", accepted)) {
+    case 0: return 0;
+    case 1: *out = RETURN_VALUES_ALL_OLD; return 0;
+    default: return ddb_error_set(err, DDB_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
     }
-    return ddb_error_set(err, DDB_VALIDATION, "ReturnValues can only be ALL_OLD or NONE");
 }
 
 /*

@@ -157,12 +157,13 @@ static void read_args_clear(struct read_args *a)
 
 static enum select_mode decode_select(const json_t *body)
 {
-    if (body_member_is(body, "Select", "ALL_ATTRIBUTES")) return SELECT_ALL_ATTRIBUTES;
-    if (body_member_is(body, "Select", "ALL_PROJECTED_ATTRIBUTES"))
-        return SELECT_ALL_PROJECTED_ATTRIBUTES;
-    if (body_member_is(body, "Select", "SPECIFIC_ATTRIBUTES")) return SELECT_SPECIFIC_ATTRIBUTES;
-    if (body_member_is(body, "Select", "COUNT")) return SELECT_COUNT;
-    return SELECT_DEFAULT;
+    static const char *const names[] = {"ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
+                                        "SPECIFIC_ATTRIBUTES", "COUNT", NULL};
+    static const enum select_mode modes[] = {SELECT_ALL_ATTRIBUTES, SELECT_ALL_PROJECTED_ATTRIBUTES,
+                                             SELECT_SPECIFIC_ATTRIBUTES, SELECT_COUNT};
+    int i = body_member_choice(body, "Select", names);
+
+    return i < 0 ? SELECT_DEFAULT : modes[i];
 }
 
 /* The members every Query and Scan has. */

@@ -135,11 +135,12 @@ static void update_args_clear(struct update_args *a)
 /* Every value the shape allows (UpdateItem takes all five). */
 static enum return_values decode_return_values(const json_t *body)
 {
-    if (body_member_is(body, "ReturnValues", "ALL_OLD")) return RETURN_VALUES_ALL_OLD;
-    if (body_member_is(body, "ReturnValues", "UPDATED_OLD")) return RETURN_VALUES_UPDATED_OLD;
-    if (body_member_is(body, "ReturnValues", "ALL_NEW")) return RETURN_VALUES_ALL_NEW;
-    if (body_member_is(body, "ReturnValues", "UPDATED_NEW")) return RETURN_VALUES_UPDATED_NEW;
-    return RETURN_VALUES_NONE;
+    static const char *const names[] = {"ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW", NULL};
+    static const enum return_values values[] = {RETURN_VALUES_ALL_OLD, RETURN_VALUES_UPDATED_OLD,
+                                                RETURN_VALUES_ALL_NEW, RETURN_VALUES_UPDATED_NEW};
+    int i = body_member_choice(body, "ReturnValues", names);
+
+    return i < 0 ? RETURN_VALUES_NONE : values[i];
 }
 
 /*

@@ -17,6 +17,16 @@ bool body_member_is(const json_t *obj, const char *key, const char *want)
     return s && strcmp(s, want) == 0;
 }
 
+int body_member_choice(const json_t *obj, const char *key, const char *const *choices)
+{
+    const char *s = json_string_value(body_member(obj, key));
+
+    for (int i = 0; s && choices[i]; i++) {
+        if (strcmp(s, choices[i]) == 0) return i;
+    }
+    return -1;
+}
+
 const char *body_member_str(const json_t *obj, const char *key)
 {
     return json_string_value(body_member(obj, key));
@@ -37,7 +47,11 @@ int64_t body_member_epoch_ms(const json_t *obj, const char *key)
 
 enum return_capacity body_return_capacity(const json_t *body)
 {
-    if (body_member_is(body, "ReturnConsumedCapacity", "TOTAL")) return RETURN_CAPACITY_TOTAL;
-    if (body_member_is(body, "ReturnConsumedCapacity", "INDEXES")) return RETURN_CAPACITY_INDEXES;
-    return RETURN_CAPACITY_NONE;
+    static const char *const choices[] = {"TOTAL", "INDEXES", NULL};
+
+    switch (body_member_choice(body, "ReturnConsumedCapacity", choices)) {
+    case 0: return RETURN_CAPACITY_TOTAL;
+    case 1: return RETURN_CAPACITY_INDEXES;
+    default: return RETURN_CAPACITY_NONE;
+    }
 }

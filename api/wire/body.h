@@ -17,6 +17,9 @@
 json_t *body_member(const json_t *obj, const char *key);
 /* True when the member is the string want. */
 bool body_member_is(const json_t *obj, const char *key, const char *want);
+/* Which of choices (NULL-terminated) the member's string is: its index, or -1
+ * when it is none of them or absent. One lookup, however many choices. */
+int body_member_choice(const json_t *obj, const char *key, const char *const *choices);
 /* The member's string (borrowed), or NULL when absent, null or not a string. */
 const char *body_member_str(const json_t *obj, const char *key);
 /* The member's integer value (a JSON real is truncated), 0 when absent. */

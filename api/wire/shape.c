@@ -154,10 +154,13 @@ static const char *token_name(json_t *v)
     }
 }
 
+/* The row of fields named name, or NULL. The first letters are compared
+ * first: a shape's names mostly differ there, and a strcmp call per row cost
+ * more than the whole match. */
 static const struct field *field_find(const struct field *fields, const char *name)
 {
     for (const struct field *f = fields; f->name; f++)
-        if (strcmp(f->name, name) == 0) return f;
+        if (f->name[0] == name[0] && strcmp(f->name, name) == 0) return f;
     return NULL;
 }
 
@@ -700,6 +703,32 @@ static size_t struct_member_order(const struct field *fields, const struct field
     return out;
 }
 
+/*
+ * The dry pass only counts, so order does not matter: it visits the members
+ * obj has (a request sets a few of its shape's many) and then the required
+ * rows obj lacks. Looking every row up by name instead cost a hash of the
+ * name per row, most of them absent: 13 lookups for UpdateItem's shape alone.
+ */
+static void count_struct_violations(struct violations *vs, const struct field *fields, json_t *obj)
+{
+    uint64_t present = 0; /* bit i: fields[i] is a member of obj */
+    const char *key;
+    json_t *child;
+
+    json_object_foreach(obj, key, child)
+    {
+        const struct field *f = field_find(fields, key);
+        if (!f) continue;
+        assert(f - fields < MAX_STRUCT_MEMBERS);
+        present |= UINT64_C(1) << (f - fields);
+        check_constraints(vs, f, child);
+    }
+    for (const struct field *f = fields; f->name; f++) {
+        if (f->required && !(present & (UINT64_C(1) << (f - fields))))
+            check_constraints(vs, f, NULL);
+    }
+}
+
 static void check_struct_constraints(struct violations *vs, const struct field *fields, json_t *obj)
 {
     struct path_mark base = path_mark(vs);
@@ -707,8 +736,7 @@ static void check_struct_constraints(struct violations *vs, const struct field *
     size_t n;
 
     if (vs->dry) {
-        for (const struct field *c = fields; c->name; c++)
-            check_constraints(vs, c, json_object_get(obj, c->name));
+        count_struct_violations(vs, fields, obj);
         return;
     }
     n = struct_member_order(fields, order);
@@ -805,7 +833,9 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
 
     /* Checks DynamoDB makes on their own, before the model constraints. */
     for (const struct field *f = fields; f->name; f++) {
-        json_t *v = json_object_get(body, f->name);
+        json_t *v;
+        if (!f->required_parameter && !f->table_name) continue;
+        v = json_object_get(body, f->name);
         if (json_is_null(v)) v = NULL;
         if (f->required_parameter && !v)
             return ddb_error_set(
@@ -838,11 +868,30 @@ int shape_check(const struct field *fields, json_t *body, struct ddb_error *err)
 static int resolve_refs(const struct field *f, json_t *v, const char *region,
                         struct ddb_error *err);
 
+/* Whether a value of f's shape can hold a table's name or ARN: only those
+ * rows are looked up in the body (a lookup hashes the name, and most rows are
+ * absent from a request). */
+static bool may_hold_table_ref(const struct field *f)
+{
+    switch (f->type) {
+    case F_STRING: return f->table_ref;
+    case F_LIST: return may_hold_table_ref(f->member);
+    case F_MAP: return f->table_ref || may_hold_table_ref(f->member);
+    case F_STRUCT:
+        for (const struct field *c = f->children; c->name; c++)
+            if (may_hold_table_ref(c)) return true;
+        return false;
+    default: return false;
+    }
+}
+
 static int resolve_struct_refs(const struct field *fields, json_t *obj, const char *region,
                                struct ddb_error *err)
 {
     for (const struct field *c = fields; c->name; c++) {
-        json_t *v = json_object_get(obj, c->name);
+        json_t *v;
+        if (!may_hold_table_ref(c)) continue;
+        v = json_object_get(obj, c->name);
         if (v && !json_is_null(v) && resolve_refs(c, v, region, err) != 0) return -1;
     }
     return 0;
