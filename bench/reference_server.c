@@ -116,6 +116,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "reference_server: cannot read %s: %s\n", body_file, strerror(errno));
         return 1;
     }
+    if (body_file && answer.len == 0) {
+        fprintf(stderr, "reference_server: %s is empty: an answer has a body\n", body_file);
+        return 1;
+    }
     if (!body_file) {
         answer.body = xmemdup("{}", 2);
         answer.len = 2;
