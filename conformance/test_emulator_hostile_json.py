@@ -5,7 +5,7 @@ nothing, and the server keeps answering.
 """
 import pytest
 
-from util import SERIALIZATION, assert_raw_error, get_item, random_string
+from util import SERIALIZATION, VALIDATION, assert_raw_error, get_item, random_string
 
 
 def test_item_deeper_than_the_json_reader_goes_is_serialization_exception(dynamodb, raw,
@@ -74,3 +74,30 @@ def test_integer_members_out_of_json_range_are_serialization_exception(raw, tabl
     resp = raw("Scan", '{"TableName": "%s", "Limit": %s}' % (table_s, limit))
     assert_raw_error(resp, SERIALIZATION)
     assert raw("ListTables", {}).status == 200
+
+
+@pytest.mark.parametrize("units", ["5.1e127", "1e30"])
+def test_capacity_past_64_bits_is_out_of_bounds(raw, units):
+    # A number a double holds but a 64-bit integer does not is taken as the
+    # largest one, so it is out of bounds as 1e18 is (a fuzzer found the
+    # conversion undefined). Nothing is created.
+    name = "hostile_" + random_string()
+    resp = raw("CreateTable", '{"TableName": "%s", "AttributeDefinitions": [{"AttributeName": '
+               '"p", "AttributeType": "S"}], "KeySchema": [{"AttributeName": "p", "KeyType": '
+               '"HASH"}], "ProvisionedThroughput": {"ReadCapacityUnits": %s, '
+               '"WriteCapacityUnits": 5}}' % (name, units))
+    assert_raw_error(resp, VALIDATION,
+                     "Given value 9223372036854775807 for ReadCapacityUnits is out of bounds")
+    assert_raw_error(raw("DescribeTable", {"TableName": name}),
+                     "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException")
+
+
+def test_limit_past_64_bits_bounds_nothing(dynamodb, raw, table_s):
+    # Such a Limit leaves the page bounded by its 1 MB only: every item comes back.
+    key = random_string()
+    assert raw("PutItem", {"TableName": table_s, "Item": {"p": {"S": key}}}).status == 200
+    resp = raw("Query", '{"TableName": "%s", "KeyConditionExpression": "p = :k", '
+               '"ExpressionAttributeValues": {":k": {"S": "%s"}}, "Limit": 1e30}'
+               % (table_s, key))
+    assert resp.status == 200
+    assert resp.data["Count"] == 1

@@ -175,7 +175,7 @@ static void decode_common(const json_t *body, struct read_args *a)
     a->op.index_name = json_string_value(body_member(body, "IndexName"));
     a->op.select = decode_select(body);
     a->op.consistent_read = json_is_true(body_member(body, "ConsistentRead"));
-    if (limit) a->op.limit = (int64_t) json_number_value(limit);
+    if (limit) a->op.limit = body_number_int(limit);
     a->capacity = body_return_capacity(body);
 }
 

@@ -332,16 +332,6 @@ static json_t *export_desc_json(const struct export_desc *d)
     return o;
 }
 
-/* ExportTime (epoch seconds, any double) in milliseconds; a time beyond the
- * range of int64 milliseconds is clamped, which puts it outside any window. */
-static int64_t export_time_ms(double seconds)
-{
-    if (seconds >= 9.0e15) return INT64_MAX;
-    if (seconds <= -9.0e15) return INT64_MIN;
-    /* Rounded: 1700000000.123 is 1700000000122.9998 milliseconds as a double. */
-    return (int64_t) (seconds * 1000.0 + (seconds < 0 ? -0.5 : 0.5));
-}
-
 /* The couplings of ExportType and IncrementalExportSpecification, in AWS's
  * words (observed), and the specification's members into r: ExportFromTime
  * is required although the reference calls it optional (observed), and
@@ -369,9 +359,10 @@ static int decode_incremental(const json_t *body, struct export_request *r, stru
         return ddb_error_set(err, DDB_VALIDATION,
                              "Invalid Request: ExportFromTime must be provided in "
                              "IncrementalExportSpecification");
-    r->from_ms = export_time_ms(json_number_value(from));
+    /* A time past int64 milliseconds is clamped, which puts it outside any window. */
+    r->from_ms = body_seconds_ms(json_number_value(from));
     r->has_to_time = to != NULL;
-    r->to_ms = to ? export_time_ms(json_number_value(to)) : 0;
+    r->to_ms = to ? body_seconds_ms(json_number_value(to)) : 0;
     r->view_type = body_member_str(spec, "ExportViewType");
     if (!r->view_type) r->view_type = "NEW_AND_OLD_IMAGES";
     return 0;
@@ -460,7 +451,7 @@ int op_export_table_to_point_in_time(struct api_request *rq)
         .format = body_member_str(body, "ExportFormat"),
         .export_type = body_member_str(body, "ExportType"),
         .has_export_time = time != NULL,
-        .export_ms = time ? export_time_ms(json_number_value(time)) : 0,
+        .export_ms = time ? body_seconds_ms(json_number_value(time)) : 0,
     };
     struct export_desc d;
     struct export_result res = {0};

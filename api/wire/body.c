@@ -3,6 +3,7 @@
  */
 #include "api/wire/body.h"
 
+#include <stdint.h>
 #include <string.h>
 
 json_t *body_member(const json_t *obj, const char *key)
@@ -32,17 +33,36 @@ const char *body_member_str(const json_t *obj, const char *key)
     return json_string_value(body_member(obj, key));
 }
 
+json_int_t body_number_int(const json_t *v)
+{
+    double d;
+
+    if (json_is_integer(v)) return json_integer_value(v);
+    d = json_number_value(v);
+    /* 0x1p63 is the first double past INT64_MAX; -0x1p63 is INT64_MIN exactly. */
+    if (d >= 0x1p63) return INT64_MAX;
+    if (d < -0x1p63) return INT64_MIN;
+    return (json_int_t) d;
+}
+
 json_int_t body_member_int(const json_t *obj, const char *key)
 {
-    json_t *v = body_member(obj, key);
-    return json_is_integer(v) ? json_integer_value(v) : (json_int_t) json_number_value(v);
+    return body_number_int(body_member(obj, key));
+}
+
+int64_t body_seconds_ms(double seconds)
+{
+    double ms = seconds * 1000.0;
+
+    if (ms >= 0x1p63) return INT64_MAX;
+    if (ms <= -0x1p63) return INT64_MIN;
+    /* Rounded: 1795512606.043 s is 1795512606042.9998 ms in binary. */
+    return (int64_t) (ms + (ms >= 0 ? 0.5 : -0.5));
 }
 
 int64_t body_member_epoch_ms(const json_t *obj, const char *key)
 {
-    double ms = json_number_value(body_member(obj, key)) * 1000.0;
-    /* Rounded: 1795512606.043 s is 1795512606042.9998 ms in binary. */
-    return (int64_t) (ms + (ms >= 0 ? 0.5 : -0.5));
+    return body_seconds_ms(json_number_value(body_member(obj, key)));
 }
 
 enum return_capacity body_return_capacity(const json_t *body)

@@ -22,10 +22,17 @@ bool body_member_is(const json_t *obj, const char *key, const char *want);
 int body_member_choice(const json_t *obj, const char *key, const char *const *choices);
 /* The member's string (borrowed), or NULL when absent, null or not a string. */
 const char *body_member_str(const json_t *obj, const char *key);
-/* The member's integer value (a JSON real is truncated), 0 when absent. */
+/* A JSON number as an integer: an integer as it is, a real truncated toward
+ * zero, a real past json_int_t's range (5.1e127) its nearest bound; 0 when v
+ * is not a number. The shapes bound few integers from above, and converting
+ * such a real is undefined behaviour. */
+json_int_t body_number_int(const json_t *v);
+/* The member's body_number_int, 0 when absent. */
 json_int_t body_member_int(const json_t *obj, const char *key);
-/* A timestamp member (epoch seconds, maybe with a fraction, as DynamoDB's JSON
- * carries times) in milliseconds, rounded to the nearest; 0 when absent. */
+/* Epoch seconds (maybe with a fraction, as DynamoDB's JSON carries times) in
+ * milliseconds, rounded to the nearest; past int64_t's range, its bound. */
+int64_t body_seconds_ms(double seconds);
+/* A timestamp member's body_seconds_ms; 0 when absent. */
 int64_t body_member_epoch_ms(const json_t *obj, const char *key);
 /* ReturnConsumedCapacity: NONE when absent. */
 enum return_capacity body_return_capacity(const json_t *body);

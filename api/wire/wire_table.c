@@ -102,12 +102,8 @@ void wire_table_attr_defs_from_json(const json_t *list, struct attr_def **out, s
 
 void wire_table_throughput_from_json(const json_t *pt, struct throughput *out)
 {
-    out->read_units = (int64_t) json_number_value(json_object_get(pt, "ReadCapacityUnits"));
-    out->write_units = (int64_t) json_number_value(json_object_get(pt, "WriteCapacityUnits"));
-    if (json_is_integer(json_object_get(pt, "ReadCapacityUnits")))
-        out->read_units = json_integer_value(json_object_get(pt, "ReadCapacityUnits"));
-    if (json_is_integer(json_object_get(pt, "WriteCapacityUnits")))
-        out->write_units = json_integer_value(json_object_get(pt, "WriteCapacityUnits"));
+    out->read_units = body_number_int(json_object_get(pt, "ReadCapacityUnits"));
+    out->write_units = body_number_int(json_object_get(pt, "WriteCapacityUnits"));
 }
 
 void wire_table_projection_from_json(const json_t *p, struct projection *out)
