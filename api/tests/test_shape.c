@@ -515,6 +515,25 @@ static void test_members_in_java_hashmap_order(void)
     free(msg);
 }
 
+/* A member whose name holds a NUL is another, unknown member: "TableName\u0000"
+ * is not TableName, for the type checks and for the constraints. */
+static void test_member_names_with_nul_are_other_members(void)
+{
+    json_t *body = json_object();
+    struct ddb_error err = {0};
+
+    json_object_setn_new(body, "TableName\0", 10, json_string("abc"));
+    CHECK(shape_check(test_fields, body, &err) != 0);
+    CHECK_STR_EQ(err.message, "1 validation error detected: Value null at 'tableName' failed to "
+                              "satisfy constraint: Member must not be null");
+    ddb_error_clear(&err);
+    json_object_set_new(body, "TableName", json_string("abc"));
+    json_object_setn_new(body, "Limit\0", 6, json_string("not a number"));
+    CHECK_INT_EQ(shape_check(test_fields, body, &err), 0);
+    ddb_error_clear(&err);
+    json_decref(body);
+}
+
 int main(void)
 {
     RUN(test_serialization_scalars);
@@ -530,5 +549,6 @@ int main(void)
     RUN(test_members_in_java_hashmap_order);
     RUN(test_pattern);
     RUN(test_render);
+    RUN(test_member_names_with_nul_are_other_members);
     return check_report();
 }

@@ -154,13 +154,16 @@ static const char *token_name(json_t *v)
     }
 }
 
-/* The row of fields named name, or NULL. The first letters are compared
- * first: a shape's names mostly differ there, and a strcmp call per row cost
- * more than the whole match. */
-static const struct field *field_find(const struct field *fields, const char *name)
+/* The row of fields named name (len bytes: a member's name may hold a NUL,
+ * and "TableName\u0000" is an unknown member, not TableName), or NULL. The
+ * first letters are compared first: a shape's names mostly differ there, and
+ * a full compare per row cost more than the whole match. */
+static const struct field *field_find(const struct field *fields, const char *name, size_t len)
 {
     for (const struct field *f = fields; f->name; f++)
-        if (f->name[0] == name[0] && strcmp(f->name, name) == 0) return f;
+        if (len && f->name[0] == name[0] && strlen(f->name) == len &&
+            memcmp(f->name, name, len) == 0)
+            return f;
     return NULL;
 }
 
@@ -169,12 +172,13 @@ static int check_types(const struct field *f, json_t *v, bool in_collection, str
 static int check_struct_members(const struct field *fields, json_t *obj, struct ddb_error *err)
 {
     const char *key;
+    size_t key_len;
     json_t *child;
 
     /* Document order: the first bad member in the body is the one reported. */
-    json_object_foreach(obj, key, child)
+    json_object_keylen_foreach(obj, key, key_len, child)
     {
-        const struct field *f = field_find(fields, key);
+        const struct field *f = field_find(fields, key, key_len);
         if (f && check_types(f, child, false, err) != 0) return -1;
     }
     return 0;
@@ -713,11 +717,12 @@ static void count_struct_violations(struct violations *vs, const struct field *f
 {
     uint64_t present = 0; /* bit i: fields[i] is a member of obj */
     const char *key;
+    size_t key_len;
     json_t *child;
 
-    json_object_foreach(obj, key, child)
+    json_object_keylen_foreach(obj, key, key_len, child)
     {
-        const struct field *f = field_find(fields, key);
+        const struct field *f = field_find(fields, key, key_len);
         if (!f) continue;
         assert(f - fields < MAX_STRUCT_MEMBERS);
         present |= UINT64_C(1) << (f - fields);
