@@ -83,27 +83,24 @@ int expr_params_check_mix(const json_t *obj, const char *const *expr_names,
     if (body_member(obj, "ExpressionAttributeValues")) {
         char nulls[256];
         size_t len = 0, n = 0;
-        bool any = false;
+
+        /* Every expression but ProjectionExpression can use values. */
+        for (const char *const *p = expr_names; *p; p++) {
+            if (strcmp(*p, "ProjectionExpression") != 0 && body_member(obj, *p)) return 0;
+        }
+        /* None is there: the error names every one the operation has. */
         nulls[0] = '\0';
         for (const char *const *p = expr_names; *p; p++) {
             if (strcmp(*p, "ProjectionExpression") == 0) continue;
-            any = any || body_member(obj, *p);
+            len += (size_t) snprintf(nulls + len, len < sizeof nulls ? sizeof nulls - len : 0,
+                                     "%s%s", n ? " and " : "", *p);
             n++;
         }
-        if (n && !any) {
-            /* The error names every expression parameter the operation has. */
-            n = 0;
-            for (const char *const *p = expr_names; *p; p++) {
-                if (strcmp(*p, "ProjectionExpression") == 0) continue;
-                len += (size_t) snprintf(nulls + len, len < sizeof nulls ? sizeof nulls - len : 0,
-                                         "%s%s", n ? " and " : "", *p);
-                n++;
-            }
+        if (n)
             return ddb_error_set(err, DDB_VALIDATION,
                                  "ExpressionAttributeValues can only be specified when using "
                                  "expressions: %s %s null",
                                  nulls, n > 1 ? "are" : "is");
-        }
     }
     return 0;
 }

@@ -385,11 +385,11 @@ static int decode_key_conditions(const json_t *body, struct read_args *a, struct
     return 0;
 }
 
-/* Writes {"Items": [...], "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}. */
 /* The most a page's answer asks for before it is written (64 KB: the
  * largest block the thread's cache keeps, thread_cache.h). */
 #define PAGE_ROOM_MAX (64u * 1024)
 
+/* Writes {"Items": [...], "Count", "ScannedCount", "LastEvaluatedKey", "ConsumedCapacity"}. */
 static void write_page(struct json_out *w, const struct read_args *a, const struct read_page *page)
 {
     json_out_object_begin(w);

@@ -16,11 +16,12 @@
  * records with one write() - those other threads added meanwhile too (a
  * group commit), so the write() no longer keeps the next writer of the
  * table waiting - and from then on the unit is as durable as it will be:
- * the request is answered at once. The writer thread folds the logged units into the SQLite files
- * in large groups (one transaction per file and group, so a unit is all or nothing there too); each
- * file records the last unit it holds, and a log file is deleted once every unit in it is folded.
- * Nobody waits for the writer, except a submitter when the writer has fallen UNFOLDED_MAX_BYTES
- * behind (journal_internal.h): backpressure keeps the queue's memory bounded.
+ * the request is answered at once. The writer thread folds the logged units
+ * into the SQLite files in large groups (one transaction per file and group,
+ * so a unit is all or nothing there too); each file records the last unit it
+ * holds, and a log file is deleted once every unit in it is folded. Nobody
+ * waits for the writer, except a submitter when the writer has fallen
+ * UNFOLDED_MAX_BYTES behind (journal_internal.h): backpressure keeps the queue's memory bounded.
  *
  * The log's payload, one unit: ops back to back, each a byte of kind then
  * its operands (uvar/ivar: codec.h's varints; blob: u32 length, bytes):

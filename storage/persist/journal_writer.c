@@ -2,10 +2,11 @@
  * journal_writer.c - handing units to the log, and folding them into the
  * files: journal_submit adds the unit being built to the log's waiting
  * records (wal_log.h) and copies it to the end of j->queue under j->mutex,
- * waking the writer when needed; journal_flush, once the engine's locks
- * are let go, writes it (with whatever other threads added meanwhile); the writer thread swaps the
- * whole queue out, applies its units (journal_apply.c), commits one transaction per file, and
- * deletes the log files it no longer needs. Backpressure: a submitter waits only when
+ * waking the writer when needed; journal_flush, once the engine's locks are
+ * let go, writes it (with whatever other threads added meanwhile); the
+ * writer thread swaps the whole queue out, applies its units
+ * (journal_apply.c), commits one transaction per file, and deletes the log
+ * files it no longer needs. Backpressure: a submitter waits only when
  * UNFOLDED_MAX_BYTES are submitted and not folded.
  */
 #include "storage/base/alloc.h"

@@ -67,7 +67,7 @@ struct wal_log;
 struct wal_log *wal_log_create(const char *dir, uint64_t first_seq, size_t rotate_bytes,
                                char **why);
 /* Makes b (empty) the start of a unit: reserves its record header, which
- * wal_log_append fills in. The payload is appended to b after it. */
+ * wal_log_add fills in. The payload is appended to b after it. */
 void wal_log_unit_start(struct text_buf *b);
 /* Numbers the unit in b (*seq), fills in its header and adds the record to
  * the ones waiting to be written, in number order; *ticket is what
