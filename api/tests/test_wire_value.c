@@ -476,6 +476,41 @@ static void test_wire_encoded_random_numbers_and_strings(void)
     name_dict_unref(dict);
 }
 
+/* The writer's common member (an S or N with a one-byte length under a name
+ * interned below id 2^13, nothing to escape) at each of its bounds and just
+ * past it: names at ids 1, 63, 64 (a two-byte id), 8191 and 8192 (three
+ * bytes), a name with a quote (id 0), strings of 127 and 128 bytes (a
+ * two-byte length), a string that needs an escape, a number: all written
+ * as the tree writer writes them. */
+static void test_wire_encoded_common_members_at_their_bounds(void)
+{
+    static const uint32_t ids[] = {1, 63, 64, 8191, 8192};
+    struct name_dict *dict = name_dict_new();
+    char long_text[129], name[32], values[5][160], item[2560];
+    uint32_t id;
+
+    memset(long_text, 'a', 128);
+    long_text[128] = '\0';
+    snprintf(values[0], sizeof values[0], "\"S\": \"plain\"");
+    snprintf(values[1], sizeof values[1], "\"S\": \"tab\\there\"");
+    snprintf(values[2], sizeof values[2], "\"N\": \"1700000000123\"");
+    snprintf(values[3], sizeof values[3], "\"S\": \"%.127s\"", long_text);
+    snprintf(values[4], sizeof values[4], "\"S\": \"%s\"", long_text);
+    CHECK(name_dict_intern(dict, "q\"", 2, &id) && id == 0);
+    for (uint32_t i = 1; i <= 8192; i++) {
+        snprintf(name, sizeof name, "n%u", (unsigned) i);
+        CHECK(name_dict_intern(dict, name, strlen(name), &id) && id == i);
+    }
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++) {
+            snprintf(item, sizeof item, "{\"n%u\": {%s}, \"n1\": {%s}, \"q\\\"\": {%s}}",
+                     (unsigned) ids[i], values[v], values[v], values[v]);
+            check_encoded_like_tree(item, dict);
+        }
+    }
+    name_dict_unref(dict);
+}
+
 static void test_wire_value_binary_is_stored_decoded(void)
 {
     json_t *j = parse("{\"B\": \"AGFi/w==\"}");
@@ -593,6 +628,7 @@ int main(void)
     RUN(test_wire_encoded_projection_skips);
     RUN(test_wire_encoded_projection_of_many_names);
     RUN(test_wire_encoded_numbers_of_every_shape);
+    RUN(test_wire_encoded_common_members_at_their_bounds);
     RUN(test_wire_encoded_random_numbers_and_strings);
     return check_report();
 }

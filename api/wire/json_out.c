@@ -19,9 +19,6 @@
 
 #include <assert.h>
 #include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h> /* json_out_raw_string's plain-text test */
-#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,31 +168,6 @@ static void put_escape(struct json_out *w, unsigned char c)
         append(w, seq, sizeof seq);
 }
 
-/*
- * True when none of the eight bytes in x needs a look: all in 0x20..0x7F and
- * none is '"' or '\\' (the "has a byte less than n" and "has a zero byte"
- * word tricks; they can report a byte that is fine only when another one
- * really needs a look, so the answer is exact).
- */
-static bool is_plain_word(uint64_t x)
-{
-    const uint64_t ones = 0x0101010101010101ULL;
-    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
-    uint64_t flags = x | ((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) |
-                     ((backslash - ones) & ~backslash);
-
-    return (flags & (ones * 0x80)) == 0;
-}
-
-/* The eight bytes at p as one word (any alignment). */
-static uint64_t load_word(const unsigned char *p)
-{
-    uint64_t word;
-
-    memcpy(&word, p, sizeof word);
-    return word;
-}
-
 /* Bytes that go into a string as they are (0x20..0x7F but '"' and '\\'). */
 static bool is_plain_byte(unsigned char c)
 {
@@ -221,11 +193,11 @@ __attribute__((noinline)) static void string_escaped_tail(struct json_out *w,
         size_t n;
 
         if (end - p >= 8) {
-            if (is_plain_word(load_word(p))) {
+            if (json_out_plain_word(json_out_load_word(p))) {
                 p += 8;
                 continue;
             }
-        } else if (len >= 8 && is_plain_word(load_word(end - 8))) {
+        } else if (len >= 8 && json_out_plain_word(json_out_load_word(end - 8))) {
             p = end;
             break;
         }
@@ -250,102 +222,26 @@ __attribute__((noinline)) static void string_escaped_tail(struct json_out *w,
 }
 
 /*
- * The plain-text tests of json_out_raw_string's fast path: eight bytes in a word, or
- * sixteen at p. With SSE2 (every x86-64) a signed compare flags bytes below
- * 0x20 and from 0x80 up at once and the constants live in vector registers;
- * elsewhere the word tricks of is_plain_word.
- */
-#if defined(__SSE2__)
-static inline int special_mask(__m128i v)
-{
-    __m128i control_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
-    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
-    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
-    return _mm_movemask_epi8(_mm_or_si128(control_or_high, _mm_or_si128(quote, backslash)));
-}
-
-static inline bool plain8(uint64_t x)
-{
-    return (special_mask(_mm_cvtsi64_si128((long long) x)) & 0xFF) == 0;
-}
-
-static inline bool plain16(const unsigned char *p)
-{
-    return special_mask(_mm_loadu_si128((const __m128i *) (const void *) p)) == 0;
-}
-#else
-static inline bool plain8(uint64_t x)
-{
-    return is_plain_word(x);
-}
-
-static inline bool plain16(const unsigned char *p)
-{
-    return is_plain_word(load_word(p)) && is_plain_word(load_word(p + 8));
-}
-#endif
-
-static inline uint32_t load_u32(const unsigned char *p)
-{
-    uint32_t v;
-
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-/*
  * A quoted, escaped string; see the file comment. Almost every string an
- * answer holds (names, keys, text) is plain ASCII: its bytes are checked
- * and copied in the same pass into room reserved once - sixteen at a time,
- * the last sixteen as the block that ends the string (overlapping bytes
- * already copied with the same ones); a string under sixteen as two
- * overlapping words, two overlapping halves of one, or its first, middle
- * and last bytes, padded with spaces to a word. The first check that finds
- * a byte needing a look hands the rest to string_escaped_tail.
+ * answer holds (names, keys, text) is plain ASCII: json_out_plain_copy
+ * checks and copies it in one pass into room reserved once. When it finds
+ * a byte that needs a look, string_escaped_tail writes the string from its
+ * start (the bytes already copied are overwritten).
  */
 void json_out_raw_string(struct json_out *w, const char *s, size_t len)
 {
-    const unsigned char *p = (const unsigned char *) s, *end = p + len;
     char *o = json_out_room(w, len + 2 + 16);
+    char *end;
 
-    *o++ = '"';
-    if (len >= 16) {
-        for (; end - p >= 16; p += 16, o += 16) {
-            if (!plain16(p)) goto escaped;
-            memcpy(o, p, 16);
-        }
-        if (p < end) {
-            if (!plain16(end - 16)) goto escaped;
-            memcpy(o + (end - p) - 16, end - 16, 16);
-            o += end - p;
-        }
-    } else if (len >= 8) {
-        uint64_t head = load_word(p), tail = load_word(end - 8);
-        if (!plain8(head) || !plain8(tail)) goto escaped;
-        memcpy(o, &head, 8);
-        memcpy(o + len - 8, &tail, 8);
-        o += len;
-    } else if (len >= 4) {
-        uint32_t head = load_u32(p), tail = load_u32(end - 4);
-        if (!plain8(head | (uint64_t) tail << 32)) goto escaped;
-        memcpy(o, &head, 4);
-        memcpy(o + len - 4, &tail, 4);
-        o += len;
-    } else if (len > 0) {
-        unsigned char first = p[0], middle = p[len / 2], last = p[len - 1];
-        if (!plain8(first | (uint64_t) middle << 8 | (uint64_t) last << 16 | 0x2020202020000000ULL))
-            goto escaped;
-        o[0] = (char) first;
-        o[len / 2] = (char) middle;
-        o[len - 1] = (char) last;
-        o += len;
+    *o = '"';
+    end = json_out_plain_copy(o + 1, s, len);
+    if (end) {
+        *end++ = '"';
+        w->len = (size_t) (end - w->data);
+        return;
     }
-    *o++ = '"';
-    w->len = (size_t) (o - w->data);
-    return;
-escaped:
-    w->len = (size_t) (o - w->data);
-    string_escaped_tail(w, p, end, len);
+    w->len = (size_t) (o + 1 - w->data);
+    string_escaped_tail(w, (const unsigned char *) s, (const unsigned char *) s + len, len);
 }
 
 /* Writes "key": (escaped like any string); the member's value comes next. */

@@ -34,6 +34,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h> /* json_out_plain_copy's plain-text test */
+#endif
 
 struct json_out {
     char *data;      /* owned; data[len] is '\0' whenever data is not NULL */
@@ -102,6 +107,119 @@ static inline char *json_out_room(struct json_out *w, size_t n)
 }
 /* A string's quoted, escaped text (as json_out_stringn writes it), no ','. */
 void json_out_raw_string(struct json_out *w, const char *s, size_t len);
+
+/*
+ * The plain-text copy under json_out_raw_string, for writers that lay out
+ * a whole member at once (wire_encoded.c). A byte is plain when it goes
+ * into a JSON string as it is: 0x20..0x7F but '"' and '\\'.
+ */
+
+/* True when none of the eight bytes in x needs a look (the "has a byte
+ * less than n" and "has a zero byte" word tricks; they can report a byte
+ * that is fine only when another one really needs a look, so the answer
+ * is exact). */
+static inline bool json_out_plain_word(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    uint64_t quote = x ^ (ones * '"'), backslash = x ^ (ones * '\\');
+    uint64_t flags = x | ((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) |
+                     ((backslash - ones) & ~backslash);
+
+    return (flags & (ones * 0x80)) == 0;
+}
+
+/* The eight bytes at p as one word (any alignment). */
+static inline uint64_t json_out_load_word(const unsigned char *p)
+{
+    uint64_t word;
+
+    memcpy(&word, p, sizeof word);
+    return word;
+}
+
+/* With SSE2 (every x86-64) a signed compare flags bytes below 0x20 and from
+ * 0x80 up at once, and the constants stay in vector registers across a
+ * writer's loop; elsewhere the word tricks. */
+#if defined(__SSE2__)
+static inline int json_out_special_mask(__m128i v)
+{
+    __m128i control_or_high = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+    __m128i quote = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+    __m128i backslash = _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'));
+    return _mm_movemask_epi8(_mm_or_si128(control_or_high, _mm_or_si128(quote, backslash)));
+}
+
+static inline bool json_out_plain8(uint64_t x)
+{
+    return (json_out_special_mask(_mm_cvtsi64_si128((long long) x)) & 0xFF) == 0;
+}
+
+static inline bool json_out_plain16(const unsigned char *p)
+{
+    return json_out_special_mask(_mm_loadu_si128((const __m128i *) (const void *) p)) == 0;
+}
+#else
+static inline bool json_out_plain8(uint64_t x)
+{
+    return json_out_plain_word(x);
+}
+
+static inline bool json_out_plain16(const unsigned char *p)
+{
+    return json_out_plain_word(json_out_load_word(p)) &&
+           json_out_plain_word(json_out_load_word(p + 8));
+}
+#endif
+
+/*
+ * Copies the len bytes at s to o when all are plain and returns where they
+ * end; NULL when one needs a look (an escape, or UTF-8 to check), the
+ * bytes at o then undefined. o needs room for len + 16 bytes: sixteen are
+ * copied at a time, the last sixteen as the block that ends the string
+ * (overlapping bytes already copied with the same ones); a string under
+ * sixteen as two overlapping words, two overlapping halves of one, or its
+ * first, middle and last bytes, padded with spaces to a word.
+ */
+static inline char *json_out_plain_copy(char *o, const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *) s, *end = p + len;
+
+    if (len >= 16) {
+        for (; end - p >= 16; p += 16, o += 16) {
+            if (!json_out_plain16(p)) return NULL;
+            memcpy(o, p, 16);
+        }
+        if (p < end) {
+            if (!json_out_plain16(end - 16)) return NULL;
+            memcpy(o + (end - p) - 16, end - 16, 16);
+            o += end - p;
+        }
+    } else if (len >= 8) {
+        uint64_t head = json_out_load_word(p), tail = json_out_load_word(end - 8);
+        if (!json_out_plain8(head) || !json_out_plain8(tail)) return NULL;
+        memcpy(o, &head, 8);
+        memcpy(o + len - 8, &tail, 8);
+        o += len;
+    } else if (len >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, p, 4);
+        memcpy(&tail, end - 4, 4);
+        if (!json_out_plain8(head | (uint64_t) tail << 32)) return NULL;
+        memcpy(o, &head, 4);
+        memcpy(o + len - 4, &tail, 4);
+        o += len;
+    } else if (len > 0) {
+        unsigned char first = p[0], middle = p[len / 2], last = p[len - 1];
+        if (!json_out_plain8(first | (uint64_t) middle << 8 | (uint64_t) last << 16 |
+                             0x2020202020000000ULL))
+            return NULL;
+        o[0] = (char) first;
+        o[len / 2] = (char) middle;
+        o[len - 1] = (char) last;
+        o += len;
+    }
+    return o;
+}
 /* The quoted base64 of len bytes (as json_out_base64 writes it), no ','. */
 void json_out_raw_base64(struct json_out *w, const void *data, size_t len);
 
