@@ -521,6 +521,17 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     out->scanned_count = w->read_count;
     /* Zeroed: read_page_clear unrefs items[0..count) and COUNT pages fill none. */
     out->items = xcalloc(w->read_count ? w->read_count : 1, sizeof *out->items);
+    if (!need_tree && !top && !op->projection && !index_view && op->select != SELECT_COUNT) {
+        /* A plain page (the loop below would keep every item as it is):
+         * the items move to the page without a scratch mark each. */
+        for (size_t i = 0; i < w->read_count; i++) {
+            out->items[i] = w->read[i];
+            w->read[i] = NULL;
+        }
+        out->count = w->read_count;
+        page_names_clear(&names);
+        return 0;
+    }
     for (size_t i = 0; i < w->read_count; i++) {
         struct item *item = w->read[i];
         struct value projected, gsi_view;
