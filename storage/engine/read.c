@@ -440,12 +440,23 @@ struct walk {
  * first row to its end, compared by node, not by key: a key comparison reads
  * the row's item, which on a large table is a cache miss of its own
  * (bench/README.md, "Query's rows and the cache"). What the walk reads is
- * asked for ahead: the next node while this row is taken, and every line of
- * this row's item, which the answer is written from once the lock is let go.
+ * asked for ahead: a Query's item WALK_AHEAD rows before its row is taken
+ * (a second pointer leads the walk; bench/README.md, "The walk asks for
+ * items eight rows ahead"), and every line of the row's item as it is
+ * taken, which the answer is written from once the lock is let go.
  */
-static inline void walk_prefetch(const struct skiplist_node *next)
+#define WALK_AHEAD 8
+
+/* The row after node in the walk's direction within the range [first, end); NULL past it. */
+static inline struct skiplist_node *walk_step(const struct skiplist_node *node, bool forward,
+                                              const struct skiplist_node *first,
+                                              const struct skiplist_node *end)
 {
-    __builtin_prefetch(next); /* a hint: NULL, past the end, is no fault */
+    if (forward) {
+        struct skiplist_node *next = skiplist_next(node);
+        return next == end ? NULL : next;
+    }
+    return node == first ? NULL : skiplist_prev(node);
 }
 
 /* The lines of an item read at most ahead of its answer: longer items are
@@ -852,15 +863,23 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     /* The range holds rows when its first row comes before its end: then
      * the walk reaches the end (or the first row, backward) by its links. */
     if (first && end && !before(first, end)) first = NULL;
-    if (op->scan_forward) {
-        for (node = first; node && node != end; node = skiplist_next(node)) {
-            walk_prefetch(skiplist_next(node));
-            if (!walk_take(&w, &s, op, node)) break;
-        }
-    } else {
+    if (op->scan_forward)
+        node = first && first != end ? first : NULL;
+    else
         node = !first ? NULL : end ? skiplist_prev(end) : skiplist_last(s.rows);
-        for (; node; node = node == first ? NULL : skiplist_prev(node)) {
-            walk_prefetch(skiplist_prev(node));
+    {
+        struct skiplist_node *ahead = node;
+        int64_t left = op->limit > 0 ? op->limit : INT64_MAX;
+        for (int k = 0; k < WALK_AHEAD && ahead && left > 0; k++, left--) {
+            __builtin_prefetch(ahead->item);
+            ahead = walk_step(ahead, op->scan_forward, first, end);
+        }
+        for (; node; node = walk_step(node, op->scan_forward, first, end)) {
+            if (ahead && left > 0) {
+                __builtin_prefetch(ahead->item);
+                ahead = walk_step(ahead, op->scan_forward, first, end);
+                left--;
+            }
             if (!walk_take(&w, &s, op, node)) break;
         }
     }
