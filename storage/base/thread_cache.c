@@ -11,7 +11,8 @@
  * block is only ever handed out for a request it holds.
  *
  * Large blocks: a few slots, each a block and its usable size; a request takes
- * the smallest block that holds it. An answer's buffer grows by doubling
+ * the smallest block that holds it, and a freed block takes an empty slot or
+ * the place of the smallest kept block, if that is smaller. An answer's buffer grows by doubling
  * (1 KB, 2 KB, ... 16 KB for a Query of 50 items), so a thread that answered
  * such a request keeps each step once.
  *
@@ -139,17 +140,37 @@ static void *take_large(struct cache *c, size_t size)
     return p;
 }
 
+/*
+ * Keeps a freed large block in an empty slot or, when all are taken, in
+ * place of the smallest kept block if that is smaller (which is freed): a
+ * request's many blocks of about 1 KB must not take every slot from its
+ * answer's buffer, which would then be malloc'ed anew for each request -
+ * a 32 KB malloc that makes glibc consolidate its fast bins
+ * (bench/README.md, "The answer's buffer kept").
+ */
 static bool keep_large(struct cache *c, void *p, size_t usable)
 {
-    if (c->large_bytes + usable > LARGE_BUDGET) return false;
+    struct large_slot *smallest = NULL;
+
     for (size_t i = 0; i < LARGE_SLOTS; i++) {
-        if (!c->large[i].block) {
-            c->large[i] = (struct large_slot){p, usable};
-            c->large_bytes += usable;
-            return true;
+        struct large_slot *s = &c->large[i];
+        if (!s->block) {
+            smallest = s;
+            break;
         }
+        if (!smallest || s->usable < smallest->usable) smallest = s;
     }
-    return false;
+    if (smallest->block) {
+        if (smallest->usable >= usable) return false;
+        if (c->large_bytes - smallest->usable + usable > LARGE_BUDGET) return false;
+        free(smallest->block);
+        c->large_bytes -= smallest->usable;
+    } else if (c->large_bytes + usable > LARGE_BUDGET) {
+        return false;
+    }
+    *smallest = (struct large_slot){p, usable};
+    c->large_bytes += usable;
+    return true;
 }
 
 void *thread_cache_malloc(size_t size)

@@ -31,6 +31,27 @@ static void test_large_blocks_come_back(void)
     thread_cache_free(c);
 }
 
+/* With every slot taken by small large blocks, a larger one freed takes
+ * the smallest one's place: an answer's buffer stays kept however many
+ * blocks of about 1 KB a request freed before it. */
+static void test_larger_block_takes_the_smallest_slot(void)
+{
+    void *small[12];
+    char *answer = thread_cache_alloc(32768), *again;
+
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        small[i] = thread_cache_alloc(1000);
+    for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+        thread_cache_free(small[i]);
+    thread_cache_free(answer);
+    /* A block freed to glibc would be this one. */
+    void *grab = malloc(32768);
+    again = thread_cache_alloc(30000);
+    if (thread_cache_keeps_blocks()) CHECK(again == answer);
+    thread_cache_free(again);
+    free(grab);
+}
+
 /* Small blocks come back by size class, last freed first. */
 static void test_small_blocks_come_back_by_class(void)
 {
@@ -90,6 +111,7 @@ static void test_blocks_cross_threads(void)
 int main(void)
 {
     RUN(test_large_blocks_come_back);
+    RUN(test_larger_block_takes_the_smallest_slot);
     RUN(test_small_blocks_come_back_by_class);
     RUN(test_grow_keeps_the_bytes);
     RUN(test_blocks_cross_threads);
