@@ -12,9 +12,10 @@
  *
  * Large blocks: a few slots, each a block and its usable size; a request takes
  * the smallest block that holds it, and a freed block takes an empty slot or
- * the place of the smallest kept block, if that is smaller. An answer's buffer grows by doubling
- * (1 KB, 2 KB, ... 16 KB for a Query of 50 items), so a thread that answered
- * such a request keeps each step once.
+ * the place of the smallest kept block, if that is smaller. An answer's
+ * buffer grows by doubling from 1 KB (a Query or Scan page asks for its room
+ * at once: 32 KB for a Query of 50 chat items), so a thread that answered
+ * such a request keeps its buffer for the next.
  *
  * Each thread's cache is thread-local; a pthread key's destructor frees it
  * when the thread exits (the server's workers stop with the emulator, which

@@ -493,6 +493,30 @@ static bool walk_take(struct walk *w, const struct source *s, const struct read_
     return true;
 }
 
+/* Takes the rows of [first, end) from node on, in the walk's direction, until
+ * the page is full; a second pointer WALK_AHEAD rows ahead (never past the
+ * page's Limit) asks for each row's item before the row is taken. */
+static void walk_range(struct walk *w, const struct source *s, const struct read_page_op *op,
+                       struct skiplist_node *node, const struct skiplist_node *first,
+                       const struct skiplist_node *end)
+{
+    struct skiplist_node *ahead = node;
+    int64_t left = op->limit > 0 ? op->limit : INT64_MAX;
+
+    for (int k = 0; k < WALK_AHEAD && ahead && left > 0; k++, left--) {
+        __builtin_prefetch(ahead->item);
+        ahead = walk_step(ahead, op->scan_forward, first, end);
+    }
+    for (; node; node = walk_step(node, op->scan_forward, first, end)) {
+        if (ahead && left > 0) {
+            __builtin_prefetch(ahead->item);
+            ahead = walk_step(ahead, op->scan_forward, first, end);
+            left--;
+        }
+        if (!walk_take(w, s, op, node)) break;
+    }
+}
+
 /* Copies the key attributes of the source's row into a LastEvaluatedKey map. */
 static void make_last_key(const struct source *s, const struct item *item, struct value *out)
 {
@@ -867,22 +891,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
         node = first && first != end ? first : NULL;
     else
         node = !first ? NULL : end ? skiplist_prev(end) : skiplist_last(s.rows);
-    {
-        struct skiplist_node *ahead = node;
-        int64_t left = op->limit > 0 ? op->limit : INT64_MAX;
-        for (int k = 0; k < WALK_AHEAD && ahead && left > 0; k++, left--) {
-            __builtin_prefetch(ahead->item);
-            ahead = walk_step(ahead, op->scan_forward, first, end);
-        }
-        for (; node; node = walk_step(node, op->scan_forward, first, end)) {
-            if (ahead && left > 0) {
-                __builtin_prefetch(ahead->item);
-                ahead = walk_step(ahead, op->scan_forward, first, end);
-                left--;
-            }
-            if (!walk_take(&w, &s, op, node)) break;
-        }
-    }
+    walk_range(&w, &s, op, node, first, end);
     bounds.kc = &kc;
     bounds.forward = op->scan_forward;
     if (db->consistency_any)
