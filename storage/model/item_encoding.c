@@ -325,13 +325,14 @@ void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
 {
     struct reader r = {data, (const uint8_t *) data + len};
     c->dict = dict;
+    c->names = dict ? name_dict_count(dict) : 0;
     c->left = 0;
     c->bad = !get_uvar(&r, &c->left);
     c->p = r.p;
     c->end = r.end;
 }
 
-bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
+bool enc_cursor_next_any(struct enc_cursor *c, struct enc_attr *out)
 {
     struct reader r = {c->p, c->end};
     uint64_t name;
@@ -345,7 +346,7 @@ bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
         out->name_len = (size_t) len;
         r.p += len;
     } else {
-        if (!c->dict || (name >> 1) >= name_dict_count(c->dict)) return false;
+        if ((name >> 1) >= c->names) return false;
         out->name = name_dict_name(c->dict, (uint32_t) (name >> 1), &out->name_len);
     }
     if (r.p >= r.end) return false;

@@ -21,7 +21,8 @@
  * so a unit is all or nothing there too); each file records the last unit it
  * holds, and a log file is deleted once every unit in it is folded. Nobody
  * waits for the writer, except a submitter when the writer has fallen
- * UNFOLDED_MAX_BYTES behind (journal_internal.h): backpressure keeps the queue's memory bounded.
+ * UNFOLDED_MAX_BYTES behind (journal_internal.h): backpressure keeps the
+ * queue's memory bounded.
  *
  * The log's payload, one unit: ops back to back, each a byte of kind then
  * its operands (uvar/ivar: codec.h's varints; blob: u32 length, bytes):
