@@ -19,14 +19,25 @@ static size_t tail_offsets(size_t part_count)
     return part_count > SKIPLIST_HEAD_PARTS ? 3 * (part_count - SKIPLIST_HEAD_PARTS) : 0;
 }
 
-/* A node with room for level links and part_count key parts (skiplist.h). */
-static struct skiplist_node *node_new(int level, size_t part_count)
+/* The bytes of a node with room for level links and part_count key parts. */
+static size_t node_bytes(int level, size_t part_count)
 {
-    struct skiplist_node *n = xcalloc(
-        1, sizeof *n + sizeof(struct skiplist_node *) * (size_t) level + tail_offsets(part_count));
+    return sizeof(struct skiplist_node) + sizeof(struct skiplist_node *) * (size_t) level +
+           tail_offsets(part_count);
+}
+
+/* A node of sl's pool with room for level links and part_count key parts (skiplist.h). */
+static struct skiplist_node *node_new(struct skiplist *sl, int level, size_t part_count)
+{
+    struct skiplist_node *n = node_pool_alloc(&sl->nodes, node_bytes(level, part_count));
     n->level = (uint8_t) level;
     n->part_count = (uint8_t) part_count;
     return n;
+}
+
+static void node_free(struct skiplist *sl, struct skiplist_node *n)
+{
+    node_pool_free(&sl->nodes, n, node_bytes(n->level, n->part_count));
 }
 
 /* Where the 3 offset bytes of part i lie. */
@@ -99,7 +110,10 @@ int skiplist_node_compare(const struct skiplist_node *n, const struct row_key *p
 
 void skiplist_init(struct skiplist *sl)
 {
-    sl->head = node_new(SKIPLIST_MAX_LEVEL, 0);
+    node_pool_init(&sl->nodes);
+    /* The head: the one node of its size, so not from the pool's slabs. */
+    sl->head = xcalloc(1, node_bytes(SKIPLIST_MAX_LEVEL, 0));
+    sl->head->level = SKIPLIST_MAX_LEVEL;
     sl->level = 1;
     sl->count = 0;
     sl->rng = 0x9e3779b97f4a7c15ULL;
@@ -123,9 +137,9 @@ void skiplist_clear(struct skiplist *sl)
     while (n) {
         struct skiplist_node *next = n->next[0];
         item_unref(n->item);
-        free(n);
         n = next;
     }
+    node_pool_clear(&sl->nodes);
     free(sl->head);
     free(sl->dir);
     memset(sl, 0, sizeof *sl);
@@ -413,7 +427,7 @@ struct skiplist_node *skiplist_insert(struct skiplist *sl, const struct row_key 
             update[i] = sl->head;
         sl->level = level;
     }
-    n = node_new(level, key->part_count);
+    n = node_new(sl, level, key->part_count);
     node_set(n, key, item);
     for (int i = 0; i < level; i++) {
         n->next[i] = update[i]->next[i];
@@ -446,7 +460,7 @@ static void unlink_node(struct skiplist *sl, struct skiplist_node *n,
     while (sl->level > 1 && !sl->head->next[sl->level - 1])
         sl->level--;
     item_unref(n->item);
-    free(n);
+    node_free(sl, n);
     sl->count--;
 }
 
@@ -511,7 +525,7 @@ struct skiplist_node *skiplist_builder_append(struct skiplist_builder *b, const 
 {
     struct skiplist *sl = b->sl;
     int level = random_level(sl);
-    struct skiplist_node *n = node_new(level, key->part_count); /* next[] all NULL */
+    struct skiplist_node *n = node_new(sl, level, key->part_count); /* next[] all NULL */
     struct skiplist_node *prev = b->tail[0];
 
     assert(b->tail[0] == sl->head || skiplist_node_compare(b->tail[0], key, KEY_BIAS_LOW) < 0);
@@ -531,7 +545,7 @@ struct skiplist_node *skiplist_builder_append_copy(struct skiplist_builder *b,
                                                    const struct skiplist_node *from)
 {
     struct skiplist *sl = b->sl;
-    struct skiplist_node *n = node_new(from->level, from->part_count);
+    struct skiplist_node *n = node_new(sl, from->level, from->part_count);
     struct skiplist_node *prev = b->tail[0];
 
     n->hash = from->hash;

@@ -23,6 +23,7 @@
 
 #include "storage/model/item.h"
 #include "storage/model/key.h"
+#include "storage/table/node_pool.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,7 +64,8 @@ struct skiplist {
     struct skiplist_node *head; /* sentinel with SKIPLIST_MAX_LEVEL links */
     int level;
     size_t count;
-    uint64_t rng; /* xorshift state for node levels; changed only under the write lock */
+    uint64_t rng;           /* xorshift state for node levels; changed only under the write lock */
+    struct node_pool nodes; /* every node but the head */
     /* The partition directory: kept when the first row stored had a sort key
      * (dir_on), so that a bound is sought from its partition's first or last
      * node rather than from the head. */
