@@ -462,19 +462,6 @@ static inline struct skiplist_node *walk_step(const struct skiplist_node *node, 
     return node == first ? NULL : skiplist_prev(node);
 }
 
-/* The lines of an item read at most ahead of its answer: longer items are
- * rare in a page of many. */
-#define ITEM_PREFETCH_BYTES 1024
-
-static inline void item_prefetch(const struct item *item)
-{
-    uintptr_t start = (uintptr_t) item, bytes = sizeof *item + item->encoded_len;
-    if (bytes > ITEM_PREFETCH_BYTES) bytes = ITEM_PREFETCH_BYTES;
-    /* From the line after the header's (read already) to the one holding the last byte. */
-    for (uintptr_t line = (start & ~(uintptr_t) 63) + 64; line < start + bytes; line += 64)
-        __builtin_prefetch((const void *) line);
-}
-
 /* Takes node's item into the page; returns false when the page is full after it. */
 static bool walk_take(struct walk *w, const struct source *s, const struct read_page_op *op,
                       struct skiplist_node *node)
