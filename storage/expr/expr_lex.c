@@ -188,10 +188,12 @@ static enum expr_tok keyword_or_id(const char *s, size_t len)
         const char *w = keywords[k].word;
         size_t i = 0;
 
-        if (strlen(w) != len) continue;
+        /* No strlen per word: every name of every expression comes here, and
+         * those were half a percent of a Query's CPU. A shorter word stops at
+         * its NUL, which no name's byte equals. */
         while (i < len && upper((unsigned char) s[i]) == w[i])
             i++;
-        if (i == len) return keywords[k].tok;
+        if (i == len && w[len] == '\0') return keywords[k].tok;
     }
     return TOK_ID;
 }

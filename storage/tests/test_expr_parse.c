@@ -1073,6 +1073,9 @@ static void test_lexer_tokens(void)
         enum expr_tok types[8];
     } cases[] = {
         {"SET settle", {TOK_SET, TOK_ID, TOK_EOF}},
+        /* a keyword's prefix or extension is a name */
+        {"an ANDY i INTO nots o ORs",
+         {TOK_ID, TOK_ID, TOK_ID, TOK_ID, TOK_ID, TOK_ID, TOK_ID, TOK_EOF}},
         {"a<>b<=c>=d<e>f=g", {TOK_ID, TOK_NE, TOK_ID, TOK_LE, TOK_ID, TOK_GE, TOK_ID, TOK_LT}},
         {"007", {TOK_INDEX, TOK_INDEX, TOK_INDEX, TOK_EOF}},
         {"#a_1 :2 # :", {TOK_NAME_REF, TOK_VALUE_REF, TOK_UNKNOWN, TOK_UNKNOWN, TOK_EOF}},
