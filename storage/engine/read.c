@@ -353,9 +353,11 @@ static bool prefix_successor(const struct key_part *prefix, uint8_t *buf, struct
     return true;
 }
 
-/* [first, end) of the rows a resolved key condition selects. */
+/* [first, end) of the rows a resolved key condition selects; *end_before,
+ * the row before end (the last row when end is NULL). */
 static void query_range(const struct source *s, const struct key_condition *kc,
-                        struct skiplist_node **first, struct skiplist_node **end)
+                        struct skiplist_node **first, struct skiplist_node **end,
+                        struct skiplist_node **end_before)
 {
     struct row_key lo, hi;
     /* The numbers of the key parts, then of the bounds lo and hi. */
@@ -379,7 +381,7 @@ static void query_range(const struct source *s, const struct key_condition *kc,
     switch (kc->range_op) {
     case KEY_RANGE_NONE:
         *first = skiplist_lower_bound(s->rows, &lo, KEY_BIAS_LOW);
-        *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
+        *end = skiplist_upper_bound_before(s->rows, &hi, KEY_BIAS_HIGH, end_before);
         return;
     case KEY_RANGE_EQ:
     case KEY_RANGE_BETWEEN:
@@ -400,20 +402,20 @@ static void query_range(const struct source *s, const struct key_condition *kc,
     *first = kc->range_op == KEY_RANGE_GT ? skiplist_upper_bound(s->rows, &lo, KEY_BIAS_HIGH)
                                           : skiplist_lower_bound(s->rows, &lo, KEY_BIAS_LOW);
     if (kc->range_op == KEY_RANGE_LT) {
-        *end = skiplist_lower_bound(s->rows, &hi, KEY_BIAS_LOW);
+        *end = skiplist_lower_bound_before(s->rows, &hi, KEY_BIAS_LOW, end_before);
     } else if (kc->range_op == KEY_RANGE_BEGINS_WITH) {
         /* A sort key is at most 1024 bytes; a longer prefix matches nothing
          * stored but is still answered (with memory of its own). */
         succ_buf = lo_part.len <= sizeof succ_room ? succ_room : xmalloc(lo_part.len);
         if (prefix_successor(&lo_part, succ_buf, &succ)) {
             hi.parts[hi.part_count++] = succ;
-            *end = skiplist_lower_bound(s->rows, &hi, KEY_BIAS_LOW);
+            *end = skiplist_lower_bound_before(s->rows, &hi, KEY_BIAS_LOW, end_before);
         } else {
-            *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
+            *end = skiplist_upper_bound_before(s->rows, &hi, KEY_BIAS_HIGH, end_before);
         }
         if (succ_buf != succ_room) free(succ_buf);
     } else {
-        *end = skiplist_upper_bound(s->rows, &hi, KEY_BIAS_HIGH);
+        *end = skiplist_upper_bound_before(s->rows, &hi, KEY_BIAS_HIGH, end_before);
     }
 }
 
@@ -835,7 +837,7 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     struct source s;
     struct key_condition kc;
     struct walk w;
-    struct skiplist_node *first, *end, *node;
+    struct skiplist_node *first, *end, *end_before, *node;
     struct insight_page page = {.ins = NULL};
     struct stale_bounds bounds = {.t = NULL};
     double index_units, table_units;
@@ -855,11 +857,11 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     if (check_query(t, &s, op, &kc, err) != 0) goto unlock;
     if (admit_page(db, t, &s, &kc, err) != 0) goto unlock;
     decide_fetch(&s, op);
-    query_range(&s, &kc, &first, &end);
+    query_range(&s, &kc, &first, &end, &end_before);
     if (op->exclusive_start_key) {
         struct key_numbers esk_nums;
         struct row_key esk;
-        struct skiplist_node *bound;
+        struct skiplist_node *bound, *bound_before;
         source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk);
         if (op->scan_forward) {
             /* Resume at the first row after the start key, if that is later. */
@@ -870,17 +872,25 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
                 first = bound;
         } else {
             /* Resume below the start key, if that is lower than the range's end. */
-            bound = skiplist_lower_bound(s.rows, &esk, KEY_BIAS_LOW);
-            if (bound && (!end || before(bound, end))) end = bound;
+            bound = skiplist_lower_bound_before(s.rows, &esk, KEY_BIAS_LOW, &bound_before);
+            if (bound && (!end || before(bound, end))) {
+                end = bound;
+                end_before = bound_before;
+            }
         }
+        /* A start key can move one bound past the other. */
+        if (first && end && !before(first, end)) first = NULL;
     }
-    /* The range holds rows when its first row comes before its end: then
-     * the walk reaches the end (or the first row, backward) by its links. */
-    if (first && end && !before(first, end)) first = NULL;
+    /* The range holds rows when its first row is not its end: the key
+     * condition's bounds are in order (BETWEEN's are checked), so first
+     * never comes after end but by a start key's move above. The walk
+     * reaches the end (or the first row, backward) by its links, and starts
+     * backward at the row before end without reading end's row. */
+    if (first == end) first = NULL;
     if (op->scan_forward)
-        node = first && first != end ? first : NULL;
+        node = first;
     else
-        node = !first ? NULL : end ? skiplist_prev(end) : skiplist_last(s.rows);
+        node = first ? end_before : NULL;
     walk_range(&w, &s, op, node, first, end);
     bounds.kc = &kc;
     bounds.forward = op->scan_forward;

@@ -325,10 +325,10 @@ bool skiplist_directory_is_whole(const struct skiplist *sl)
  * reaches one, and a link that passes the probe is tried one level lower.
  * O(log d) for a bound d nodes on. Every node before the run has a lower
  * hash and every node after it a higher one, so the run decides the bound
- * whatever the probe's bias. */
+ * whatever the probe's bias. *before: the node before the bound. */
 static struct skiplist_node *search_run(const struct skiplist_dir_slot *run,
                                         const struct row_key *probe, enum key_bias bias,
-                                        bool strict)
+                                        bool strict, struct skiplist_node **before)
 {
     struct skiplist_node *n = run->first, *last = run->last;
     int i, c;
@@ -340,11 +340,13 @@ static struct skiplist_node *search_run(const struct skiplist_dir_slot *run,
     prefetch_key(n);
     prefetch_key(last);
     c = skiplist_node_compare(n, probe, bias);
-    if (strict ? c >= 0 : c > 0) return n;
+    if (strict ? c >= 0 : c > 0) {
+        *before = n->prev;
+        return n;
+    }
     c = skiplist_node_compare(last, probe, bias);
     if (strict ? c < 0 : c <= 0) {
-        /* Its caller reads the successor next (its link back, its hash). */
-        if (last->next[0]) __builtin_prefetch(last->next[0]);
+        *before = last;
         return last->next[0];
     }
     i = n->level - 1;
@@ -358,7 +360,10 @@ static struct skiplist_node *search_run(const struct skiplist_dir_slot *run,
                 continue;
             }
         }
-        if (i == 0) return n->next[0];
+        if (i == 0) {
+            *before = n;
+            return n->next[0];
+        }
         i--;
     }
 }
@@ -385,24 +390,46 @@ static struct skiplist_node *descend(const struct skiplist *sl, const struct row
 
 /* The bound within the run of probe's hash when the directory has one, else
  * by a descent from the head (no directory, or no row of that hash: then the
- * bound lies in another partition). */
+ * bound lies in another partition); *before, the node before it. */
 static struct skiplist_node *search_bound(const struct skiplist *sl, const struct row_key *probe,
-                                          enum key_bias bias, bool strict)
+                                          enum key_bias bias, bool strict,
+                                          struct skiplist_node **before)
 {
     const struct skiplist_dir_slot *run = sl->dir_on ? dir_find(sl, probe->hash) : NULL;
-    return run ? search_run(run, probe, bias, strict) : descend(sl, probe, bias, strict, NULL);
+    struct skiplist_node *update[SKIPLIST_MAX_LEVEL], *bound;
+
+    if (run) return search_run(run, probe, bias, strict, before);
+    bound = descend(sl, probe, bias, strict, update);
+    *before = update[0] == sl->head ? NULL : update[0];
+    return bound;
 }
 
 struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias)
 {
-    return search_bound(sl, probe, bias, true);
+    struct skiplist_node *before;
+    return search_bound(sl, probe, bias, true, &before);
 }
 
 struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias)
 {
-    return search_bound(sl, probe, bias, false);
+    struct skiplist_node *before;
+    return search_bound(sl, probe, bias, false, &before);
+}
+
+struct skiplist_node *skiplist_lower_bound_before(const struct skiplist *sl,
+                                                  const struct row_key *probe, enum key_bias bias,
+                                                  struct skiplist_node **before)
+{
+    return search_bound(sl, probe, bias, true, before);
+}
+
+struct skiplist_node *skiplist_upper_bound_before(const struct skiplist *sl,
+                                                  const struct row_key *probe, enum key_bias bias,
+                                                  struct skiplist_node **before)
+{
+    return search_bound(sl, probe, bias, false, before);
 }
 
 struct skiplist_node *skiplist_find(const struct skiplist *sl, const struct row_key *key)

@@ -110,6 +110,17 @@ struct skiplist_node *skiplist_lower_bound(const struct skiplist *sl, const stru
 /* First node whose key is > probe, or NULL. */
 struct skiplist_node *skiplist_upper_bound(const struct skiplist *sl, const struct row_key *probe,
                                            enum key_bias bias);
+/* As the two above, with *before set to the node just before the bound: the
+ * list's last node when the bound is NULL, NULL when the bound is the first
+ * node. A backward walk starts there without reading the bound's node - on a
+ * large table another partition's, a cache miss (bench/README.md, "The
+ * bound's misses asked for together"). */
+struct skiplist_node *skiplist_lower_bound_before(const struct skiplist *sl,
+                                                  const struct row_key *probe, enum key_bias bias,
+                                                  struct skiplist_node **before);
+struct skiplist_node *skiplist_upper_bound_before(const struct skiplist *sl,
+                                                  const struct row_key *probe, enum key_bias bias,
+                                                  struct skiplist_node **before);
 /* For tests: whether the partition directory holds exactly the first and last
  * nodes of every run of one hash (true when no directory is kept). */
 bool skiplist_directory_is_whole(const struct skiplist *sl);

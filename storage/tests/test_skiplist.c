@@ -126,6 +126,31 @@ static void test_removing_a_found_node_keeps_every_level(void)
     random_inserts_and_removes(true);
 }
 
+/* The first node a walk from the head finds that is not before the probe. */
+static struct skiplist_node *walk_bound(const struct skiplist *sl, const struct row_key *probe,
+                                        enum key_bias bias, bool strict)
+{
+    struct skiplist_node *n = skiplist_first(sl);
+    for (; n; n = skiplist_next(n)) {
+        int c = skiplist_node_compare(n, probe, bias);
+        if (strict ? c >= 0 : c > 0) break;
+    }
+    return n;
+}
+
+/* The bounds' *before is the node just before the bound: the last node when
+ * the bound is past the end, none when the bound is the first node. */
+static void check_before(const struct skiplist *sl, const struct row_key *probe, enum key_bias bias)
+{
+    for (int strict = 0; strict < 2; strict++) {
+        struct skiplist_node *before = (struct skiplist_node *) sl, *bound;
+        bound = strict ? skiplist_lower_bound_before(sl, probe, bias, &before)
+                       : skiplist_upper_bound_before(sl, probe, bias, &before);
+        CHECK(bound == walk_bound(sl, probe, bias, strict));
+        CHECK(before == (bound ? skiplist_prev(bound) : skiplist_last(sl)));
+    }
+}
+
 static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
 {
     struct skiplist sl;
@@ -154,6 +179,14 @@ static void test_bounds_find_the_first_key_at_or_after_a_probe(void)
     key.part_count = 0;
     CHECK_INT_EQ(node_k(skiplist_lower_bound(&sl, &key, KEY_BIAS_LOW)), 0);
     CHECK(skiplist_upper_bound(&sl, &key, KEY_BIAS_HIGH) == NULL);
+    /* Without a directory (one key part) the row before a bound comes from the descent. */
+    CHECK(!sl.dir_on);
+    for (long k = -5; k < 105; k += 5) {
+        probe = item_with_number(k);
+        key_of(probe, &key);
+        check_before(&sl, &key, KEY_BIAS_LOW);
+        item_unref(probe);
+    }
     skiplist_clear(&sl);
 }
 
@@ -187,18 +220,6 @@ static void two_part_key(struct item *item, long p, struct row_key *key)
     key->part_count = 2;
     CHECK(item_key_part(item, "p", 1, &key->parts[0]));
     CHECK(item_key_part(item, "k", 1, &key->parts[1]));
-}
-
-/* The first node a walk from the head finds that is not before the probe. */
-static struct skiplist_node *walk_bound(const struct skiplist *sl, const struct row_key *probe,
-                                        enum key_bias bias, bool strict)
-{
-    struct skiplist_node *n = skiplist_first(sl);
-    for (; n; n = skiplist_next(n)) {
-        int c = skiplist_node_compare(n, probe, bias);
-        if (strict ? c >= 0 : c > 0) break;
-    }
-    return n;
 }
 
 /* Rows with a sort key keep the partition directory: after random inserts and
@@ -245,6 +266,7 @@ static void test_partition_directory_bounds_match_a_walk(void)
                               walk_bound(&sl, &pk, bias, true));
                         CHECK(skiplist_upper_bound(&sl, &pk, bias) ==
                               walk_bound(&sl, &pk, bias, false));
+                        check_before(&sl, &pk, bias);
                     }
                 }
                 item_unref(probe);
