@@ -404,12 +404,36 @@ static void test_json_out_integers_print_as_jansson_does(void)
     }
 }
 
+/* The dictionary marks a name plain by text_json_plain (storage), and the
+ * writer then copies it without json_out_plain_copy's look: the two must
+ * agree on every byte, and a plain copy must equal the checked one. */
+static void test_json_out_plain_bytes_are_text_json_plain(void)
+{
+    char out[64];
+    for (int b = 0; b < 256; b++) {
+        char s[20];
+        memset(s, 'a', sizeof s);
+        for (size_t at = 0; at < sizeof s; at++) {
+            bool plain;
+            s[at] = (char) b;
+            plain = json_out_plain_copy(out, s, at + 1) != NULL;
+            CHECK(plain == text_json_plain(s, at + 1));
+            if (plain) {
+                CHECK(json_out_copy(out, s, at + 1) == out + at + 1);
+                CHECK(memcmp(out, s, at + 1) == 0);
+            }
+            s[at] = 'a';
+        }
+    }
+}
+
 int main(void)
 {
     RUN(test_json_out_string_escapes);
     RUN(test_utf8_validity_matches_jansson);
     RUN(test_json_out_strings_match_jansson);
     RUN(test_json_out_special_byte_at_every_position);
+    RUN(test_json_out_plain_bytes_are_text_json_plain);
     RUN(test_json_out_reals_print_as_jansson_does);
     RUN(test_json_out_integers_print_as_jansson_does);
     RUN(test_json_out_nesting_places_commas);

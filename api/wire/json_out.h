@@ -220,6 +220,36 @@ static inline char *json_out_plain_copy(char *o, const char *s, size_t len)
     }
     return o;
 }
+/* Copies the len bytes at s to o, known plain (an interned name:
+ * name_dict_entry's plain), and returns where they end; o needs room for
+ * len + 16 bytes, laid out as json_out_plain_copy lays them out. */
+static inline char *json_out_copy(char *o, const char *s, size_t len)
+{
+    const char *p = s, *end = s + len;
+
+    if (len >= 16) {
+        for (; end - p >= 16; p += 16, o += 16)
+            memcpy(o, p, 16);
+        if (p < end) {
+            memcpy(o + (end - p) - 16, end - 16, 16);
+            o += end - p;
+        }
+    } else if (len >= 8) {
+        memcpy(o, p, 8);
+        memcpy(o + len - 8, end - 8, 8);
+        o += len;
+    } else if (len >= 4) {
+        memcpy(o, p, 4);
+        memcpy(o + len - 4, end - 4, 4);
+        o += len;
+    } else if (len > 0) {
+        o[0] = p[0];
+        o[len / 2] = p[len / 2];
+        o[len - 1] = p[len - 1];
+        o += len;
+    }
+    return o;
+}
 /* The quoted base64 of len bytes (as json_out_base64 writes it), no ','. */
 void json_out_raw_base64(struct json_out *w, const void *data, size_t len);
 

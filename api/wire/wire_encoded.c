@@ -147,7 +147,7 @@ static size_t kept_index(const struct wire_top_names *keep, const char *name, si
 }
 
 /*
- * The common member laid out at once: an S or N value under a name, both
+ * The common member laid out at once: a's S or N value under its name, both
  * needing no escape. One room check and one store of the length for the
  * whole member, no call but a number's; the name, the type's key and the
  * string are copied between literals (bench/README.md, "The common member
@@ -155,14 +155,19 @@ static size_t kept_index(const struct wire_top_names *keep, const char *name, si
  * comparable bytes. False, with nothing written, when a byte needs a look:
  * the token writers write the member then.
  */
-static inline bool put_plain_member(struct json_out *w, const char *name, size_t name_len,
-                                    enum enc_type type, const uint8_t *data, size_t len, bool first)
+static inline bool put_plain_member(struct json_out *w, const struct enc_attr *a,
+                                    const uint8_t *data, size_t len, bool first)
 {
-    char *o = json_out_room(w, name_len + len + NUMBER_TEXT_MAX + 48);
+    char *o = json_out_room(w, a->name_len + len + NUMBER_TEXT_MAX + 48);
+    enum enc_type type = a->type;
 
     if (!first) *o++ = ',';
     *o++ = '"';
-    if (!(o = json_out_plain_copy(o, name, name_len))) return false;
+    /* An interned name was checked once, when the dictionary took it. */
+    if (a->name_plain)
+        o = json_out_copy(o, a->name, a->name_len);
+    else if (!(o = json_out_plain_copy(o, a->name, a->name_len)))
+        return false;
     memcpy(o, type == ENC_S ? "\":{\"S\":\"" : "\":{\"N\":\"", 8);
     o += 8;
     if (type == ENC_S) {
@@ -197,7 +202,7 @@ static inline bool put_attr(struct json_out *w, const struct enc_attr *a, bool f
     size_t len;
 
     if ((a->type == ENC_S || a->type == ENC_N) && scalar_bytes(&v, &data, &len) &&
-        put_plain_member(w, a->name, a->name_len, a->type, data, len, first))
+        put_plain_member(w, a, data, len, first))
         return true;
     return put_attr_tokens(w, a, first);
 }

@@ -91,6 +91,15 @@ bool text_utf8_is_valid(const char *s, size_t len)
     return true;
 }
 
+bool text_json_plain(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char) s[i];
+        if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return false;
+    }
+    return true;
+}
+
 size_t text_utf8_encode(uint32_t cp, char out[TEXT_UTF8_MAX_BYTES])
 {
     assert(cp <= 0x10FFFF);

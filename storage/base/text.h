@@ -44,6 +44,10 @@ size_t text_utf16_length(const char *s, size_t len);
 size_t text_utf8_decode(const char *s, size_t avail, uint32_t *cp);
 /* Whether s[0..len) is well-formed UTF-8 throughout (text_utf8_decode's rules). */
 bool text_utf8_is_valid(const char *s, size_t len);
+/* Whether every byte of s[0..len) goes into a JSON string as it is: 0x20..0x7F
+ * but '"' and '\\' - the bytes the answers' writers copy without a look
+ * (api/wire/json_out.h); anything else is escaped or checked as UTF-8 there. */
+bool text_json_plain(const char *s, size_t len);
 /* Writes the UTF-8 of cp (at most U+10FFFF, asserted) into out and returns
  * its length, 1..4. A surrogate is written as the three bytes of its value,
  * which text_utf8_decode refuses: callers that must not make one refuse it

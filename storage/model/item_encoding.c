@@ -326,6 +326,7 @@ void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
     struct reader r = {data, (const uint8_t *) data + len};
     c->dict = dict;
     c->names = dict ? name_dict_count(dict) : 0;
+    c->first_names = c->names ? name_dict_chunk(dict, 0) : NULL;
     c->left = 0;
     c->bad = !get_uvar(&r, &c->left);
     c->p = r.p;
@@ -344,10 +345,15 @@ bool enc_cursor_next_any(struct enc_cursor *c, struct enc_attr *out)
         if (len > (uint64_t) (r.end - r.p)) return false;
         out->name = (const char *) r.p;
         out->name_len = (size_t) len;
+        out->name_plain = false;
         r.p += len;
     } else {
+        const struct name_dict_entry *e;
         if ((name >> 1) >= c->names) return false;
-        out->name = name_dict_name(c->dict, (uint32_t) (name >> 1), &out->name_len);
+        e = name_dict_entry_of(c->dict, (uint32_t) (name >> 1));
+        out->name = e->name;
+        out->name_len = e->len;
+        out->name_plain = e->plain;
     }
     if (r.p >= r.end) return false;
     out->type = *r.p++;

@@ -156,6 +156,7 @@ void *decode_arena_alloc(struct decode_arena *a, size_t size);
 struct enc_attr {
     const char *name; /* borrowed (from the encoding or the dictionary); not NUL-terminated */
     size_t name_len;
+    bool name_plain; /* an interned name that text_json_plain holds; false: not known */
     enum enc_type type;
     const uint8_t *value; /* the value after its type byte */
     size_t value_len;     /* bytes of it, including its own length prefix */
@@ -165,7 +166,10 @@ struct enc_attr {
 struct enc_cursor {
     const uint8_t *p, *end;
     const struct name_dict *dict;
-    size_t names;  /* the dictionary's names when the walk began: every id an item holds */
+    size_t names; /* the dictionary's names when the walk began: every id an item holds */
+    /* The dictionary's first NAME_DICT_CHUNK entries (NULL without names):
+     * nearly every id, read without a call. */
+    const struct name_dict_entry *first_names;
     uint64_t left; /* attributes not yet returned */
     bool bad;
 };
@@ -201,7 +205,14 @@ static inline bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
     if ((id & 1) || (id >> 1) >= c->names || p[k] < ENC_S || p[k] > ENC_B || len >= 0x80 ||
         len > avail - k - 2)
         return enc_cursor_next_any(c, out);
-    out->name = name_dict_name(c->dict, id >> 1, &out->name_len);
+    {
+        const struct name_dict_entry *e = (id >> 1) < NAME_DICT_CHUNK
+                                              ? &c->first_names[id >> 1]
+                                              : name_dict_entry_of(c->dict, id >> 1);
+        out->name = e->name;
+        out->name_len = e->len;
+        out->name_plain = e->plain;
+    }
     out->type = (enum enc_type) p[k];
     out->value = p + k + 1;
     out->value_len = 1 + len;

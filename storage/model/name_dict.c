@@ -15,6 +15,7 @@
 #include "storage/model/name_dict.h"
 
 #include "storage/base/alloc.h"
+#include "storage/base/text.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,11 +24,6 @@
 
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
-
-struct name_entry {
-    char *name; /* owned, NUL-terminated */
-    uint32_t len;
-};
 
 /* The hash of ids: slots hold id + 1, 0 when empty. */
 struct slot_table {
@@ -40,7 +36,7 @@ struct name_dict {
     atomic_int refcount;
     atomic_uint count; /* entries published; readers load it acquire */
     pthread_mutex_t mu;
-    struct name_entry *chunks[NAME_DICT_MAX_NAMES / NAME_DICT_CHUNK];
+    struct name_dict_entry *chunks[NAME_DICT_MAX_NAMES / NAME_DICT_CHUNK];
     _Atomic(struct slot_table *) table; /* NULL until the first name; replaced under mu */
     size_t bytes;                       /* guarded by mu */
 };
@@ -78,7 +74,7 @@ void name_dict_unref(struct name_dict *d)
     free(d);
 }
 
-static const struct name_entry *entry(const struct name_dict *d, uint32_t id)
+static const struct name_dict_entry *entry(const struct name_dict *d, uint32_t id)
 {
     return &d->chunks[id / NAME_DICT_CHUNK][id % NAME_DICT_CHUNK];
 }
@@ -95,7 +91,7 @@ static size_t slot_of(const struct name_dict *d, const struct slot_table *t, con
         uint32_t s = atomic_load_explicit(&t->slots[i], memory_order_acquire);
         *found = s;
         if (s == 0) return i;
-        const struct name_entry *e = entry(d, s - 1);
+        const struct name_dict_entry *e = entry(d, s - 1);
         if (e->len == len && memcmp(e->name, name, len) == 0) return i;
     }
 }
@@ -110,7 +106,7 @@ static struct slot_table *grow_table(struct name_dict *d, unsigned count)
     t->mask = cap - 1;
     t->retired = old;
     for (unsigned id = 0; id < count; id++) {
-        const struct name_entry *e = entry(d, id);
+        const struct name_dict_entry *e = entry(d, id);
         uint32_t found;
         atomic_store_explicit(&t->slots[slot_of(d, t, e->name, e->len, &found)], id + 1,
                               memory_order_relaxed);
@@ -147,12 +143,13 @@ bool name_dict_intern(struct name_dict *d, const char *name, size_t len, uint32_
     } else if (n >= NAME_DICT_MAX_NAMES || d->bytes + len + 1 > NAME_DICT_MAX_BYTES) {
         ok = false;
     } else {
-        struct name_entry **chunk = &d->chunks[n / NAME_DICT_CHUNK];
+        struct name_dict_entry **chunk = &d->chunks[n / NAME_DICT_CHUNK];
         if (!*chunk) {
             *chunk = xcalloc(NAME_DICT_CHUNK, sizeof **chunk);
             d->bytes += NAME_DICT_CHUNK * sizeof **chunk;
         }
-        (*chunk)[n % NAME_DICT_CHUNK] = (struct name_entry){xmemdup(name, len), (uint32_t) len};
+        (*chunk)[n % NAME_DICT_CHUNK] = (struct name_dict_entry){xmemdup(name, len), (uint32_t) len,
+                                                                 text_json_plain(name, len)};
         d->bytes += len + 1;
         *id = n;
         atomic_store_explicit(&d->count, n + 1, memory_order_release);
@@ -164,9 +161,19 @@ bool name_dict_intern(struct name_dict *d, const char *name, size_t len, uint32_
 
 const char *name_dict_name(const struct name_dict *d, uint32_t id, size_t *len)
 {
-    const struct name_entry *e = entry(d, id);
+    const struct name_dict_entry *e = entry(d, id);
     *len = e->len;
     return e->name;
+}
+
+const struct name_dict_entry *name_dict_entry_of(const struct name_dict *d, uint32_t id)
+{
+    return entry(d, id);
+}
+
+const struct name_dict_entry *name_dict_chunk(const struct name_dict *d, size_t k)
+{
+    return k < NAME_DICT_MAX_NAMES / NAME_DICT_CHUNK ? d->chunks[k] : NULL;
 }
 
 size_t name_dict_count(const struct name_dict *d)

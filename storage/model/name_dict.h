@@ -35,6 +35,15 @@
 
 struct name_dict;
 
+/* One interned name. Entries live in chunks of NAME_DICT_CHUNK that never
+ * move, so a reader that saw an id below name_dict_count() may read its
+ * entry without a call (name_dict_chunk). */
+struct name_dict_entry {
+    char *name; /* owned by the dictionary, NUL-terminated */
+    uint32_t len;
+    bool plain; /* text_json_plain: an answer copies it without a look */
+};
+
 /* A new, empty dictionary with one reference (the caller's). */
 struct name_dict *name_dict_new(void);
 /* Adds a reference and returns d; NULL stays NULL. */
@@ -50,6 +59,11 @@ bool name_dict_find(const struct name_dict *d, const char *name, size_t len, uin
 /* The name of id (NUL-terminated, borrowed for the dictionary's life) and
  * its length; id must have come from this dictionary. */
 const char *name_dict_name(const struct name_dict *d, uint32_t id, size_t *len);
+/* The entry of id; id must have come from this dictionary. */
+const struct name_dict_entry *name_dict_entry_of(const struct name_dict *d, uint32_t id);
+/* The entries of ids [k * NAME_DICT_CHUNK, (k + 1) * NAME_DICT_CHUNK), or NULL
+ * before the first of them was added; valid for the dictionary's life. */
+const struct name_dict_entry *name_dict_chunk(const struct name_dict *d, size_t k);
 /* How many names it holds, and the bytes it uses (for bench/memory notes). */
 size_t name_dict_count(const struct name_dict *d);
 size_t name_dict_bytes(const struct name_dict *d);

@@ -358,8 +358,18 @@ static void test_dict_ids_and_limit(void)
     CHECK(name_dict_find(d, "beta", 4, &found) && found == b);
     CHECK(!name_dict_find(d, "gamma", 5, &found));
     CHECK(memcmp(name_dict_name(d, b, &len), "beta", 4) == 0 && len == 4);
+    /* An entry knows whether an answer may copy its name without a look. */
+    CHECK(name_dict_entry_of(d, b)->plain && name_dict_entry_of(d, b)->len == 4);
+    CHECK(name_dict_chunk(d, 0) == name_dict_entry_of(d, a));
+    {
+        const char *looked_at[] = {"a\"b", "a\\b", "tab\t", "caf\xc3\xa9"};
+        for (size_t i = 0; i < sizeof looked_at / sizeof *looked_at; i++) {
+            CHECK(name_dict_intern(d, looked_at[i], strlen(looked_at[i]), &found));
+            CHECK(!name_dict_entry_of(d, found)->plain);
+        }
+    }
     /* Past NAME_DICT_MAX_NAMES interning refuses; the encoder then writes names inline. */
-    for (unsigned i = 2; i < NAME_DICT_MAX_NAMES; i++) {
+    for (unsigned i = 6; i < NAME_DICT_MAX_NAMES; i++) {
         int n = snprintf(name, sizeof name, "n%u", i);
         CHECK(name_dict_intern(d, name, (size_t) n, &found));
     }
