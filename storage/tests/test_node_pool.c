@@ -1,14 +1,13 @@
 /*
  * test_node_pool.c - the skiplist's node slabs: alignment, reuse by size,
- * neighbouring nodes, the sizes malloc serves, and a pool cleared and used again.
+ * neighbouring nodes, the sizes malloc serves, and a pool cleared and used again
+ * (test_skiplist: a list's nodes from its pool).
  */
-#include "storage/model/key.h"
 #include "storage/table/node_pool.h"
-#include "storage/table/skiplist.h"
 #include "storage/tests/check.h"
 
+#include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
 
 static bool zeroed(const void *p, size_t n)
@@ -85,50 +84,10 @@ static void test_nodes_in_a_row_are_neighbours(void)
     node_pool_clear(&p);
 }
 
-static struct item *item_with_number(long k)
-{
-    struct value m, v;
-    char text[32];
-    snprintf(text, sizeof text, "%ld", k);
-    value_init_map(&m);
-    value_init_number_text(&v, text, strlen(text));
-    value_map_set(&m, "k", 1, &v);
-    return item_new(&m);
-}
-
-/* A list's rows inserted in their order: the walk over them reads
- * neighbouring memory, and removing and inserting again reuses the nodes. */
-static void test_a_list_in_order_walks_neighbouring_nodes(void)
-{
-    struct skiplist sl;
-    const struct skiplist_node *prev = NULL;
-    int near = 0, rows = 0;
-
-    skiplist_init(&sl);
-    for (long k = 0; k < 2000; k++) {
-        struct item *item = item_with_number(k);
-        struct row_key key;
-        memset(&key, 0, sizeof key);
-        key.hash = 7;
-        key.part_count = 1;
-        CHECK(item_key_part(item, "k", 1, &key.parts[0]));
-        skiplist_insert(&sl, &key, item);
-    }
-    for (const struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), rows++) {
-        ptrdiff_t gap = prev ? (const char *) n - (const char *) prev : 0;
-        if (prev && gap > 0 && gap <= 128) near++;
-        prev = n;
-    }
-    CHECK_INT_EQ(rows, 2000);
-    CHECK(near >= 1990);
-    skiplist_clear(&sl);
-}
-
 int main(void)
 {
     RUN(test_every_size_is_aligned_and_zeroed);
     RUN(test_a_freed_node_serves_its_size_next);
     RUN(test_nodes_in_a_row_are_neighbours);
-    RUN(test_a_list_in_order_walks_neighbouring_nodes);
     return check_report();
 }

@@ -398,12 +398,38 @@ static void test_loading_unsorted_rows_sorts_them_once(void)
         item_unref(items[i]); /* the list held its own references */
 }
 
+/* A list's nodes come from its pool (node_pool.h): rows inserted in their
+ * order lie side by side, so a walk over them reads neighbouring memory. */
+static void test_rows_inserted_in_order_have_neighbouring_nodes(void)
+{
+    struct skiplist sl;
+    const struct skiplist_node *prev = NULL;
+    int near = 0, rows = 0;
+
+    skiplist_init(&sl);
+    for (long k = 0; k < 2000; k++) {
+        struct item *it = item_with_number(k);
+        struct row_key key;
+        key_of(it, &key);
+        skiplist_insert(&sl, &key, it);
+    }
+    for (const struct skiplist_node *n = skiplist_first(&sl); n; n = skiplist_next(n), rows++) {
+        ptrdiff_t gap = prev ? (const char *) n - (const char *) prev : 0;
+        if (prev && gap > 0 && gap <= 128) near++;
+        prev = n;
+    }
+    CHECK_INT_EQ(rows, 2000);
+    CHECK(near >= 1990);
+    skiplist_clear(&sl);
+}
+
 int main(void)
 {
     RUN(test_random_inserts_and_removes_match_a_sorted_model);
     RUN(test_removing_a_found_node_keeps_every_level);
     RUN(test_bounds_find_the_first_key_at_or_after_a_probe);
     RUN(test_partition_directory_bounds_match_a_walk);
+    RUN(test_rows_inserted_in_order_have_neighbouring_nodes);
     RUN(test_equal_numbers_hash_equally_and_types_hash_apart);
     RUN(test_appending_sorted_rows_builds_the_list_inserts_make);
     RUN(test_loading_unsorted_rows_sorts_them_once);
