@@ -348,12 +348,8 @@ bool enc_cursor_next_any(struct enc_cursor *c, struct enc_attr *out)
         out->name_plain = false;
         r.p += len;
     } else {
-        const struct name_dict_entry *e;
         if ((name >> 1) >= c->names) return false;
-        e = name_dict_entry_of(c->dict, (uint32_t) (name >> 1));
-        out->name = e->name;
-        out->name_len = e->len;
-        out->name_plain = e->plain;
+        enc_cursor_name(c, (uint32_t) (name >> 1), out);
     }
     if (r.p >= r.end) return false;
     out->type = *r.p++;

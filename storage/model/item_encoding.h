@@ -179,13 +179,25 @@ void enc_cursor_init(struct enc_cursor *c, const void *data, size_t len,
 /* enc_cursor_next for any attribute. */
 bool enc_cursor_next_any(struct enc_cursor *c, struct enc_attr *out);
 
+/* The interned name id (below c->names) into *out: one of the dictionary's
+ * first NAME_DICT_CHUNK, nearly every one, from the chunk the cursor holds,
+ * without a call. */
+static inline void enc_cursor_name(const struct enc_cursor *c, uint32_t id, struct enc_attr *out)
+{
+    const struct name_dict_entry *e =
+        id < NAME_DICT_CHUNK ? &c->first_names[id] : name_dict_entry_of(c->dict, id);
+    out->name = e->name;
+    out->name_len = e->len;
+    out->name_plain = e->plain;
+}
+
 /*
  * The next attribute into *out; false at the end or (c->bad) on damage.
  * Inline for the common attribute - a name interned with an id below 2^13
  * (its varint one or two bytes), an S, N or B value whose length takes one
- * byte - read without a call but the dictionary's; any other through
- * enc_cursor_next_any. Answers walk every attribute of every item they
- * write (bench/README.md, "The common member laid out at once").
+ * byte - read without a call; any other through enc_cursor_next_any.
+ * Answers walk every attribute of every item they write (bench/README.md,
+ * "The common member laid out at once").
  */
 static inline bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
 {
@@ -205,14 +217,7 @@ static inline bool enc_cursor_next(struct enc_cursor *c, struct enc_attr *out)
     if ((id & 1) || (id >> 1) >= c->names || p[k] < ENC_S || p[k] > ENC_B || len >= 0x80 ||
         len > avail - k - 2)
         return enc_cursor_next_any(c, out);
-    {
-        const struct name_dict_entry *e = (id >> 1) < NAME_DICT_CHUNK
-                                              ? &c->first_names[id >> 1]
-                                              : name_dict_entry_of(c->dict, id >> 1);
-        out->name = e->name;
-        out->name_len = e->len;
-        out->name_plain = e->plain;
-    }
+    enc_cursor_name(c, id >> 1, out);
     out->type = (enum enc_type) p[k];
     out->value = p + k + 1;
     out->value_len = 1 + len;

@@ -16,11 +16,11 @@
  * encoder stores the name inline in the item instead (items that use ever
  * new top-level names do not grow a dictionary without end).
  *
- * Concurrency: lookups (name_dict_find, name_dict_name, and
- * name_dict_intern of a name already present) take no lock, from any
- * thread holding a reference, while a writer may add: entries live in
- * chunks that never move, published by release stores (name_dict.c).
- * Adding a name takes the dictionary's own mutex.
+ * Concurrency: lookups (name_dict_find, name_dict_name, name_dict_entry_of,
+ * name_dict_chunk, and name_dict_intern of a name already present) take no
+ * lock, from any thread holding a reference, while a writer may add:
+ * entries live in chunks that never move, published by release stores
+ * (name_dict.c). Adding a name takes the dictionary's own mutex.
  */
 #ifndef DDB_NAME_DICT_H
 #define DDB_NAME_DICT_H
