@@ -1,6 +1,7 @@
 /*
  * read.c - Query and Scan: one page of items from a table or an index
- * (GetItem is read_item.c).
+ * (GetItem is read_item.c; the source a page reads and the request's checks
+ * against it are read_source.c).
  *
  * Reads hold the lock shared, so they never block each other. They return
  * references to immutable items (see item.h) and leave encoding to the
@@ -31,14 +32,13 @@
 #include "storage/base/alloc.h"
 #include "storage/base/limits.h"
 #include "storage/base/lock_check.h"
-#include "storage/base/text.h"
 #include "storage/engine/capacity.h"
 #include "storage/engine/db.h"
 #include "storage/engine/db_internal.h"
 #include "storage/engine/db_items.h"
 #include "storage/engine/read_project.h"
+#include "storage/engine/read_source.h"
 #include "storage/engine/read_stale.h"
-#include "storage/expr/expr_legacy.h"
 #include "storage/table/throttle.h"
 
 #include <stdint.h>
@@ -47,26 +47,6 @@
 #include <string.h>
 
 /* ---- Query and Scan ---- */
-
-#define INVALID_START_KEY "The provided starting key is invalid"
-#define KEY_MISMATCH      "The provided key element does not match the schema"
-
-/* What the walk needs to know about its source, copied so it outlives the lock. */
-struct source {
-    const struct skiplist *rows;
-    const struct table_index *index; /* NULL for the table; valid under the lock only */
-    struct index_def index_def;      /* copy, for projection after the lock */
-    struct key_schema table_key;     /* copy */
-    bool is_index;
-    bool is_global;
-    bool fetch; /* LSI read that needs the rest of the item (table reads) */
-};
-
-static void source_clear(struct source *s)
-{
-    if (s->is_index) index_def_clear(&s->index_def);
-    key_schema_clear(&s->table_key);
-}
 
 /* Drops the page's item references and frees what it owns; p becomes empty. */
 void read_page_clear(struct read_page *p)
@@ -78,264 +58,6 @@ void read_page_clear(struct read_page *p)
     consumed_capacity_clear(&p->capacity);
     memset(p, 0, sizeof *p);
     value_init_null(&p->last_evaluated_key);
-}
-
-/* Vector indexes answer only SearchVectors (spec-24 2.7, dynoxide's captures;
- * PartiQL reads are Scans or Queries here and get the Scan text, as on AWS). */
-static int refuse_vector_index(const struct read_page_op *op, struct ddb_error *err)
-{
-    if (op->consistent_read)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "Consistent reads are not supported on global secondary indexes");
-    if (op->key_condition && !op->filter_may_use_keys)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "Query operation not supported on this index "
-                             "type.");
-    return ddb_error_set(err, DDB_VALIDATION, "Scan operation not supported on this index type");
-}
-
-static int open_source(const struct table *t, const struct read_page_op *op, int64_t now_ms,
-                       struct source *s, struct ddb_error *err)
-{
-    memset(s, 0, sizeof *s);
-    s->rows = &t->items;
-    if (op->index_name) {
-        const struct table_index *idx = table_find_index(t, op->index_name);
-        if (!idx && table_find_vector(t, op->index_name)) return refuse_vector_index(op, err);
-        if (!idx)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "The table does not have the specified index: %s", op->index_name);
-        if (idx->def->is_global && op->consistent_read)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Consistent reads are not supported on global secondary indexes");
-        /* A GSI added by UpdateTable answers only once its backfill is done (the
-         * text AWS sends meanwhile, quoted in public bug reports; see index.h). */
-        if (idx->backfilling || index_status_at(idx, now_ms) == INDEX_CREATING)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "Cannot read from backfilling global secondary index: %s",
-                                 op->index_name);
-        s->rows = &idx->rows;
-        s->index = idx;
-        s->is_index = true;
-        s->is_global = idx->def->is_global;
-        index_def_copy(&s->index_def, idx->def);
-    }
-    key_schema_copy(&s->table_key, &t->def.key);
-    return 0;
-}
-
-/* The key schema the request reads by: the index's, or the table's. */
-static const struct key_schema *source_schema(const struct source *s)
-{
-    return s->is_index ? &s->index_def.key : &s->table_key;
-}
-
-/* The key attribute names a row of the source is identified by (index keys, then table keys). */
-static size_t source_key_names(const struct source *s, const char **names)
-{
-    size_t n = 0;
-    if (s->is_index) {
-        for (size_t i = 0; i < s->index_def.key.hash_count; i++)
-            names[n++] = s->index_def.key.hash_names[i];
-        for (size_t i = 0; i < s->index_def.key.range_count; i++)
-            names[n++] = s->index_def.key.range_names[i];
-    }
-    for (size_t i = 0; i < 1 + s->table_key.range_count; i++) {
-        const char *name = i == 0 ? s->table_key.hash_names[0] : s->table_key.range_names[0];
-        bool dup = false;
-        for (size_t j = 0; j < n; j++)
-            dup = dup || strcmp(names[j], name) == 0;
-        if (!dup) names[n++] = name;
-    }
-    return n;
-}
-
-/* The row key of a source row for the item or key map attrs (index or table layout). */
-static bool source_row_key(const struct table *t, const struct source *s, const struct value *attrs,
-                           struct key_numbers *nums, struct row_key *out)
-{
-    if (s->is_index) return index_row_key(s->index, attrs, nums, out);
-    table_row_key(t, attrs, nums, out);
-    return true;
-}
-
-static enum value_type key_type(const struct table *t, const char *name)
-{
-    enum value_type type = VALUE_S;
-    table_def_attr_type(&t->def, name, &type);
-    return type;
-}
-
-static const struct value *esk_get(const struct value *esk, const char *name)
-{
-    return value_map_get(esk, name, strlen(name));
-}
-
-/*
- * ExclusiveStartKey, first part (before the key condition): it names exactly
- * the source's key attributes, and the attributes of the key schema read by
- * have the declared types. AWS's texts differ by operation: a Scan of a table
- * answers a wrong attribute count with the longer text (dynalite actions/scan.js).
- */
-static int check_start_key_names(const struct table *t, const struct source *s,
-                                 const struct value *esk, bool is_scan, struct ddb_error *err)
-{
-    const char *names[ROW_KEY_MAX_PARTS];
-    const struct key_schema *k = source_schema(s);
-    size_t n = source_key_names(s, names);
-
-    if (esk->u.map.count != n) {
-        if (is_scan && !s->is_index)
-            return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY ": " KEY_MISMATCH);
-        return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY);
-    }
-    if (is_scan && !s->is_index) return 0; /* the table-key check below has the Scan's text */
-    for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
-        const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
-        const struct value *v = esk_get(esk, name);
-        if (!v) return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY);
-        if (v->type != key_type(t, name)) return ddb_error_set(err, DDB_VALIDATION, KEY_MISMATCH);
-    }
-    return 0;
-}
-
-/* ExclusiveStartKey, second part: the table's own key attributes. */
-static int check_start_key_table(const struct table *t, const struct value *esk,
-                                 struct ddb_error *err)
-{
-    const struct key_schema *k = &t->def.key;
-    for (size_t i = 0; i < 1 + k->range_count; i++) {
-        const char *name = i == 0 ? k->hash_names[0] : k->range_names[0];
-        const struct value *v = esk_get(esk, name);
-        if (!v || v->type != key_type(t, name))
-            return ddb_error_set(err, DDB_VALIDATION, INVALID_START_KEY ": " KEY_MISMATCH);
-    }
-    return 0;
-}
-
-/*
- * A Query of a source without a sort key reads at most one item, so it has no
- * page to restart from: an ExclusiveStartKey naming the queried partition is
- * refused with "The provided exclusive start key is invalid: ExclusiveStartKey:
- * {p=AttributeValue: {S:x}}" (issue 29, quoting suites checked against AWS;
- * the rendering of N and B values is not recorded: N as its text, B as its
- * byte count).
- */
-static int refuse_hash_only_start_key(const struct key_condition *kc, const struct value *esk,
-                                      struct ddb_error *err)
-{
-    struct text_buf b = {0};
-    int rc;
-
-    text_buf_puts(&b, "{");
-    for (size_t i = 0; i < kc->hash_count; i++) {
-        const struct value *v = esk_get(esk, kc->hash[i].name);
-        if (i) text_buf_puts(&b, ", ");
-        text_buf_printf(&b, "%s=AttributeValue: {", kc->hash[i].name);
-        if (v->type == VALUE_B)
-            text_buf_printf(&b, "B:%zu bytes", v->u.str.len);
-        else {
-            text_buf_puts(&b, v->type == VALUE_N ? "N:" : "S:");
-            text_buf_add(&b, v->u.str.data, v->u.str.len);
-        }
-        text_buf_puts(&b, "}");
-    }
-    text_buf_puts(&b, "}");
-    rc =
-        ddb_error_set(err, DDB_VALIDATION,
-                      "The provided exclusive start key is invalid: ExclusiveStartKey: %s", b.data);
-    text_buf_clear(&b);
-    return rc;
-}
-
-/*
- * A Query's ExclusiveStartKey must lie inside the key condition: its sort key
- * must satisfy the sort-key condition ("The provided starting key does not
- * match the range key predicate"), and its partition key must be the queried
- * one ("The query can return at most one row and cannot be restarted" when a
- * sort-key condition was given, "The provided starting key is outside query
- * boundaries based on provided conditions" otherwise) - dynalite
- * actions/query.js and test/query.js, recorded against AWS.
- */
-static int check_start_key_bounds(const struct key_condition *kc, const struct value *esk,
-                                  bool has_range, struct ddb_error *err)
-{
-    bool same_hash = true;
-    for (size_t i = 0; i < kc->hash_count; i++) {
-        const struct value *v = esk_get(esk, kc->hash[i].name);
-        same_hash = same_hash && v && value_equal(v, &kc->hash[i].value);
-    }
-    if (kc->range_op == KEY_RANGE_NONE) {
-        if (!same_hash)
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "The provided starting key is outside query boundaries based on "
-                                 "provided conditions");
-        if (!has_range) return refuse_hash_only_start_key(kc, esk, err);
-        return 0;
-    }
-    {
-        bool matches = key_condition_range_matches(kc, esk_get(esk, kc->range_name));
-        for (size_t i = 0; i < kc->range_eq_count; i++) {
-            const struct value *v = esk_get(esk, kc->range_eq[i].name);
-            matches = matches && v && value_equal(v, &kc->range_eq[i].value);
-        }
-        if (!matches)
-            return ddb_error_set(
-                err, DDB_VALIDATION,
-                "The provided starting key does not match the range key predicate");
-    }
-    if (!same_hash)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "The query can return at most one row and cannot be restarted");
-    return 0;
-}
-
-/* A Query's filter may not use the key attributes it reads by ("Filter
- * Expression can only contain non-primary key attributes: Primary key
- * attribute: b", or "QueryFilter ..." for the legacy parameter). */
-static int check_filter_keys(const struct source *s, const struct read_page_op *op,
-                             struct ddb_error *err)
-{
-    const struct key_schema *k = source_schema(s);
-    if (!op->filter || op->filter_may_use_keys) return 0;
-    for (size_t i = 0; i < k->hash_count + k->range_count; i++) {
-        const char *name = i < k->hash_count ? k->hash_names[i] : k->range_names[i - k->hash_count];
-        if (expr_references(op->filter, name, strlen(name)))
-            return ddb_error_set(err, DDB_VALIDATION,
-                                 "%s can only contain non-primary key attributes: Primary key "
-                                 "attribute: %s",
-                                 op->filter_param ? op->filter_param : "Filter Expression", name);
-    }
-    return 0;
-}
-
-/* Select ALL_ATTRIBUTES needs the whole item, which a GSI without ALL projection lacks. */
-static int check_select(const struct source *s, const struct read_page_op *op,
-                        struct ddb_error *err)
-{
-    if (s->is_global && op->select == SELECT_ALL_ATTRIBUTES &&
-        s->index_def.projection.type != PROJECTION_ALL)
-        return ddb_error_set(err, DDB_VALIDATION,
-                             "One or more parameter values were invalid: Select type "
-                             "ALL_ATTRIBUTES is not supported for global secondary index %s "
-                             "because its projection type is not ALL",
-                             s->index_def.name);
-    return 0;
-}
-
-static bool index_has_attr(const void *ctx, const char *name, size_t name_len)
-{
-    return index_projects(ctx, name, name_len);
-}
-
-/* A local secondary index read fetches the rest of the item from the table
- * (and pays table reads for it) when it asks for attributes the index does
- * not hold (developerguide/LSI.html "Attribute projections"). */
-static void decide_fetch(struct source *s, const struct read_page_op *op)
-{
-    if (!s->is_index || s->is_global || s->index_def.projection.type == PROJECTION_ALL) return;
-    s->fetch = op->select == SELECT_ALL_ATTRIBUTES ||
-               (op->projection && !expr_names_all(op->projection, index_has_attr, s->index));
 }
 
 /* The smallest byte string greater than every string with this prefix (S
@@ -513,7 +235,7 @@ static void walk_range(struct walk *w, const struct source *s, const struct read
 static void make_last_key(const struct source *s, const struct item *item, struct value *out)
 {
     const char *names[ROW_KEY_MAX_PARTS];
-    size_t n = source_key_names(s, names);
+    size_t n = read_source_key_names(s, names);
     value_init_map(out);
     for (size_t i = 0; i < n; i++) {
         struct value v;
@@ -757,37 +479,6 @@ static void record_page(struct db *db, const struct table *t, const struct sourc
     insight_unlock(t->insight);
 }
 
-/* The key condition resolved against the source's schema: parsed
- * KeyConditionExpression or legacy KeyConditions. */
-static int resolve_key_condition(const struct table *t, const struct source *s,
-                                 const struct read_page_op *op, struct key_condition *kc,
-                                 struct ddb_error *err)
-{
-    if (expr_legacy_is_built(op->key_condition))
-        return expr_legacy_key_resolve(op->key_condition, source_schema(s), t->def.attr_defs,
-                                       t->def.attr_def_count, kc, err);
-    return expr_key_condition_resolve(op->key_condition, source_schema(s), t->def.attr_defs,
-                                      t->def.attr_def_count, kc, err);
-}
-
-/* Query's checks against the schema, in the order AWS reports them. Caller holds the lock. */
-static int check_query(const struct table *t, const struct source *s, const struct read_page_op *op,
-                       struct key_condition *kc, struct ddb_error *err)
-{
-    assert_lock_held();
-    const struct value *esk = op->exclusive_start_key;
-
-    if (esk && check_start_key_names(t, s, esk, false, err) != 0) return -1;
-    if (resolve_key_condition(t, s, op, kc, err) != 0) return -1;
-    if (esk && check_start_key_table(t, esk, err) != 0) return -1;
-    if (esk && check_start_key_bounds(kc, esk, source_schema(s)->range_count > 0, err) != 0)
-        return -1;
-    if (table_check_key_paths(t, op->projection, err) != 0) return -1;
-    if (check_filter_keys(s, op, err) != 0) return -1;
-    if (check_select(s, op, err) != 0) return -1;
-    return table_check_key_paths(t, op->filter, err);
-}
-
 /*
  * --consistency aws: an eventually consistent page (every GSI page) answers
  * as of a moment ago (read_stale.h), counted in the table's report; sets
@@ -852,17 +543,17 @@ int db_query(struct db *db, const struct db_scope *scope, const struct read_page
     memset(&w, 0, sizeof w);
     db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
-    if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
+    if (read_source_open(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
     source_open = true;
-    if (check_query(t, &s, op, &kc, err) != 0) goto unlock;
+    if (read_check_query(t, &s, op, &kc, err) != 0) goto unlock;
     if (admit_page(db, t, &s, &kc, err) != 0) goto unlock;
-    decide_fetch(&s, op);
+    read_source_decide_fetch(&s, op);
     query_range(&s, &kc, &first, &end, &end_before);
     if (op->exclusive_start_key) {
         struct key_numbers esk_nums;
         struct row_key esk;
         struct skiplist_node *bound, *bound_before;
-        source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk);
+        read_source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk);
         if (op->scan_forward) {
             /* Resume at the first row after the start key, if that is later. */
             bound = skiplist_upper_bound(s.rows, &esk, KEY_BIAS_LOW);
@@ -907,7 +598,7 @@ unlock:
     if (rc == 0) rc = finish_page(&s, op, &w, out, err);
     insight_page_finish(&page, rc == 0 ? out->count : 0);
     if (rc != 0) read_page_clear(out);
-    if (source_open) source_clear(&s);
+    if (source_open) read_source_clear(&s);
     key_condition_clear(&kc);
     walk_clear(&w);
     return rc;
@@ -918,21 +609,6 @@ unlock:
 static uint64_t segment_start(uint32_t segment, uint32_t total)
 {
     return (uint64_t) (((unsigned __int128) segment << 64) / total);
-}
-
-/* Scan's checks against the schema, in the order AWS reports them (dynalite
- * actions/scan.js). Caller holds the lock. */
-static int check_scan(const struct table *t, const struct source *s, const struct read_page_op *op,
-                      struct ddb_error *err)
-{
-    assert_lock_held();
-    const struct value *esk = op->exclusive_start_key;
-
-    if (esk && check_start_key_names(t, s, esk, true, err) != 0) return -1;
-    if (check_select(s, op, err) != 0) return -1;
-    if (esk && check_start_key_table(t, esk, err) != 0) return -1;
-    if (table_check_key_paths(t, op->projection, err) != 0) return -1;
-    return table_check_key_paths(t, op->filter, err);
 }
 
 /* Scan: one page of the table or index, or of one parallel-scan segment
@@ -958,11 +634,11 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
     memset(&probe, 0, sizeof probe);
     db_lock_table(db, scope, op->table_name, LOCK_HOLD_SHARED);
     if (db_require_table(db, scope, op->table_name, &t, err) != 0) goto unlock;
-    if (open_source(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
+    if (read_source_open(t, op, db_now_ms(db), &s, err) != 0) goto unlock;
     source_open = true;
-    if (check_scan(t, &s, op, err) != 0) goto unlock;
+    if (read_check_scan(t, &s, op, err) != 0) goto unlock;
     if (admit_page(db, t, &s, NULL, err) != 0) goto unlock;
-    decide_fetch(&s, op);
+    read_source_decide_fetch(&s, op);
     if (op->total_segments > 1) {
         seg_start = probe.hash = segment_start(op->segment, op->total_segments);
         last_segment = op->segment + 1 == op->total_segments;
@@ -973,7 +649,7 @@ int db_scan(struct db *db, const struct db_scope *scope, const struct read_page_
         struct key_numbers esk_nums;
         struct row_key esk;
         /* A sparse index row needs every index key; the start key has them (checked). */
-        if (source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk)) {
+        if (read_source_row_key(t, &s, op->exclusive_start_key, &esk_nums, &esk)) {
             /* A start key from another segment would walk into it (dynalite
              * actions/scan.js, recorded against AWS). */
             if (op->total_segments > 1 &&
@@ -1009,7 +685,7 @@ unlock:
     if (rc == 0) rc = finish_page(&s, op, &w, out, err);
     insight_page_finish(&page, rc == 0 ? out->count : 0);
     if (rc != 0) read_page_clear(out);
-    if (source_open) source_clear(&s);
+    if (source_open) read_source_clear(&s);
     walk_clear(&w);
     return rc;
 }
