@@ -172,31 +172,32 @@ static inline bool json_out_plain16(const unsigned char *p)
 #endif
 
 /*
- * Copies the len bytes at s to o when all are plain and returns where they
- * end; NULL when one needs a look (an escape, or UTF-8 to check), the
- * bytes at o then undefined. o needs room for len + 16 bytes: sixteen are
- * copied at a time, the last sixteen as the block that ends the string
- * (overlapping bytes already copied with the same ones); a string under
- * sixteen as two overlapping words, two overlapping halves of one, or its
- * first, middle and last bytes, padded with spaces to a word.
+ * Copies the len bytes at s to o and returns where they end; with look, only
+ * when all are plain: NULL when one needs a look (an escape, or UTF-8 to
+ * check), the bytes at o then undefined. o needs room for len + 16 bytes:
+ * sixteen are copied at a time, the last sixteen as the block that ends the
+ * string (overlapping bytes already copied with the same ones); a string
+ * under sixteen as two overlapping words, two overlapping halves of one, or
+ * its first, middle and last bytes, padded with spaces to a word. Inline
+ * with look constant, the copy without it has no test left.
  */
-static inline char *json_out_plain_copy(char *o, const char *s, size_t len)
+static inline char *json_out_copy_text(char *o, const char *s, size_t len, bool look)
 {
     const unsigned char *p = (const unsigned char *) s, *end = p + len;
 
     if (len >= 16) {
         for (; end - p >= 16; p += 16, o += 16) {
-            if (!json_out_plain16(p)) return NULL;
+            if (look && !json_out_plain16(p)) return NULL;
             memcpy(o, p, 16);
         }
         if (p < end) {
-            if (!json_out_plain16(end - 16)) return NULL;
+            if (look && !json_out_plain16(end - 16)) return NULL;
             memcpy(o + (end - p) - 16, end - 16, 16);
             o += end - p;
         }
     } else if (len >= 8) {
         uint64_t head = json_out_load_word(p), tail = json_out_load_word(end - 8);
-        if (!json_out_plain8(head) || !json_out_plain8(tail)) return NULL;
+        if (look && (!json_out_plain8(head) || !json_out_plain8(tail))) return NULL;
         memcpy(o, &head, 8);
         memcpy(o + len - 8, &tail, 8);
         o += len;
@@ -204,14 +205,14 @@ static inline char *json_out_plain_copy(char *o, const char *s, size_t len)
         uint32_t head, tail;
         memcpy(&head, p, 4);
         memcpy(&tail, end - 4, 4);
-        if (!json_out_plain8(head | (uint64_t) tail << 32)) return NULL;
+        if (look && !json_out_plain8(head | (uint64_t) tail << 32)) return NULL;
         memcpy(o, &head, 4);
         memcpy(o + len - 4, &tail, 4);
         o += len;
     } else if (len > 0) {
         unsigned char first = p[0], middle = p[len / 2], last = p[len - 1];
-        if (!json_out_plain8(first | (uint64_t) middle << 8 | (uint64_t) last << 16 |
-                             0x2020202020000000ULL))
+        if (look && !json_out_plain8(first | (uint64_t) middle << 8 | (uint64_t) last << 16 |
+                                     0x2020202020000000ULL))
             return NULL;
         o[0] = (char) first;
         o[len / 2] = (char) middle;
@@ -220,35 +221,18 @@ static inline char *json_out_plain_copy(char *o, const char *s, size_t len)
     }
     return o;
 }
-/* Copies the len bytes at s to o, known plain (an interned name:
- * name_dict_entry's plain), and returns where they end; o needs room for
- * len + 16 bytes, laid out as json_out_plain_copy lays them out. */
+
+/* The copy with its look: the bytes of any string. */
+static inline char *json_out_plain_copy(char *o, const char *s, size_t len)
+{
+    return json_out_copy_text(o, s, len, true);
+}
+
+/* The copy without a look, for bytes known plain (an interned name:
+ * name_dict_entry's plain). */
 static inline char *json_out_copy(char *o, const char *s, size_t len)
 {
-    const char *p = s, *end = s + len;
-
-    if (len >= 16) {
-        for (; end - p >= 16; p += 16, o += 16)
-            memcpy(o, p, 16);
-        if (p < end) {
-            memcpy(o + (end - p) - 16, end - 16, 16);
-            o += end - p;
-        }
-    } else if (len >= 8) {
-        memcpy(o, p, 8);
-        memcpy(o + len - 8, end - 8, 8);
-        o += len;
-    } else if (len >= 4) {
-        memcpy(o, p, 4);
-        memcpy(o + len - 4, end - 4, 4);
-        o += len;
-    } else if (len > 0) {
-        o[0] = p[0];
-        o[len / 2] = p[len / 2];
-        o[len - 1] = p[len - 1];
-        o += len;
-    }
-    return o;
+    return json_out_copy_text(o, s, len, false);
 }
 /* The quoted base64 of len bytes (as json_out_base64 writes it), no ','. */
 void json_out_raw_base64(struct json_out *w, const void *data, size_t len);

@@ -265,12 +265,14 @@ static int finish_page(const struct source *s, const struct read_page_op *op, st
     /* Without a tree projection, a GSI's view is read only by the filter. */
     bool need_view = partial && s->is_global && (op->filter || !top);
     bool need_tree = op->filter || need_view || (!top && (partial || op->projection));
+    /* Whether an item is decoded, projected or viewed on its way to the page. */
+    bool reshaped = need_tree || top || op->projection || index_view;
     int rc = 0;
 
     out->scanned_count = w->read_count;
     /* Zeroed: read_page_clear unrefs items[0..count) and COUNT pages fill none. */
     out->items = xcalloc(w->read_count ? w->read_count : 1, sizeof *out->items);
-    if (!need_tree && !top && !op->projection && !index_view && op->select != SELECT_COUNT) {
+    if (!reshaped && op->select != SELECT_COUNT) {
         /* A plain page (the loop below would keep every item as it is):
          * the items move to the page without a scratch mark each. */
         for (size_t i = 0; i < w->read_count; i++) {
