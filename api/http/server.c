@@ -4,13 +4,15 @@
  * One daemon with an internal polling thread per pool worker (poll, not
  * epoll: below); each worker runs the handler for the connections it owns, so
  * requests on different connections run in parallel and HTTP/1.1 keep-alive
- * comes from libmicrohttpd. Per request, a struct request_state accumulates
- * the body in a buffer that grows geometrically but never past
- * max_body_bytes: a Content-Length over the cap is refused with 413 before a
- * byte of the body is read; a chunked body that passes the cap is dropped
- * from then on (read, not stored) and answered 413 at its end, or its
- * connection closed if it goes on past twice the cap. No request can make the
- * server buffer more than the cap.
+ * comes from libmicrohttpd. The workers do not accept: the acceptor's thread
+ * does, and hands each connection to a worker (acceptor.h says why).
+ *
+ * Per request, a struct request_state accumulates the body in a buffer that
+ * grows geometrically but never past max_body_bytes: a Content-Length over
+ * the cap is refused with 413 before a byte of the body is read; a chunked
+ * body that passes the cap is dropped from then on (read, not stored) and
+ * answered 413 at its end, or its connection closed if it goes on past twice
+ * the cap. No request can make the server buffer more than the cap.
  * (AWS answers an over-16-MiB request with a bare 413, as dynalite's
  * connection tests record.) A request line or headers longer than the
  * configured bounds (DynamoDB's 16 KB each) get a bare 400 once the headers
@@ -23,7 +25,7 @@
  * handler's http_response is converted to an MHD_Response and freed here.
  *
  * Bounds (server_config; README "Connections and floods"): at most
- * max_connections are open - beyond it the workers stop accepting and new
+ * max_connections are open - beyond it the acceptor stops accepting and new
  * connections wait in the kernel's listen backlog until one closes, and the
  * log says so once per episode; the bodies buffered at once, all connections
  * together, stay under max_body_memory - a request that would pass it is
@@ -46,6 +48,7 @@
  */
 #include "api/http/server.h"
 
+#include "api/http/acceptor.h"
 #include "api/http/deadline.h"
 #include "api/http/delay.h"
 #include "storage/base/alloc.h"
@@ -54,6 +57,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -70,9 +74,9 @@
 
 struct server {
     struct MHD_Daemon *daemon;
+    struct acceptor *acceptor; /* the listening socket and its thread */
     struct server_config config;
     char *host; /* owned copy of config.host */
-    struct sockaddr_storage addr;
     uint16_t port;
     struct deadline *deadline;            /* the request deadline watcher */
     struct delay *delay;                  /* the timer of held answers (delay.h) */
@@ -632,6 +636,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
     /* Before libmicrohttpd closes the descriptor (deadline.h). */
     deadline_unwatch(srv->deadline, *socket_context);
     *socket_context = NULL;
+    acceptor_release(srv->acceptor);
     open = atomic_fetch_sub(&srv->connections, 1) - 1;
     if (open <= limit - limit / 4 && atomic_load(&srv->at_bound) &&
         atomic_exchange(&srv->at_bound, false))
@@ -672,6 +677,19 @@ void server_config_init(struct server_config *cfg)
     cfg->request_timeout_s = SERVER_DEFAULT_REQUEST_TIMEOUT_S;
 }
 
+/* The acceptor's hand-over (acceptor.h): libmicrohttpd picks the worker by
+ * the descriptor, the next one with room after it. It closes the descriptor
+ * when it cannot take it. Taken, the connection gives its slot back in
+ * on_connection's close; a connection libmicrohttpd drops before it starts
+ * (no memory for its pool) would keep its slot, but ddbemu stops on running
+ * out of memory anyway (alloc.h). */
+static bool hand_connection(void *arg, int fd, const struct sockaddr *peer, socklen_t peer_len)
+{
+    struct server *srv = arg;
+
+    return MHD_add_connection(srv->daemon, fd, peer, peer_len) == MHD_YES;
+}
+
 static unsigned default_threads(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -687,7 +705,7 @@ struct server *server_start(const struct server_config *config, const char **err
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG | MHD_USE_ITC |
                      MHD_ALLOW_SUSPEND_RESUME;
     unsigned threads = config->threads ? config->threads : default_threads();
-    const union MHD_DaemonInfo *info;
+    unsigned long mhd_limit;
     int gai;
 
     assert(config->handler && config->max_body_bytes > 0);
@@ -695,7 +713,7 @@ struct server *server_start(const struct server_config *config, const char **err
     assert(config->request_timeout_s > 0 && config->max_body_memory > config->max_body_bytes);
     pthread_once(&spare_once, spare_key_create);
     srv->config = *config;
-    /* libmicrohttpd shares the bound among the workers: each needs a slot. */
+    /* A worker beyond one per connection would never have one. */
     if (threads > config->max_connections) threads = config->max_connections;
     srv->host = xstrdup(config->host);
     srv->config.host = srv->host;
@@ -710,32 +728,37 @@ struct server *server_start(const struct server_config *config, const char **err
         *error = gai ? gai_strerror(gai) : "cannot resolve the host";
         goto fail;
     }
-    memcpy(&srv->addr, res->ai_addr, res->ai_addrlen);
-    if (res->ai_family == AF_INET6) flags |= MHD_USE_IPv6;
+    srv->acceptor = acceptor_open(res->ai_addr, res->ai_addrlen, config->max_connections, error);
     freeaddrinfo(res);
+    if (!srv->acceptor) goto fail;
+    srv->port = acceptor_port(srv->acceptor);
 
-    /* Not epoll: see the top of this file. */
-    flags |= MHD_USE_POLL;
+    /* Not epoll: see the top of this file. The acceptor listens. */
+    flags |= MHD_USE_POLL | MHD_USE_NO_LISTEN_SOCKET;
+    /* The acceptor holds the bound; libmicrohttpd splits its own limit among
+     * the workers, so each may hold all of them (none refuses a connection
+     * the acceptor admitted, whichever worker it lands on). */
+    mhd_limit = (unsigned long) config->max_connections * threads;
+    if (mhd_limit > UINT_MAX) mhd_limit = UINT_MAX;
 
     srv->deadline = deadline_start(config->request_timeout_s);
     srv->delay = delay_start(resume_connection);
     /* The logger first: libmicrohttpd uses its own for options before it. */
     srv->daemon = MHD_start_daemon(
-        flags, config->port, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER,
-        on_library_message, srv, MHD_OPTION_SOCK_ADDR, (struct sockaddr *) &srv->addr,
+        flags, 0, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, on_library_message, srv,
         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv, MHD_OPTION_URI_LOG_CALLBACK,
-        on_request_line, srv, MHD_OPTION_CONNECTION_LIMIT, config->max_connections,
+        on_request_line, srv, MHD_OPTION_CONNECTION_LIMIT, (unsigned) mhd_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, config->idle_timeout_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t) CONNECTION_MEMORY_BYTES, MHD_OPTION_END);
     if (!srv->daemon) {
-        *error = "cannot listen on that address (in use, or not this machine's?)";
+        *error = "cannot start the HTTP workers";
         goto fail;
     }
-    info = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    srv->port = info ? info->port : config->port;
+    acceptor_start(srv->acceptor, hand_connection, srv);
     return srv;
 fail:
+    acceptor_free(srv->acceptor);
     delay_free(srv->delay);
     deadline_free(srv->deadline);
     free(srv->host);
@@ -754,11 +777,9 @@ uint16_t server_port(const struct server *server)
  */
 void server_stop(struct server *server)
 {
-    MHD_socket listener;
-
     if (!server) return;
     atomic_store(&server->stopping, true);
-    listener = MHD_quiesce_daemon(server->daemon);
+    acceptor_stop(server->acceptor);
     for (int waited = 0; atomic_load(&server->active) > 0 && waited < 30000; waited++) {
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
@@ -767,7 +788,7 @@ void server_stop(struct server *server)
      * resumed at once, before libmicrohttpd frees their connections. */
     delay_free(server->delay);
     MHD_stop_daemon(server->daemon);
-    if (listener != MHD_INVALID_SOCKET) close(listener); /* quiesced: ours to close */
+    acceptor_free(server->acceptor); /* after the workers: their closes release slots */
     deadline_free(server->deadline);
     free(server->host);
     free(server);
