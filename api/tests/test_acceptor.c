@@ -89,19 +89,34 @@ static void reset(bool keep_them)
     pthread_mutex_unlock(&mu);
 }
 
-static void test_bound_keeps_newcomers_in_backlog(void)
+/* An acceptor of `slots` slots whose hand keeps (or refuses) what it gets,
+ * started, and n clients dialled to it. */
+static struct acceptor *start_dialled(unsigned slots, bool keep_them, int *clients, int n)
 {
     const char *error = NULL;
-    struct acceptor *a = open_loopback(0, 2, &error);
-    struct timespec settle = {0, 50000000};
-    int clients[3];
+    struct acceptor *a = open_loopback(0, slots, &error);
 
-    reset(true);
+    reset(keep_them);
     CHECK(a != NULL);
     CHECK(acceptor_port(a) != 0);
     acceptor_start(a, hand, NULL);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < n; i++)
         clients[i] = dial(acceptor_port(a));
+    return a;
+}
+
+static void close_all(const int *fds, int n)
+{
+    for (int i = 0; i < n; i++)
+        close(fds[i]);
+}
+
+static void test_bound_keeps_newcomers_in_backlog(void)
+{
+    struct timespec settle = {0, 50000000};
+    int clients[3];
+    struct acceptor *a = start_dialled(2, true, clients, 3);
+
     CHECK_INT_EQ(wait_for(2), 2);
     nanosleep(&settle, NULL);
     CHECK_INT_EQ(count(), 2); /* the third waits for a slot */
@@ -110,50 +125,34 @@ static void test_bound_keeps_newcomers_in_backlog(void)
     CHECK_INT_EQ(wait_for(3), 3);
     acceptor_stop(a);
     acceptor_free(a);
-    close(handed[1]);
-    close(handed[2]);
-    for (int i = 0; i < 3; i++)
-        close(clients[i]);
+    close_all(handed + 1, 2);
+    close_all(clients, 3);
 }
 
 static void test_refused_connection_frees_its_slot(void)
 {
-    const char *error = NULL;
-    struct acceptor *a = open_loopback(0, 1, &error);
     int clients[3];
+    struct acceptor *a = start_dialled(1, false, clients, 3);
 
-    reset(false);
-    CHECK(a != NULL);
-    acceptor_start(a, hand, NULL);
-    for (int i = 0; i < 3; i++)
-        clients[i] = dial(acceptor_port(a));
     CHECK_INT_EQ(wait_for(3), 3);
     acceptor_stop(a);
     acceptor_free(a);
-    for (int i = 0; i < 3; i++)
-        close(clients[i]);
+    close_all(clients, 3);
 }
 
 /* The thread waits for a slot when stopped: the stop still returns. */
 static void test_stop_while_waiting_for_a_slot(void)
 {
-    const char *error = NULL;
-    struct acceptor *a = open_loopback(0, 1, &error);
     int clients[2];
+    struct acceptor *a = start_dialled(1, true, clients, 2);
 
-    reset(true);
-    CHECK(a != NULL);
-    acceptor_start(a, hand, NULL);
-    for (int i = 0; i < 2; i++)
-        clients[i] = dial(acceptor_port(a));
     CHECK_INT_EQ(wait_for(1), 1);
     acceptor_stop(a);
     acceptor_release(a); /* the handed connection closes after the stop */
     acceptor_free(a);
     CHECK_INT_EQ(count(), 1);
     close(handed[0]);
-    for (int i = 0; i < 2; i++)
-        close(clients[i]);
+    close_all(clients, 2);
 }
 
 static void test_port_in_use(void)
