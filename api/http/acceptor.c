@@ -47,11 +47,12 @@ struct acceptor *acceptor_open(const struct sockaddr *addr, socklen_t addr_len, 
         return NULL;
     }
     /* A restart may bind the port its predecessor's connections still hold
-     * in TIME_WAIT; an IPv6 address is that address only, not IPv4 too. */
-    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0 ||
-        (addr->sa_family == AF_INET6 &&
-         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on) != 0) ||
-        bind(fd, addr, addr_len) != 0 || listen(fd, SOMAXCONN) != 0 ||
+     * in TIME_WAIT; an IPv6 address is that address only, not IPv4 too. As
+     * libmicrohttpd did, a socket that refuses either still listens. */
+    (void) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (addr->sa_family == AF_INET6)
+        (void) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on);
+    if (bind(fd, addr, addr_len) != 0 || listen(fd, SOMAXCONN) != 0 ||
         getsockname(fd, (struct sockaddr *) &bound, &bound_len) != 0) {
         close(fd);
         *error = "cannot listen on that address (in use, or not this machine's?)";
