@@ -76,8 +76,7 @@ struct server {
     struct MHD_Daemon *daemon;
     struct acceptor *acceptor; /* the listening socket and its thread */
     struct server_config config;
-    char *host; /* owned copy of config.host */
-    uint16_t port;
+    char *host;                           /* owned copy of config.host */
     struct deadline *deadline;            /* the request deadline watcher */
     struct delay *delay;                  /* the timer of held answers (delay.h) */
     atomic_int active;                    /* requests being handled now */
@@ -731,7 +730,6 @@ struct server *server_start(const struct server_config *config, const char **err
     srv->acceptor = acceptor_open(res->ai_addr, res->ai_addrlen, config->max_connections, error);
     freeaddrinfo(res);
     if (!srv->acceptor) goto fail;
-    srv->port = acceptor_port(srv->acceptor);
 
     /* Not epoll: see the top of this file. The acceptor listens. */
     flags |= MHD_USE_POLL | MHD_USE_NO_LISTEN_SOCKET;
@@ -768,7 +766,7 @@ fail:
 
 uint16_t server_port(const struct server *server)
 {
-    return server->port;
+    return acceptor_port(server->acceptor);
 }
 
 /*
